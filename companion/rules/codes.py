@@ -1,0 +1,34 @@
+"""The code deck: the 24 ordered codes of three distinct digits from 1 to 4."""
+
+from itertools import permutations
+import random
+
+Code = tuple[int, int, int]
+
+ALL_CODES: tuple[Code, ...] = tuple(permutations((1, 2, 3, 4), 3))
+
+
+def draw_code(rng: random.Random) -> Code:
+    """Draw from the full deck: the card goes back after every round, so a code can recur."""
+    return rng.choice(ALL_CODES)
+
+
+def parse_guess(value) -> Code | None:
+    """A guess is any three digits from 1 to 4 (a guess may repeat a digit; it is then simply wrong).
+
+    Accepts [3, 1, 4], ["3", "1", "4"] or "314"/"3-1-4"; returns None when it is not a guess.
+    """
+    if isinstance(value, str):
+        value = [c for c in value if c not in " -.,/"]
+    if not isinstance(value, (list, tuple)) or len(value) != 3:
+        return None
+    digits = []
+    for item in value:
+        if isinstance(item, bool):
+            return None
+        if isinstance(item, str) and len(item) == 1 and item in "1234":
+            item = int(item)
+        if not isinstance(item, int) or not 1 <= item <= 4:
+            return None
+        digits.append(item)
+    return tuple(digits)

@@ -1,0 +1,45 @@
+"""Comparing words as a table would: ignoring case, accents, spacing and a plural ending.
+
+Used for the mechanical clue checks (no own keyword, no reuse) and for proposing matches in the
+keyword tiebreak. The table keeps the last word on anything subtler (synonyms, translations).
+"""
+
+import re
+import unicodedata
+
+_PLURAL_ENDINGS = ("es", "s", "x")
+
+
+def normalize(text: str) -> str:
+    """Fold a word or phrase to a comparable form: NFKC, casefold, no accents, single spaces."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    decomposed = unicodedata.normalize("NFKD", text)
+    without_marks = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(unicodedata.normalize("NFC", without_marks).split())
+
+
+def _singulars(word: str) -> set[str]:
+    """The word and what it would be without a plural ending (CAFES -> CAFE, BOXES -> BOX)."""
+    return {word} | {word[: -len(ending)] for ending in _PLURAL_ENDINGS
+                     if word.endswith(ending) and len(word) - len(ending) >= 3}
+
+
+def same_word(a: str, b: str) -> bool:
+    """True when two words are the same but for case, accents or a plural ending."""
+    a, b = normalize(a), normalize(b)
+    return a in _singulars(b) or b in _singulars(a)
+
+
+def words_of(phrase: str) -> list[str]:
+    return [w for w in re.split(r"[^\w]+", normalize(phrase)) if w]
+
+
+def contains_word(phrase: str, word: str) -> bool:
+    """True when `word` (or its plural) stands in `phrase` as a whole word, or is the whole phrase."""
+    target = normalize(word)
+    if same_word(phrase, word):
+        return True
+    target_words = words_of(target)
+    if len(target_words) != 1:
+        return target in normalize(phrase)
+    return any(same_word(w, target_words[0]) for w in words_of(phrase))
