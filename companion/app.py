@@ -1,0 +1,71 @@
+"""The application factory: configuration from the environment, storage, extensions, blueprints."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from datetime import timedelta
+from pathlib import Path
+
+from flask import Flask
+from sqlalchemy.exc import SQLAlchemyError
+
+from .games import GameService
+from .store import Store, make_engine
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _secret_key(instance_path: str) -> str:
+    """SECRET_KEY from the environment, else one kept in instance/ so restarts keep phones signed in."""
+    if os.environ.get("SECRET_KEY"):
+        return os.environ["SECRET_KEY"]
+    path = Path(instance_path) / "secret_key"
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as handle:
+        key = secrets.token_hex(32)
+        handle.write(key)
+    return key
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    app = Flask(__name__, instance_path=str(ROOT / "instance"), instance_relative_config=True,
+                template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app.config.from_mapping(
+        DATABASE_URL=os.environ.get("DATABASE_URL", ""),
+        PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
+        MAX_CONTENT_LENGTH=16 * 1024,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_NAME="decrypto",
+        PERMANENT_SESSION_LIFETIME=timedelta(days=7),
+        WTF_CSRF_CHECK_DEFAULT=False,    # checked in web.security, which lets bearer-token API calls through
+        WTF_CSRF_TIME_LIMIT=None,        # a phone stays on one page for a whole game
+        BABEL_DEFAULT_LOCALE="en",
+        POLL_INTERVAL_MS=1500,
+    )
+    if test_config:
+        app.config.update(test_config)
+    if not app.config.get("SECRET_KEY"):
+        os.makedirs(app.instance_path, exist_ok=True)
+        app.config["SECRET_KEY"] = _secret_key(app.instance_path)
+    url = app.config["DATABASE_URL"] or f"sqlite:///{Path(app.instance_path) / 'decrypto.sqlite3'}"
+    if url.startswith("postgres://"):
+        url = "postgresql+psycopg://" + url[len("postgres://"):]
+    elif url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    if url.startswith("sqlite:///"):
+        Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+    store = Store(make_engine(url))
+    try:
+        store.create_schema()
+    except SQLAlchemyError:
+        store.create_schema()       # another worker created it at the same moment; check again
+    app.extensions["games"] = GameService(store)
+
+    from .web import init_web
+    init_web(app)
+    return app

@@ -1,0 +1,113 @@
+"""Sentences a player understands, for every reason the rules or the web layer refuse a command.
+
+The rules raise `RuleError(code, **params)`; this is the one place that words them (through
+Flask-Babel, so every sentence can be translated).
+"""
+
+from flask_babel import lazy_gettext as _l
+
+TEAM_NAMES = {"white": _l("White"), "black": _l("Black")}
+
+REFUSALS = {
+    # joining and starting
+    "join_link_only": _l("Only a team's join link can seat a player."),
+    "name_required": _l("Type your name to take a seat."),
+    "name_length": _l("A name has %(min)s to %(max)s characters."),
+    "name_taken": _l("Someone on this team is already called %(name)s. Add an initial or pick a nickname."),
+    "team_full": _l("This team already has %(max)s players. Join the other team, or watch."),
+    "team_size": _l("Each team needs %(min)s to %(max)s players before the game can start (%(team)s does not)."),
+    "not_enough_words": _l("The word list has fewer than 8 distinct words."),
+    "host_only": _l("Only the table screen can do that."),
+    "players_only": _l("Only a seated player can do that. Scan your team's QR code to take a seat."),
+    "game_exists": _l("This game has already been created."),
+    "unknown_language": _l("That language is not available."),
+    # phases
+    "game_not_started": _l("The game has not started yet."),
+    "game_in_progress": _l("The game has already started: new players can't join now."),
+    "tiebreak_in_progress": _l("The rounds are over: the game is in its tiebreak."),
+    "game_over": _l("The game is over."),
+    # clues
+    "not_encryptor": _l("Only this round's Encryptor announces the clues."),
+    "clues_already_announced": _l("The clues are announced: they can't be changed any more."),
+    "three_clues": _l("Announce exactly three clues, one for each digit of the code."),
+    "clue_empty": _l("Every clue needs at least one letter."),
+    "clue_is_keyword": _l("“%(clue)s” uses your keyword %(keyword)s. Pick another clue."),
+    "clue_reused": _l("Your team already gave the clue “%(clue)s” in this game."),
+    "clue_repeated": _l("“%(clue)s” appears twice: give three different clues."),
+    # guesses
+    "clues_not_announced": _l("Wait until both Encryptors have announced their clues."),
+    "encryptor_cannot_guess": _l("You are this transmission's Encryptor: let your team guess on its own."),
+    "no_interception_round_one": _l("Nobody intercepts in round 1: listen and take notes for later."),
+    "guess_sealed": _l("Your team's guess is sealed: it can't be changed any more."),
+    "guess_malformed": _l("A guess is three digits from 1 to 4, one for each clue."),
+    # tiebreak
+    "keyword_guesses_sealed": _l("Your team's keyword guesses are already sealed."),
+    "four_keyword_guesses": _l("Write one guess for each of the other team's four keywords (a blank is allowed)."),
+    "verdicts_malformed": _l("Mark each of the eight keyword guesses as right or wrong."),
+    # text
+    "text_too_long": _l("That is too long: at most %(limit)s characters."),
+    "text_has_control_characters": _l("That text contains invisible control characters."),
+    "unknown_command": _l("That is not something the app knows how to do."),
+    "busy": _l("The game is very busy right now. Please try again."),
+    # web layer
+    "no_capability": _l("This link is not valid. Ask the table screen for your team's QR code."),
+    "wrong_game": _l("That link belongs to another game."),
+    "not_seated": _l("This phone has no seat in this game. Scan your team's QR code to join."),
+    "malformed_body": _l("The request could not be read: send a JSON object."),
+    "csrf": _l("This page was open too long or came from elsewhere. Reload it and try again."),
+    "not_found": _l("There is nothing here. Check the link, or scan the QR code again."),
+    "too_large": _l("That request is too large."),
+    "method_not_allowed": _l("That action can't be done from here."),
+}
+
+
+def refusal(code: str, **params) -> str:
+    """The translated sentence for a refusal code."""
+    message = REFUSALS.get(code, REFUSALS["unknown_command"])
+    team = params.get("team")
+    if team in TEAM_NAMES:
+        params = {**params, "team": TEAM_NAMES[team]}
+    text = str(message)      # translated now, in the request's language
+    return text % params if params else text
+
+# What a player's phone asks of them now (views.py `you.task`).
+TASKS = {
+    "wait_for_start": _l("You're seated. The game starts from the table screen once both teams have 2 to 4 players."),
+    "write_clues": _l("You are the Encryptor. Reveal your code, then write one clue for each digit."),
+    "wait_for_clues": _l("The Encryptors are writing their clues."),
+    "encryptor_waits": _l("Your team is guessing your code. Say nothing, keep a straight face."),
+    "no_interception_yet": _l("No interception in round 1: listen, and note the clues."),
+    "decrypt": _l("Agree with your team on the code, then enter it."),
+    "intercept": _l("Intercept: agree with your team on their code, then enter it."),
+    "guess_sealed": _l("Your team's guess is sealed. Waiting for the other team."),
+    "guess_keywords": _l("Tiebreak: guess the other team's four keywords, one per number."),
+    "keywords_sealed": _l("Your keyword guesses are sealed. Waiting for the other team."),
+    "wait_for_judging": _l("The table screen compares the keyword guesses."),
+    "game_over": _l("The game is over."),
+    "wait": _l("Waiting…"),
+}
+
+# Why a game ended (rules.round_end reasons), with the winning team as %(team)s.
+REASONS = {
+    "interceptions": _l("%(team)s intercepted two codes."),
+    "miscommunications": _l("%(loser)s misread its own Encryptor twice."),
+    "interceptions_and_miscommunications": _l("%(team)s intercepted two codes, and %(loser)s misread its own Encryptor twice."),
+    "score": _l("Tiebreak: %(team)s has the better score (Interceptions minus Miscommunications)."),
+    "keywords": _l("Tiebreak: %(team)s guessed more of the other team's keywords."),
+    "shared": _l("Tiebreak: still tied after guessing keywords, so both teams share the victory."),
+}
+
+CAUSES = {
+    "collision": _l("The end-of-round conditions collided."),
+    "round_limit": _l("Eight rounds passed without a winner."),
+}
+
+
+def team_name(team: str) -> str:
+    return str(TEAM_NAMES.get(team, team))
+
+
+def reason_text(result: dict) -> str:
+    winner = result["winners"][0]
+    loser = "black" if winner == "white" else "white"
+    return str(REASONS[result["reason"]]) % {"team": team_name(winner), "loser": team_name(loser)}

@@ -1,0 +1,147 @@
+"""Tables and transactions (SQLAlchemy Core): games, their capability tokens and the event log.
+
+The event log is the only game state: `events(game_id, seq)` is UNIQUE, so two writers that both
+read version N can't both append event N+1; the loser gets `Conflict` and decides again.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from sqlalchemy import (Column, DateTime, ForeignKey, Integer, MetaData, String, Table, Text,
+                        UniqueConstraint, create_engine, event, func, insert, select)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+metadata = MetaData()
+
+games = Table(
+    "games", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+capabilities = Table(
+    "capabilities", metadata,
+    Column("token", String(64), primary_key=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False, index=True),
+    Column("kind", String(16), nullable=False),      # host, join, spectator, seat
+    Column("team", String(8)),
+    Column("seat", Integer),
+)
+
+events = Table(
+    "events", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("type", String(40), nullable=False),
+    Column("data", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("game_id", "seq", name="uq_events_game_seq"),
+)
+
+
+class Conflict(Exception):
+    """Another writer appended at the same position first."""
+
+
+@dataclass(frozen=True)
+class Capability:
+    token: str
+    game_id: str
+    kind: str
+    team: str | None = None
+    seat: int | None = None
+
+
+def _now():
+    return datetime.now(timezone.utc)
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection, _record):
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")      # readers never wait for the writer
+            cursor.execute("PRAGMA synchronous=FULL")      # an acknowledged action survives power loss
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+    else:
+        engine = create_engine(url, pool_pre_ping=True)
+    return engine
+
+
+class Store:
+    def __init__(self, engine: Engine):
+        self.engine = engine
+
+    def create_schema(self) -> None:
+        metadata.create_all(self.engine)
+
+    def create_game(self, game_id: str, first_events: list[dict], caps: list[Capability]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(games).values(id=game_id, created_at=_now()))
+            self._insert_capabilities(conn, caps)
+            self._insert_events(conn, game_id, 0, first_events)
+
+    def append(self, game_id: str, version: int, new_events: list[dict], caps: list[Capability] = ()) -> int:
+        """Append events after `version` in one transaction; raises Conflict if someone was first."""
+        try:
+            with self.engine.begin() as conn:
+                self._insert_events(conn, game_id, version, new_events)
+                self._insert_capabilities(conn, caps)
+        except IntegrityError as error:
+            raise Conflict(game_id) from error
+        return version + len(new_events)
+
+    def version(self, game_id: str) -> int:
+        with self.engine.connect() as conn:
+            return conn.execute(select(func.coalesce(func.max(events.c.seq), 0))
+                                .where(events.c.game_id == game_id)).scalar_one()
+
+    def events_after(self, game_id: str, seq: int = 0) -> list[tuple[int, dict, datetime]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(events.c.seq, events.c.data, events.c.created_at)
+                                .where(events.c.game_id == game_id, events.c.seq > seq)
+                                .order_by(events.c.seq)).all()
+        return [(row.seq, json.loads(row.data), row.created_at) for row in rows]
+
+    def capability(self, token: str) -> tuple[Capability, int] | None:
+        """The capability a token grants and its game's current version, in one query (the poll path)."""
+        version = (select(func.coalesce(func.max(events.c.seq), 0))
+                   .where(events.c.game_id == capabilities.c.game_id).scalar_subquery())
+        with self.engine.connect() as conn:
+            row = conn.execute(select(capabilities, version.label("version"))
+                               .where(capabilities.c.token == token)).first()
+        if row is None:
+            return None
+        return Capability(row.token, row.game_id, row.kind, row.team, row.seat), row.version
+
+    def capabilities_of(self, game_id: str, kind: str | None = None) -> list[Capability]:
+        query = select(capabilities).where(capabilities.c.game_id == game_id)
+        if kind:
+            query = query.where(capabilities.c.kind == kind)
+        with self.engine.connect() as conn:
+            return [Capability(r.token, r.game_id, r.kind, r.team, r.seat) for r in conn.execute(query)]
+
+    @staticmethod
+    def _insert_events(conn, game_id: str, version: int, new_events: list[dict]) -> None:
+        now = _now()
+        rows = [{"game_id": game_id, "seq": version + i, "type": e["type"],
+                 "data": json.dumps(e, ensure_ascii=False), "created_at": now}
+                for i, e in enumerate(new_events, start=1)]
+        if rows:
+            conn.execute(insert(events), rows)
+
+    @staticmethod
+    def _insert_capabilities(conn, caps) -> None:
+        rows = [{"token": c.token, "game_id": c.game_id, "kind": c.kind, "team": c.team, "seat": c.seat}
+                for c in caps]
+        if rows:
+            conn.execute(insert(capabilities), rows)

@@ -1,0 +1,190 @@
+"""`view_for(game, viewer)`: the one place that decides what each viewer may see.
+
+Every page and every JSON body is rendered from this view only. It is built by *copying* what the
+viewer may know (an allow-list); nothing is ever deleted from the raw state, so a field added to the
+rules tomorrow stays private until someone decides here that it may be shown.
+
+Secrets and when they open up:
+- a team's keywords: its own players; everyone once the keyword tiebreak is judged or the game is over;
+- a code: its Encryptor; everyone once its transmission is resolved;
+- a team's guess (draft or sealed): that team; everyone once the transmission is resolved;
+- clues: their Encryptor once announced; everyone once their transmission opens;
+- keyword guesses in the tiebreak: their team; everyone once both teams sealed them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rules import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other, proposed_verdicts
+from .rules.round_end import standings
+from .rules.state import MAX_ROUNDS, MAX_TEAM, MIN_TEAM, Round, Transmission
+
+
+@dataclass(frozen=True)
+class Viewer:
+    kind: str                 # "seat", "host", "spectator", "join" (a team's join link before joining)
+    seat: int | None = None
+    team: str | None = None
+
+
+SPECTATOR = Viewer("spectator")
+
+
+def view_for(game: Game, viewer: Viewer, version: int = 0) -> dict:
+    me = game.player(viewer.seat) if viewer.kind == "seat" else None
+    my_team = me.team if me else None
+    round_ = game.round
+    view = {
+        "version": version,
+        "phase": game.phase,
+        "language": game.language,
+        "round": round_.number if round_ else 0,
+        "max_rounds": MAX_ROUNDS,
+        "team_size": {"min": MIN_TEAM, "max": MAX_TEAM},
+        "can_start": game.phase == LOBBY and all(
+            MIN_TEAM <= len(game.team_players(t)) <= MAX_TEAM for t in TEAMS),
+        "viewer": {"role": viewer.kind, "team": my_team or (viewer.team if viewer.kind == "join" else None),
+                   "seat": me.seat if me else None, "name": me.name if me else None},
+        "teams": {team: _team(game, team, my_team) for team in TEAMS},
+        "rounds": [_round(game, r, viewer, my_team) for r in game.rounds],
+        "transmission": round_.current.team if game.phase == PLAYING and round_.current else None,
+        "tiebreak": _tiebreak(game, my_team),
+        "result": _result(game),
+    }
+    view["last_reveal"] = _last_reveal(view["rounds"])
+    view["you"] = _you(game, me) if me else None
+    return view
+
+
+def _keywords_public(game: Game) -> bool:
+    return game.phase in (KEYWORD_JUDGING, OVER)
+
+
+def _team(game: Game, team: str, my_team: str | None) -> dict:
+    round_ = game.round
+    encryptor = round_.transmissions[team].encryptor if round_ and game.phase == PLAYING else None
+    show_keywords = game.keywords and (team == my_team or _keywords_public(game))
+    tokens = standings(game)[team]
+    return {
+        "players": [{"seat": p.seat, "name": p.name, "encryptor": p.seat == encryptor}
+                    for p in game.team_players(team)],
+        "tokens": {"interceptions": tokens["interceptions"], "miscommunications": tokens["miscommunications"]},
+        "score": tokens["score"],
+        "keywords": list(game.keywords[team]) if show_keywords else None,
+        "columns": _columns(game, team),
+    }
+
+
+def _columns(game: Game, team: str) -> list[list[dict]]:
+    """The bottom of the note sheet: every revealed clue under its true keyword number."""
+    columns = [[] for _ in range(4)]
+    for r in game.rounds:
+        t = r.transmissions[team]
+        if t.resolved:
+            for clue, number in zip(t.clues, t.code):
+                columns[number - 1].append({"clue": clue, "round": r.number})
+    return columns
+
+
+def _guess(guess, visible: bool) -> dict:
+    return {"code": list(guess.code) if visible and guess.code else None,
+            "sealed": guess.sealed, "started": guess.code is not None if visible else guess.sealed}
+
+
+def _transmission(t: Transmission, r: Round, viewer: Viewer, my_team: str | None, is_open: bool) -> dict:
+    mine_as_encryptor = viewer.kind == "seat" and viewer.seat == t.encryptor
+    clues_visible = t.clues is not None and (is_open or t.resolved or mine_as_encryptor)
+    return {
+        "team": t.team,
+        "encryptor": t.encryptor,
+        "announced": t.clues is not None,
+        "clues": list(t.clues) if clues_visible else None,
+        "open": is_open,
+        "resolved": t.resolved,
+        "code": list(t.code) if t.resolved else None,
+        "decryption": _guess(t.decryption, t.resolved or my_team == t.team),
+        "interception": (_guess(t.interception, t.resolved or my_team == other(t.team))
+                         if r.interception_allowed else None),
+        "intercepted": t.intercepted if t.resolved else None,
+        "miscommunicated": t.miscommunicated if t.resolved else None,
+    }
+
+
+def _round(game: Game, r: Round, viewer: Viewer, my_team: str | None) -> dict:
+    current = r.current
+    return {
+        "number": r.number,
+        "interception_allowed": r.interception_allowed,
+        "transmissions": {team: _transmission(t, r, viewer, my_team, current is t and game.phase == PLAYING)
+                          for team, t in r.transmissions.items()},
+    }
+
+
+def _last_reveal(rounds: list[dict]) -> dict | None:
+    """The most recently resolved transmission, shown in the rulebook's order."""
+    for r in reversed(rounds):
+        for team in reversed(TEAMS):
+            t = r["transmissions"][team]
+            if t["resolved"]:
+                return {"round": r["number"], **t}
+    return None
+
+
+def _you(game: Game, me) -> dict:
+    """What this player may do now, and their private view of the current transmission."""
+    you = {"team": me.team, "encryptor": False, "code": None, "task": "wait"}
+    if game.phase == LOBBY:
+        you["task"] = "wait_for_start"
+    elif game.phase == PLAYING:
+        round_ = game.round
+        own = round_.transmissions[me.team]
+        you["encryptor"] = own.encryptor == me.seat
+        if you["encryptor"] and not own.resolved:
+            you["code"] = list(own.code)
+        current = round_.current
+        if current is None:
+            you["task"] = ("write_clues" if you["encryptor"] and own.clues is None
+                           else "wait_for_clues")
+        elif current.team == me.team and current.encryptor == me.seat:
+            you["task"] = "encryptor_waits"
+        elif current.team != me.team and not round_.interception_allowed:
+            you["task"] = "no_interception_yet"
+        else:
+            guess = current.guess_by(me.team)
+            you["task"] = "guess_sealed" if guess.sealed else (
+                "decrypt" if current.team == me.team else "intercept")
+    elif game.phase == KEYWORD_GUESSING:
+        you["task"] = ("keywords_sealed" if game.tiebreak.keyword_guesses[me.team]
+                       else "guess_keywords")
+    elif game.phase == KEYWORD_JUDGING:
+        you["task"] = "wait_for_judging"
+    elif game.phase == OVER:
+        you["task"] = "game_over"
+    return you
+
+
+def _tiebreak(game: Game, my_team: str | None) -> dict | None:
+    tiebreak = game.tiebreak
+    if tiebreak is None:
+        return None
+    everyone_knows = game.phase in (KEYWORD_JUDGING, OVER)
+    view = {
+        "cause": tiebreak.cause,
+        "sealed": {team: tiebreak.keyword_guesses[team] is not None for team in TEAMS},
+        "guesses": {team: list(tiebreak.keyword_guesses[team])
+                    if tiebreak.keyword_guesses[team] and (everyone_knows or team == my_team) else None
+                    for team in TEAMS},
+        "proposal": proposed_verdicts(game) if game.phase == KEYWORD_JUDGING else None,
+        "verdicts": {t: list(v) for t, v in tiebreak.verdicts.items()} if tiebreak.verdicts else None,
+    }
+    return view
+
+
+def _result(game: Game) -> dict | None:
+    if game.result is None:
+        return None
+    return {"winners": list(game.result.winners), "reason": game.result.reason,
+            "shared": len(game.result.winners) == 2,
+            "cause": game.tiebreak.cause if game.tiebreak else None,
+            "standings": standings(game)}

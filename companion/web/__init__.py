@@ -1,0 +1,24 @@
+"""The web layer: thin blueprints over the game service, plus the security boundary of requests."""
+
+from flask import Flask
+from flask_babel import Babel, get_locale
+
+from ..messages import CAUSES, TASKS, reason_text, team_name
+from .security import init_security
+
+
+def _locale():
+    return "en"   # English is the only catalogue for now
+
+
+def init_web(app: Flask) -> None:
+    Babel(app, locale_selector=_locale)
+    init_security(app)
+    app.jinja_env.globals.update(team_name=team_name, reason_text=reason_text, tasks=TASKS, causes=CAUSES,
+                                  get_locale=get_locale)
+    from .api import api
+    from .errors import init_errors
+    from .pages import pages
+    app.register_blueprint(pages)
+    app.register_blueprint(api)
+    init_errors(app)

@@ -1,0 +1,80 @@
+"""The JSON API (used by the pages' own script, and by anyone with `curl`; see docs/api.md)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request
+
+from ..views import view_for
+from .auth import api_caller, from_token, bearer, remember_seat, service
+from .commands import COMMANDS, from_json
+from .errors import Refused
+from .openapi import openapi_document
+from .pages import base_url
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+# Which capability each command needs (the rules check the rest: phase, Encryptor, team...).
+NEEDS = {"join": ("join",), "start": ("host",), "verdicts": ("host",),
+         "clues": ("seat",), "guess": ("seat",), "keyword-guesses": ("seat",)}
+
+
+def _body():
+    body = request.get_json(silent=True) if request.content_length else {}
+    if body is None:
+        raise Refused("malformed_body")
+    return body
+
+
+def _links(game_id: str) -> dict:
+    links = service().links(game_id)
+    base = base_url()
+    return {
+        "tokens": {"host": links["host"], "spectator": links["spectator"],
+                   "white": links["join_white"], "black": links["join_black"]},
+        "urls": {"table": f"{base}table/{links['host']}", "spectator": f"{base}watch/{links['spectator']}",
+                 "white": f"{base}join/{links['join_white']}", "black": f"{base}join/{links['join_black']}"},
+    }
+
+
+@api.post("/games")
+def create_game():
+    body = _body()
+    if not isinstance(body, dict):
+        raise Refused("malformed_body")
+    game_id = service().create()
+    return jsonify(game_id=game_id, **_links(game_id)), 201
+
+
+@api.get("/games/<game_id>")
+def game_view(game_id):
+    caller = api_caller(game_id)
+    c = caller.capability
+    etag = f"v{caller.version}-{c.kind}-{c.team or ''}-{c.seat or ''}"
+    if request.if_none_match.contains_weak(etag):
+        response = current_app.response_class(status=304)   # nothing changed: nothing loaded or rendered
+    else:
+        version, game = service().load(game_id, caller.version)
+        response = jsonify(view_for(game, caller.viewer, version))
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@api.post("/games/<game_id>/<command>")
+def game_command(game_id, command):
+    if command not in COMMANDS:
+        raise Refused("unknown_command")
+    caller = api_caller(game_id, NEEDS[command])
+    outcome = service().execute(game_id, caller.actor, from_json(command, _body()))
+    answer = {"version": outcome.version, "events": [e["type"] for e in outcome.events]}
+    if outcome.seat_token:
+        answer["seat"] = outcome.events[0]["seat"]
+        answer["token"] = outcome.seat_token
+        if bearer() is None:
+            remember_seat(game_id, outcome.seat_token)
+    return jsonify(answer), 200
+
+
+@api.get("/openapi.json")
+def openapi():
+    return jsonify(openapi_document())

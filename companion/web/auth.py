@@ -1,0 +1,77 @@
+"""Who is asking: the viewer and actor come from a capability token or this phone's seat cookie only,
+never from a field of the request."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import current_app, request, session
+
+from ..games import GameService
+from ..rules import Actor
+from ..store import Capability
+from ..views import Viewer
+from .errors import Refused
+from .security import uses_bearer_token
+
+
+def service() -> GameService:
+    return current_app.extensions["games"]
+
+
+@dataclass(frozen=True)
+class Caller:
+    capability: Capability
+    version: int
+
+    @property
+    def game_id(self) -> str:
+        return self.capability.game_id
+
+    @property
+    def viewer(self) -> Viewer:
+        c = self.capability
+        return Viewer(c.kind, seat=c.seat, team=c.team)
+
+    @property
+    def actor(self) -> Actor:
+        c = self.capability
+        return Actor(c.kind, team=c.team, seat=c.seat)
+
+
+def from_token(token: str | None, game_id: str | None = None, kinds: tuple[str, ...] | None = None) -> Caller:
+    found = service().resolve(token)
+    if found is None:
+        raise Refused("no_capability")
+    capability, version = found
+    if game_id is not None and capability.game_id != game_id:
+        raise Refused("wrong_game")
+    if kinds is not None and capability.kind not in kinds:
+        raise Refused({"host": "host_only", "seat": "players_only", "join": "join_link_only"}.get(kinds[0],
+                                                                                               "no_capability"))
+    return Caller(capability, version)
+
+
+def seat_token(game_id: str) -> str | None:
+    return session.get("seats", {}).get(game_id)
+
+
+def remember_seat(game_id: str, token: str) -> None:
+    seats = dict(session.get("seats", {}))
+    seats[game_id] = token
+    session["seats"] = seats
+    session.permanent = True
+
+
+def bearer() -> str | None:
+    return request.headers["Authorization"][len("Bearer "):].strip() if uses_bearer_token() else None
+
+
+def api_caller(game_id: str, kinds: tuple[str, ...] | None = None) -> Caller:
+    """An API caller: a bearer token, else this browser's seat in the game."""
+    token = bearer()
+    if token is None:
+        token = seat_token(game_id)
+        if token is None:
+            raise Refused("not_seated")
+    return from_token(token, game_id, kinds)

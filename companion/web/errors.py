@@ -1,0 +1,55 @@
+"""Refusals: every one a 4xx with a sentence a player understands, as JSON for the API, a page otherwise."""
+
+from flask import Flask, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from ..messages import refusal
+from ..rules import RuleError
+
+# HTTP status per refusal code (anything not listed is a 409: not possible in the game's current state).
+_STATUS = {
+    **dict.fromkeys(("host_only", "players_only", "join_link_only", "not_encryptor", "encryptor_cannot_guess",
+                     "no_capability", "wrong_game", "not_seated"), 403),
+    **dict.fromkeys(("name_required", "name_length", "three_clues", "clue_empty", "text_too_long",
+                     "text_has_control_characters", "guess_malformed", "four_keyword_guesses",
+                     "verdicts_malformed", "malformed_body", "unknown_language", "clue_is_keyword",
+                     "clue_reused", "clue_repeated", "unknown_command", "csrf"), 400),
+    "not_found": 404, "method_not_allowed": 405, "too_large": 413, "busy": 503,
+}
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+
+
+class Refused(Exception):
+    """A request refused by the web layer itself (bad token, malformed body...)."""
+
+    def __init__(self, code: str, **params):
+        super().__init__(code)
+        self.code, self.params = code, params
+
+
+def status_of(code: str) -> int:
+    return _STATUS.get(code, 409)
+
+
+def refusal_response(code: str, params: dict | None = None, status: int | None = None):
+    message = refusal(code, **(params or {}))
+    status = status or status_of(code)
+    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+        return jsonify(error=message, code=code), status
+    return render_template("pages/error.html", message=message, status=status), status
+
+
+def init_errors(app: Flask) -> None:
+    @app.errorhandler(RuleError)
+    @app.errorhandler(Refused)
+    def _refused(error):
+        return refusal_response(error.code, error.params)
+
+    @app.errorhandler(CSRFError)
+    def _csrf(error):
+        return refusal_response("csrf", status=400)
+
+    @app.errorhandler(HTTPException)
+    def _http(error):
+        return refusal_response(_HTTP_CODES.get(error.code, "malformed_body"), status=error.code)

@@ -1,0 +1,132 @@
+// Live updates and the JSON API for the pages. Without this script every page still works by reload.
+(function () {
+  "use strict";
+  var body = document.body;
+  var pollUrl = body.dataset.poll;
+  var token = body.dataset.token;          // table screen and spectator only; phones use their cookie
+  var csrf = document.querySelector('meta[name="csrf-token"]');
+  var etag = null;
+  var interval = Number(body.dataset.interval || 1500);
+  var dirty = new WeakSet();               // forms the player has started to fill in
+
+  function headers(extra) {
+    var h = Object.assign({"Accept": "application/json"}, extra || {});
+    if (token) h["Authorization"] = "Bearer " + token;
+    else if (csrf) h["X-CSRFToken"] = csrf.content;
+    return h;
+  }
+
+  // Replace each live region whose server HTML changed, except one holding a form being filled in.
+  function refresh() {
+    return fetch(location.href, {headers: {"Accept": "text/html"}, credentials: "same-origin"})
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (!html) return;
+        var fresh = new DOMParser().parseFromString(html, "text/html");
+        fresh.querySelectorAll("[data-live]").forEach(function (region) {
+          var current = document.getElementById(region.id);
+          if (!current || current.dataset.html === region.innerHTML) return;
+          var busy = current.querySelector("form") && (current.contains(document.activeElement) ||
+              Array.prototype.some.call(current.querySelectorAll("form"), function (f) { return dirty.has(f); }));
+          if (busy && current.dataset.task === region.dataset.task) return;
+          current.innerHTML = region.innerHTML;
+          current.dataset.html = region.innerHTML;
+          current.dataset.task = region.dataset.task || "";
+          wire(current);
+        });
+        body.className = fresh.body.className;
+      });
+  }
+
+  function poll() {
+    var h = headers();
+    if (etag) h["If-None-Match"] = etag;
+    fetch(pollUrl, {headers: h, credentials: "same-origin"})
+      .then(function (r) {
+        if (r.status === 200) {
+          var first = etag === null;
+          etag = r.headers.get("ETag");
+          if (!first) return refresh();
+        }
+      })
+      .catch(function () {})
+      .then(function () { setTimeout(poll, document.hidden ? interval * 4 : interval); });
+  }
+
+  // A form's fields as the API's JSON body: data-key names a list field, data-type casts values.
+  function formJson(form, submitter) {
+    var data = {};
+    function put(key, value, list) {
+      var parts = key.split("."), target = data;
+      while (parts.length > 1) { var p = parts.shift(); target = target[p] = target[p] || {}; }
+      if (list) (target[parts[0]] = target[parts[0]] || []).push(value);
+      else target[parts[0]] = value;
+    }
+    function cast(el, value) {
+      if (el.dataset.type === "int") return Number(value);
+      if (el.dataset.type === "bool") return value === true || value === "1";
+      return value;
+    }
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.disabled || el.type === "submit") return;
+      var key = el.dataset.key || el.name, list = el.dataset.list !== undefined;
+      if (el.type === "radio") { if (el.checked) put(key, cast(el, el.value), list); return; }
+      if (el.type === "checkbox") { put(key, el.checked, list); return; }
+      put(key, cast(el, el.value), list);
+    });
+    if (submitter && submitter.name) put(submitter.name, cast(submitter, submitter.value), false);
+    return data;
+  }
+
+  function wire(root) {
+    root.querySelectorAll("form[data-api]").forEach(function (form) {
+      form.addEventListener("input", function () { dirty.add(form); });
+      form.addEventListener("change", function () { dirty.add(form); });
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        var error = form.querySelector(".form-error");
+        var buttons = form.querySelectorAll("button");
+        buttons.forEach(function (b) { b.disabled = true; });
+        fetch(form.dataset.api, {
+          method: "POST", credentials: "same-origin",
+          headers: headers({"Content-Type": "application/json"}),
+          body: JSON.stringify(formJson(form, event.submitter))
+        }).then(function (r) {
+          return r.json().then(function (answer) {
+            if (!r.ok) throw new Error(answer.error);
+            dirty.delete(form);
+            if (error) error.textContent = "";
+            return refresh();
+          });
+        }).catch(function (e) {
+          if (error) error.textContent = e.message;
+        }).then(function () { buttons.forEach(function (b) { b.disabled = false; }); });
+      });
+    });
+    // The Encryptor's code hides again by itself, so a glance at the table never catches it.
+    root.querySelectorAll("details.secret").forEach(function (details) {
+      function hideWhenIdle() {
+        if (!details.open) return;
+        var form = details.querySelector("form");
+        if (details.contains(document.activeElement) || (form && dirty.has(form))) setTimeout(hideWhenIdle, 8000);
+        else details.open = false;
+      }
+      details.addEventListener("toggle", function () { if (details.open) setTimeout(hideWhenIdle, 8000); });
+    });
+  }
+
+  // Keep the screen awake during a game where the browser allows it.
+  var wakeLock = null;
+  function keepAwake() {
+    if (!("wakeLock" in navigator) || !body.classList.contains("in-game") || document.hidden) return;
+    navigator.wakeLock.request("screen").then(function (lock) { wakeLock = lock; }).catch(function () {});
+  }
+  document.addEventListener("visibilitychange", keepAwake);
+
+  document.querySelectorAll("[data-live]").forEach(function (region) {
+    region.dataset.html = region.innerHTML;
+  });
+  wire(document);
+  keepAwake();
+  if (pollUrl) poll();
+})();
