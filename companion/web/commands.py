@@ -24,14 +24,15 @@ def from_json(name: str, body) -> dict:
 
 
 def from_form(name: str, form) -> dict:
-    """The same commands from an HTML form (lists are repeated fields; booleans are '1')."""
+    """The same commands from an HTML form (lists are repeated fields, booleans are '1')."""
     kind, _ = COMMANDS[name]
     if name == "join":
         return {"type": kind, "name": form.get("name", "")}
     if name == "clues":
         return {"type": kind, "clues": form.getlist("clues")}
     if name == "guess":
-        return {"type": kind, "code": form.getlist("code"), "confirm": form.get("confirm") == "1"}
+        code = [form.get(f"code{position}", "") for position in (1, 2, 3)]   # one radio group per clue
+        return {"type": kind, "code": code, "confirm": form.get("confirm") == "1"}
     if name == "keyword-guesses":
         return {"type": kind, "guesses": form.getlist("guesses")}
     if name == "verdicts":

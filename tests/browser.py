@@ -1,0 +1,88 @@
+"""Helpers for driving the app in real Chromium: a table screen and phones, as people would."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from pathlib import Path
+
+import zxingcpp
+from PIL import Image
+from playwright.sync_api import Page, expect
+
+PHONE = {"width": 390, "height": 844}
+TABLE = {"width": 1280, "height": 800}
+SHOTS = Path(os.environ.get("SCREENSHOT_DIR", Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"))
+
+
+def shot(page: Page, name: str) -> None:
+    """Keep a full-page screenshot to look at (artifacts/screenshots/)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled")
+
+
+def read_qr(page: Page, selector: str) -> str:
+    """Decode the QR code drawn in `selector` from a real screenshot of it."""
+    png = page.locator(selector).screenshot()
+    image = Image.open(io.BytesIO(png)).convert("RGB")   # flattened onto white by the page
+    results = zxingcpp.read_barcodes(image)
+    assert results, f"no QR code could be read in {selector}"
+    return results[0].text
+
+
+class Phone:
+    def __init__(self, browser, name: str, javascript: bool = True):
+        self.name = name
+        self.javascript = javascript
+        self.context = browser.new_context(viewport=PHONE, java_script_enabled=javascript, is_mobile=True,
+                                           has_touch=True)
+        self.page = self.context.new_page()
+
+    def join(self, url: str) -> None:
+        self.page.goto(url)
+        self.page.get_by_label("Your name").fill(self.name)
+        self.page.get_by_role("button", name="Take my seat").click()
+        expect(self.page.locator(".topbar .who")).to_contain_text(self.name)
+
+    def see(self, text: str, timeout: float = 5000) -> None:
+        """Wait until the phone shows `text`; a phone without JavaScript reloads, as its player would."""
+        if self.javascript:
+            expect(self.page.locator("main")).to_contain_text(text, timeout=timeout)
+        else:
+            self.page.reload()
+            expect(self.page.locator("main")).to_contain_text(text, timeout=1)
+
+    def task(self) -> str:
+        if not self.javascript:
+            self.page.reload()
+        return self.page.locator("#task").inner_text()
+
+    def is_encryptor(self) -> bool:
+        return self.page.locator("details.secret").count() > 0
+
+    def reveal_code(self) -> list[int]:
+        self.page.locator("details.secret summary").click()
+        digits = self.page.locator(".your-code .digit").all_inner_texts()
+        return [int(d) for d in digits]
+
+    def announce(self, clues: list[str]) -> None:
+        for i, clue in enumerate(clues, start=1):
+            self.page.locator(f"#clue{i}").fill(clue)
+        self.page.get_by_role("button", name="Announce these clues").click()
+
+    def guess(self, code: list[int], seal: bool = True) -> None:
+        for i, digit in enumerate(code, start=1):
+            self.page.locator(f'input[name="code{i}"][value="{digit}"] + span').click()
+        self.page.get_by_role("button", name="Seal our guess" if seal else "Save for my team").click()
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def wrong(code: list[int]) -> list[int]:
+    return [code[1], code[0], code[2]]
+
+
+def text_of(page: Page, selector: str) -> str:
+    return re.sub(r"\s+", " ", page.locator(selector).inner_text())
