@@ -7,7 +7,7 @@ import random
 
 from companion.rules import HOST, Actor, Game, decide, replay
 
-WORDS = [f"WORD{i}" for i in range(40)]
+WORDS = [f"KW{i:02d}X" for i in range(40)]   # no word is part of another
 
 
 def wrong(code) -> list[int]:
@@ -51,7 +51,7 @@ class Table:
 
     # --- what ------------------------------------------------------------------------------
     def announce(self, team: str, clues=None) -> list[dict]:
-        clues = clues or [f"clue{next(self._clue_numbers)}" for _ in range(3)]
+        clues = clues or [f"clue{next(self._clue_numbers):03d}x" for _ in range(3)]
         return self.do({"type": "announce_clues", "clues": clues}, self.encryptor(team))
 
     def guess(self, by: str, transmission: str, code, confirm=True) -> list[dict]:

@@ -57,8 +57,8 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server):
     enc = {team: encryptor(team) for team in phones}
     codes = {team: enc[team].reveal_code() for team in phones}
     shot(enc["white"].page, "06-encryptor-code-390")
-    enc["white"].announce(["orbit", "pine", "fortress"])
-    enc["black"].announce(["wave", "fin", "tower"])
+    enc["white"].announce(["orbit", "evergreen", "fortress"])
+    enc["black"].announce(["ripple", "fin", "spire"])
     expect(table.locator(".big-clues")).to_contain_text("orbit")
     shot(table, "07-table-white-transmission-1280")
     guesser("black", enc["black"]).see("No interception in round 1")
@@ -77,7 +77,7 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server):
     enc = {team: encryptor(team) for team in phones}
     codes = {team: enc[team].reveal_code() for team in phones}
     enc["white"].announce(["lunar", "needle", "moat"])
-    enc["black"].announce(["surf", "jaws", "castle wall"])
+    enc["black"].announce(["surf", "jaws", "rampart"])
     interceptor = guesser("black", enc["black"])
     interceptor.see("lunar")
     shot(interceptor.page, "10-phone-intercept-390")

@@ -1,0 +1,157 @@
+"""The security boundary: for every viewer and every phase, no secret appears in any view it may not see.
+
+Secrets are checked two ways: by value (keywords, unopened clues, keyword guesses: their strings never
+appear anywhere in the serialised view) and by place (a code or guess is a list of three digits; such a
+list may only stand in the few fields that hold codes, and those fields are empty until the viewer may know).
+"""
+
+import json
+
+import pytest
+
+from companion.rules import HOST, KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, TEAMS, other
+from companion.views import Viewer, view_for
+
+from .table import Table, wrong
+
+CODE_FIELDS = ("code",)   # the only keys under which a three-digit list may appear
+
+
+def scenarios():
+    """(name, table) pairs covering every phase and every stage of a round."""
+    yield "lobby", Table(start=False)
+    t = Table(); yield "round1-writing", t
+    t = Table(); t.announce("white", ["orbit", "pine", "fortress"]); yield "round1-white-announced", t
+    t = Table(); t.announce("white"); t.announce("black")
+    t.guess("white", "white", wrong(t.code("white")), confirm=False); yield "round1-white-draft", t
+    t = Table(); t.round(); t.announce("white"); t.announce("black")
+    t.guess("black", "white", wrong(t.code("white")), confirm=True)
+    t.guess("white", "white", wrong(wrong(t.code("white"))), confirm=False); yield "round2-white-guesses", t
+    t = Table(); t.round(); t.announce("white"); t.announce("black"); t.transmission("white")
+    t.guess("white", "black", wrong(t.code("black")), confirm=True); yield "round2-black-interception-sealed", t
+    t = Table(); t.quiet_rounds(8); yield "tiebreak-guessing", t
+    t = Table(); t.quiet_rounds(8)
+    t.do({"type": "keyword_guesses", "guesses": ["secretguess1", "b", "c", "d"]}, t.seat(1))
+    yield "tiebreak-white-sealed", t
+    t.do({"type": "keyword_guesses", "guesses": ["e", "f", "g", "h"]}, t.seat(3)); yield "tiebreak-judging", t
+    t = Table(); t.round(black=(False, False)); t.round(black=(False, False)); yield "over", t
+
+
+def viewers(table):
+    yield Viewer("host")
+    yield Viewer("spectator")
+    for team in TEAMS:
+        yield Viewer("join", team=team)
+    for p in table.game.players:
+        yield Viewer("seat", seat=p.seat, team=p.team)
+
+
+def walk(value, path=()):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from walk(item, path + (key,))
+    elif isinstance(value, list):
+        if len(value) == 3 and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            yield path, value
+        for index, item in enumerate(value):
+            yield from walk(item, path + (index,))
+
+
+def secrets_hidden_from(table, viewer):
+    """The strings this viewer may not know yet, with what each one is."""
+    game = table.game
+    me = game.player(viewer.seat) if viewer.kind == "seat" else None
+    my_team = me.team if me else None
+    hidden = {}
+    if game.phase not in (KEYWORD_JUDGING, OVER):
+        for team in TEAMS:
+            if team != my_team:
+                hidden.update({word: f"{team} keyword" for word in game.keywords.get(team, ())})
+    for r in game.rounds:
+        for t in r.transmissions.values():
+            opened = r.all_announced and (t.resolved or r.current is t)
+            if t.clues and not opened and viewer.seat != t.encryptor:
+                hidden.update({clue: f"unopened {t.team} clue" for clue in t.clues})
+    if game.tiebreak and game.phase == KEYWORD_GUESSING:
+        for team, guesses in game.tiebreak.keyword_guesses.items():
+            if guesses and team != my_team:
+                hidden.update({g: f"{team} keyword guess" for g in guesses if len(g) > 3})
+    return hidden
+
+
+def check_codes(table, viewer, view):
+    """Three-digit lists only in code fields, and each one empty unless this viewer may know it."""
+    game = table.game
+    me = game.player(viewer.seat) if viewer.kind == "seat" else None
+    for path, value in walk(view):
+        assert path[-1] in CODE_FIELDS, f"a three-digit list at {path} (only code fields may hold one)"
+    for r_view, r in zip(view["rounds"], game.rounds):
+        for team, t in r.transmissions.items():
+            tv = r_view["transmissions"][team]
+            if not t.resolved:
+                assert tv["code"] is None, f"unrevealed {team} code shown"
+                if not (me and me.team == team):
+                    assert tv["decryption"]["code"] is None, f"{team}'s unresolved decryption shown"
+                if tv["interception"] is not None and not (me and me.team == other(team)):
+                    assert tv["interception"]["code"] is None, f"{team}'s unresolved interception shown"
+    you = view["you"]
+    if you and you["code"] is not None:
+        own = game.round.transmissions[me.team]
+        assert own.encryptor == me.seat and not own.resolved and you["code"] == list(own.code)
+
+
+SCENARIOS = list(scenarios())
+
+
+@pytest.mark.parametrize("name,table", SCENARIOS, ids=[n for n, _ in SCENARIOS])
+def test_no_viewer_sees_a_secret_it_may_not_know(name, table):
+    for viewer in viewers(table):
+        view = view_for(table.game, viewer)
+        text = json.dumps(view, ensure_ascii=False)
+        for secret, what in secrets_hidden_from(table, viewer).items():
+            assert secret not in text, f"{what} {secret!r} reaches {viewer} in {name}"
+        check_codes(table, viewer, view)
+
+
+@pytest.mark.parametrize("name,table", SCENARIOS, ids=[n for n, _ in SCENARIOS])
+def test_own_secrets_do_reach_their_owners(name, table):
+    """The other half: the boundary doesn't hide what a player needs."""
+    game = table.game
+    for p in game.players:
+        view = view_for(game, Viewer("seat", seat=p.seat, team=p.team))
+        if game.keywords:
+            assert view["teams"][p.team]["keywords"] == list(game.keywords[p.team])
+        if game.phase == "playing":
+            own = game.round.transmissions[p.team]
+            assert (view["you"]["code"] == list(own.code)) == (own.encryptor == p.seat and not own.resolved)
+
+
+def test_everything_is_public_once_the_game_is_over():
+    table = dict(SCENARIOS)["over"]
+    view = view_for(table.game, Viewer("spectator"))
+    for team in TEAMS:
+        assert view["teams"][team]["keywords"] == list(table.game.keywords[team])
+    assert all(t["code"] for r in view["rounds"] for t in r["transmissions"].values())
+
+
+def test_the_table_screen_sees_the_public_board_only():
+    table = dict(SCENARIOS)["round2-white-guesses"]
+    view = view_for(table.game, Viewer("host"))
+    assert view["you"] is None
+    assert all(view["teams"][t]["keywords"] is None for t in TEAMS)
+    current = view["rounds"][-1]["transmissions"]["white"]
+    assert current["clues"] and current["interception"]["sealed"] and current["interception"]["code"] is None
+
+
+def test_a_planted_leak_is_caught():
+    """If someone adds a field that copies a secret into a view, the checks above go red."""
+    table = dict(SCENARIOS)["round2-white-guesses"]
+    viewer = Viewer("spectator")
+    view = view_for(table.game, viewer)
+    view["debug"] = {"white_words": list(table.game.keywords["white"])}
+    text = json.dumps(view)
+    assert any(secret in text for secret in secrets_hidden_from(table, viewer))
+    view = view_for(table.game, viewer)
+    view["teams"]["white"]["next_code"] = list(table.game.round.transmissions["white"].code)
+    with pytest.raises(AssertionError, match="three-digit list"):
+        check_codes(table, viewer, view)
