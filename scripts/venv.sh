@@ -1,0 +1,14 @@
+# Sourced by the other scripts: a virtual environment in .venv with the project installed.
+# $1: the extras to install, e.g. "[test,postgres]" (empty for the app alone).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+  echo "Installing python3-venv (Debian keeps it separate)..."
+  as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
+fi
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+.venv/bin/python -m pip install -q -e ".${1:-}"
