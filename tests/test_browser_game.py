@@ -68,7 +68,7 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server):
     decoder.guess(wrong(codes["white"]))
     expect(table.locator(".reveal")).to_contain_text("The code was")
     shot(table, "09-table-reveal-1280")
-    guesser("black", enc["black"]).see("wave")
+    guesser("black", enc["black"]).see("ripple")
     guesser("black", enc["black"]).guess(codes["black"])
     expect(table.locator(".round-title")).to_contain_text("Round 2 of 8")
     expect(table.locator(".team-white .token.miscommunication")).to_contain_text("1 Miscommunication")

@@ -1,0 +1,73 @@
+"""Running the real server (gunicorn, several workers) in its own process group, for crash tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, database_url: str, workers: int = 2):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "crash-test",
+                    "PUBLIC_URL": self.url}
+        self.workers = workers
+        self.process = None
+
+    def start(self, timeout: float = 30) -> None:
+        gunicorn = Path(sys.executable).parent / "gunicorn"
+        self.process = subprocess.Popen(
+            [str(gunicorn), "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
+             "--chdir", str(ROOT), "app:app"],
+            env=self.env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:     # wait until it answers, not a fixed time
+            try:
+                if self.request("GET", "/healthz")[0] == 200:
+                    return
+            except OSError:
+                pass
+            if self.process.poll() is not None:
+                raise RuntimeError(self.process.stderr.read().decode())
+            time.sleep(0.05)
+        raise TimeoutError("the server did not answer /healthz")
+
+    def kill(self) -> None:
+        """SIGKILL the master and every worker at once: no clean shutdown, like a power cut."""
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=10)
+
+    def request(self, method: str, path: str, body=None, token: str | None = None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, json.loads(answer.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")

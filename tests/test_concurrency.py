@@ -1,0 +1,74 @@
+"""Both teams act at the same time in Decrypto: the event log's optimistic concurrency must cope."""
+
+import threading
+
+import pytest
+
+from .conftest import database_url
+from .server import Server
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    server = Server(database_url(tmp_path_factory.mktemp("db")), workers=3)
+    server.start()
+    yield server
+    server.stop()
+
+
+def at_once(calls):
+    """Run the calls in threads released together; return their (status, body) answers."""
+    barrier = threading.Barrier(len(calls))
+    answers = [None] * len(calls)
+
+    def run(i, call):
+        barrier.wait()
+        answers[i] = call()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return answers
+
+
+def new_game(server):
+    _, game = server.request("POST", "/api/games", {})
+    gid, tokens, seats = game["game_id"], game["tokens"], {}
+    for team, names in (("white", ("Ann", "Abe")), ("black", ("Bea", "Bob"))):
+        for name in names:
+            seats[name] = server.request("POST", f"/api/games/{gid}/join", {"name": name}, tokens[team])[1]["token"]
+    server.request("POST", f"/api/games/{gid}/start", {}, tokens["host"])
+    return gid, tokens, seats
+
+
+def test_both_encryptors_announcing_at_the_same_instant_both_succeed(server):
+    for _ in range(5):
+        gid, tokens, seats = new_game(server)
+        answers = at_once([
+            lambda: server.request("POST", f"/api/games/{gid}/clues", {"clues": ["tide", "crater", "howl"]}, seats["Ann"]),
+            lambda: server.request("POST", f"/api/games/{gid}/clues", {"clues": ["ripple", "fin", "spire"]}, seats["Bea"]),
+        ])
+        assert [status for status, _ in answers] == [200, 200], answers
+        view = server.request("GET", f"/api/games/{gid}", token=tokens["spectator"])[1]
+        assert view["transmission"] == "white"
+
+
+def test_twenty_simultaneous_seals_of_one_guess_take_effect_once(server):
+    gid, tokens, seats = new_game(server)
+    server.request("POST", f"/api/games/{gid}/clues", {"clues": ["tide", "crater", "howl"]}, seats["Ann"])
+    server.request("POST", f"/api/games/{gid}/clues", {"clues": ["ripple", "fin", "spire"]}, seats["Bea"])
+    answers = at_once([lambda: server.request("POST", f"/api/games/{gid}/guess",
+                                              {"code": [1, 2, 3], "confirm": True}, seats["Abe"])] * 20)
+    statuses = sorted(status for status, _ in answers)
+    assert statuses.count(200) == 1 and set(statuses[1:]) == {409}, statuses
+    # The first seal resolves White's transmission; the late ones find Black's open (and no
+    # interception in round 1), so each is refused with a sentence and writes nothing.
+    assert all(body["error"] for status, body in answers if status == 409)
+    view = server.request("GET", f"/api/games/{gid}", token=tokens["spectator"])[1]
+    white, black = view["rounds"][0]["transmissions"]["white"], view["rounds"][0]["transmissions"]["black"]
+    assert white["resolved"] and white["decryption"]["code"] == [1, 2, 3]
+    assert not black["resolved"] and not black["decryption"]["sealed"]
