@@ -16,6 +16,8 @@ REFUSALS = {
     "name_taken": _l("Someone on this team is already called %(name)s. Add an initial or pick a nickname."),
     "team_full": _l("This team already has %(max)s players. Join the other team, or watch."),
     "team_size": _l("Each team needs %(min)s to %(max)s players before the game can start (%(team)s does not)."),
+    "teams_uneven": _l("Teams must be as even as possible (White %(white)s, Black %(black)s): someone from %(team)s can scan the other team's code to switch."),
+    "already_seated": _l("This phone already has a seat on this team."),
     "not_enough_words": _l("The word list has fewer than 8 distinct words."),
     "host_only": _l("Only the table screen can do that."),
     "players_only": _l("Only a seated player can do that. Scan your team's QR code to take a seat."),

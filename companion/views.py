@@ -5,7 +5,8 @@ viewer may know (an allow-list); nothing is ever deleted from the raw state, so 
 rules tomorrow stays private until someone decides here that it may be shown.
 
 Secrets and when they open up:
-- a team's keywords: its own players; everyone once the keyword tiebreak is judged or the game is over;
+- a team's keywords: its own players; everyone once both teams sealed their keyword guesses in the
+  tiebreak (the screens are turned around for judging) or the game is over;
 - a code: its Encryptor; everyone once its transmission is resolved;
 - a team's guess (draft or sealed): that team; everyone once the transmission is resolved;
 - clues: their Encryptor once announced; everyone once their transmission opens;
@@ -186,5 +187,5 @@ def _result(game: Game) -> dict | None:
         return None
     return {"winners": list(game.result.winners), "reason": game.result.reason,
             "shared": len(game.result.winners) == 2,
-            "cause": game.tiebreak.cause if game.tiebreak else None,
+            "cause": game.result.cause,
             "standings": standings(game)}

@@ -458,3 +458,76 @@ def test_commands_after_the_game_ended_are_refused():
     table.round(black=(False, False))
     with pytest.raises(RuleError, match="game_over"):
         table.announce("white")
+
+
+# --- readings found while writing docs/rules.md -------------------------------------------
+
+def test_teams_must_be_as_even_as_possible():
+    table = Table(white=("A1", "A2", "A3", "A4"), black=("B1", "B2"), start=False)
+    with pytest.raises(RuleError) as refused:
+        table.do({"type": "start", "words": WORDS}, HOST)
+    assert refused.value.code == "teams_uneven" and refused.value.params["team"] == "white"
+    Table(white=("A1", "A2", "A3"), black=("B1", "B2"))   # 3 against 2 is as even as 5 players get
+
+
+def test_a_seated_player_switches_teams_in_the_lobby():
+    table = Table(white=("A1", "A2", "A3", "A4"), black=("B1", "B2"), start=False)
+    table.do({"type": "join", "name": "A4"}, Actor("join", "black", seat=4))
+    assert [p.name for p in table.game.team_players("white")] == ["A1", "A2", "A3"]
+    assert [p.name for p in table.game.team_players("black")] == ["B1", "B2", "A4"]
+    with pytest.raises(RuleError, match="already_seated"):
+        table.do({"type": "join", "name": "A4b"}, Actor("join", "black", seat=7))
+    table.do({"type": "start", "words": WORDS}, HOST)
+    assert replay(table.events) == table.game
+
+
+def test_words_that_differ_only_in_case_accents_or_plural_never_go_to_both_teams():
+    words = ["MOON", "Moon", "MOONS", "Café", "CAFE", "ANT", "ANTS", "box", "BOXES", "KEY", "ROBOT", "PIANO",
+             "SHARK", "FOREST"]
+    for seed in range(100):
+        keywords = Table(seed=seed, words=words).game.keywords
+        dealt = [w.upper().replace("É", "E").rstrip("S").removesuffix("E") for w in keywords["white"] + keywords["black"]]
+        assert len(set(dealt)) == 8, keywords
+
+
+def test_a_keyword_of_several_words_is_caught_only_as_whole_words():
+    from companion.rules.words import contains_word
+    assert contains_word("a big ice cream cone", "ICE CREAM")
+    assert contains_word("ice creams", "ice cream")
+    assert not contains_word("nice creamy", "ICE CREAM")
+
+
+def test_clues_with_control_characters_are_refused_but_emoji_sequences_are_fine():
+    table = Table()
+    with pytest.raises(RuleError, match="text_has_control_characters"):
+        table.announce("white", ["evil\u202etext", "b1", "c1"])
+    table.announce("white", ["👩‍🚀", "b1", "c1"])
+
+
+def test_a_score_decided_tiebreak_keeps_its_cause():
+    table = Table()
+    table.quiet_rounds(6)
+    table.round(white=(True, True))
+    table.round()
+    assert table.game.result.cause == "round_limit" and table.game.result.reason == "score"
+
+
+def test_the_note_sheet_columns_file_each_clue_under_its_true_number():
+    from companion.views import SPECTATOR, view_for
+    table = Table()
+    table.announce("white", ["orbit", "pine", "fortress"])
+    code = table.code("white")
+    table.announce("black")
+    table.transmission("white")
+    columns = view_for(table.game, SPECTATOR)["teams"]["white"]["columns"]
+    for clue, number in zip(["orbit", "pine", "fortress"], code):
+        assert columns[number - 1] == [{"clue": clue, "round": 1}]
+    assert sum(len(c) for c in columns) == 3
+
+
+def test_every_code_can_be_drawn_and_production_draws_from_the_system_generator():
+    from companion.games import GameService
+    from companion.rules import draw_code
+    rng = random.Random(1)
+    assert {draw_code(rng) for _ in range(2000)} == set(ALL_CODES)
+    assert isinstance(GameService(store=None).rng, random.SystemRandom)

@@ -15,12 +15,13 @@ from .codes import draw_code, parse_guess
 from .errors import RuleError
 from .state import (KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, MAX_TEAM, MIN_TEAM, PLAYING, TEAMS,
                     Game, apply, other, replay)
-from .words import contains_word, normalize, same_word
+from .words import contains_word, distinct_words, normalize, same_word
 
 NAME_LENGTH = (2, 20)
 CLUE_MAX_LENGTH = 60
 KEYWORD_GUESS_MAX_LENGTH = 40
 LANGUAGES = ("en",)
+_ZERO_WIDTH_JOINER = "\u200d"   # inside emoji like 👩‍🚀; every other invisible character is refused
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ def _clean_text(value, max_length: int, error: str) -> str:
     if not isinstance(value, str):
         raise RuleError(error)
     text = " ".join(unicodedata.normalize("NFC", value).split())
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in text):
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") and c != _ZERO_WIDTH_JOINER for c in text):
         raise RuleError("text_has_control_characters")
     if len(text) > max_length:
         raise RuleError("text_too_long", limit=max_length)
@@ -118,7 +119,14 @@ def _join(game, command, actor, rng):
     if any(normalize(p.name) == normalize(name) for p in team):
         raise RuleError("name_taken", name=name)
     seat = max((p.seat for p in game.players), default=0) + 1
-    return [{"type": "player_joined", "seat": seat, "team": actor.team, "name": name}]
+    joined = {"type": "player_joined", "seat": seat, "team": actor.team, "name": name}
+    # A phone already seated in this game (its seat comes from its cookie) switches teams.
+    current = game.player(actor.seat) if actor.seat is not None else None
+    if current is not None:
+        if current.team == actor.team:
+            raise RuleError("already_seated")
+        return [{"type": "player_left", "seat": current.seat}, joined]
+    return [joined]
 
 
 def _start(game, command, actor, rng):
@@ -127,9 +135,12 @@ def _start(game, command, actor, rng):
     for team in TEAMS:
         if not MIN_TEAM <= len(game.team_players(team)) <= MAX_TEAM:
             raise RuleError("team_size", team=team, min=MIN_TEAM, max=MAX_TEAM)
-    words = command.get("words") or ()
-    distinct = list(dict.fromkeys(w for w in words if w))
-    if len({normalize(w) for w in distinct}) < 8:
+    sizes = {team: len(game.team_players(team)) for team in TEAMS}
+    if abs(sizes["white"] - sizes["black"]) > 1:
+        bigger = max(TEAMS, key=sizes.get)
+        raise RuleError("teams_uneven", team=bigger, white=sizes["white"], black=sizes["black"])
+    distinct = distinct_words(command.get("words") or ())
+    if len(distinct) < 8:
         raise RuleError("not_enough_words")
     # Sampling without replacement from distinct words: no word is on both screens.
     dealt = rng.sample(distinct, 8)

@@ -99,6 +99,7 @@ class Tiebreak:
 class Result:
     winners: tuple          # one team, or both for a shared victory
     reason: str             # see rules.round_end for the reasons
+    cause: str | None = None  # why a tiebreak was needed, when one was
 
 
 @dataclass
@@ -141,6 +142,8 @@ def _apply_in_place(game: Game, event: dict) -> None:
         game.language = event["language"]
     elif kind == "player_joined":
         game.players.append(Player(seat=event["seat"], name=event["name"], team=event["team"]))
+    elif kind == "player_left":
+        game.players = [p for p in game.players if p.seat != event["seat"]]
     elif kind == "game_started":
         game.phase = PLAYING
         game.keywords = {team: tuple(words) for team, words in event["keywords"].items()}
@@ -175,7 +178,7 @@ def _apply_in_place(game: Game, event: dict) -> None:
         game.tiebreak.verdicts = {team: tuple(v) for team, v in event["verdicts"].items()}
     elif kind == "game_ended":
         game.phase = OVER
-        game.result = Result(winners=tuple(event["winners"]), reason=event["reason"])
+        game.result = Result(winners=tuple(event["winners"]), reason=event["reason"], cause=event.get("cause"))
     else:
         raise ValueError(f"unknown event type {kind!r}")
 

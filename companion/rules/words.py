@@ -35,11 +35,25 @@ def words_of(phrase: str) -> list[str]:
 
 
 def contains_word(phrase: str, word: str) -> bool:
-    """True when `word` (or its plural) stands in `phrase` as a whole word, or is the whole phrase."""
-    target = normalize(word)
+    """True when `word` (or its plural) stands in `phrase` as whole words, or is the whole phrase."""
     if same_word(phrase, word):
         return True
-    target_words = words_of(target)
-    if len(target_words) != 1:
-        return target in normalize(phrase)
-    return any(same_word(w, target_words[0]) for w in words_of(phrase))
+    target, words = words_of(word), words_of(phrase)
+    if not target:
+        return False
+    *head, last = target
+    return any(words[i:i + len(head)] == head and same_word(words[i + len(head)], last)
+               for i in range(len(words) - len(target) + 1))
+
+
+def distinct_words(words) -> list[str]:
+    """The words in order, leaving out any that is the same word as an earlier one (MOON, Moon, MOONS)."""
+    kept, seen_words, seen_forms = [], set(), set()
+    for word in words:
+        folded = normalize(word)
+        if not folded or folded in seen_forms or _singulars(folded) & seen_words:
+            continue
+        kept.append(word)
+        seen_words.add(folded)
+        seen_forms |= _singulars(folded)
+    return kept

@@ -11,7 +11,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from ..addresses import public_base_url
 from ..messages import refusal
 from ..qr import qr_svg
-from ..rules import RuleError
+from ..rules import Actor, RuleError
 from ..views import view_for
 from .auth import Caller, from_token, remember_seat, seat_token, service
 from .commands import from_form
@@ -117,8 +117,10 @@ def join(token):
 @pages.post("/join/<token>")
 def join_submit(token):
     caller = from_token(token, kinds=("join",))
+    seated = _seated_in(caller.game_id)      # a phone with a seat on the other team switches
+    actor = Actor("join", team=caller.capability.team, seat=seated.capability.seat if seated else None)
     try:
-        outcome = service().execute(caller.game_id, caller.actor, from_form("join", request.form))
+        outcome = service().execute(caller.game_id, actor, from_form("join", request.form))
     except (RuleError, Refused) as error:
         return _render("pages/join.html", caller, refusal(error.code, **error.params), status_of(error.code),
                        name=request.form.get("name", ""), seated_elsewhere=False)
