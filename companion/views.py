@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rules import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other, proposed_verdicts
+from .rules import (KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other, proposed_verdicts,
+                    start_problem)
 from .rules.round_end import standings
 from .rules.state import MAX_ROUNDS, MAX_TEAM, MIN_TEAM, Round, Transmission
 
@@ -43,8 +44,7 @@ def view_for(game: Game, viewer: Viewer, version: int = 0) -> dict:
         "round": round_.number if round_ else 0,
         "max_rounds": MAX_ROUNDS,
         "team_size": {"min": MIN_TEAM, "max": MAX_TEAM},
-        "can_start": game.phase == LOBBY and all(
-            MIN_TEAM <= len(game.team_players(t)) <= MAX_TEAM for t in TEAMS),
+        "start_problem": _start_problem(game),
         "viewer": {"role": viewer.kind, "team": my_team or (viewer.team if viewer.kind == "join" else None),
                    "seat": me.seat if me else None, "name": me.name if me else None},
         "teams": {team: _team(game, team, my_team) for team in TEAMS},
@@ -56,6 +56,14 @@ def view_for(game: Game, viewer: Viewer, version: int = 0) -> dict:
     view["last_reveal"] = _last_reveal(view["rounds"])
     view["you"] = _you(game, me) if me else None
     return view
+
+
+def _start_problem(game: Game) -> dict | None:
+    """In the lobby, why the game can't start yet (None when it can, or once it has started)."""
+    if game.phase != LOBBY:
+        return None
+    problem = start_problem(game)
+    return {"code": problem.code, "params": problem.params} if problem else None
 
 
 def _keywords_public(game: Game) -> bool:

@@ -43,7 +43,7 @@ expect "$(head -n 1 <<<"$REFUSAL")" '.code == "team_size"'
 grep -qx 'HTTP 409' <<<"$REFUSAL"
 
 # --- four players join (seat tokens kept by seat number) ---
-declare -A TOKEN NAME
+declare -A TOKEN
 for player in white:Ann black:Bea white:Abe black:Bob; do
   team=${player%%:*} name=${player#*:}
   join_token=$([ "$team" = white ] && echo "$WHITE_JOIN" || echo "$BLACK_JOIN")
@@ -51,7 +51,6 @@ for player in white:Ann black:Bea white:Abe black:Bob; do
   echo "$name joined $team: $(jq -c '{version, events, seat}' <<<"$JOINED")"
   seat=$(jq .seat <<<"$JOINED")
   TOKEN[$seat]=$(jq -r .token <<<"$JOINED")
-  NAME[$seat]=$name
 done
 
 # --- the host starts the game ---

@@ -4,6 +4,9 @@ true to what the API really answers in real games (every answer is checked again
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -12,6 +15,7 @@ from openapi_spec_validator import validate
 from companion.web.commands import COMMANDS
 from companion.web.openapi import openapi_document
 
+ROOT = Path(__file__).resolve().parent.parent
 DOC = openapi_document()
 SAMPLE = {"game_id": "someGame", "command": "start"}
 
@@ -301,6 +305,27 @@ def test_polling_and_refusals_match_the_document(client):
     assert api.get("/healthz").get_json() == {"status": "ok"}
 
 
+def test_a_lobby_that_cant_start_matches_the_document(client):
+    api = Api(client)
+    game = Game(api)
+    for team, name in (("white", "Ann"), ("white", "Abe"), ("white", "Amy"), ("white", "Al"),
+                       ("black", "Bea"), ("black", "Bob")):
+        game.do("join", game.tokens[team], {"name": name})
+    api.refused(f"{game.path}/join", game.tokens["white"], {"name": "Ava"}, 409, "team_full")
+    api.refused(f"{game.path}/join", game.tokens["black"], {"name": "B"}, 400, "name_length")
+    api.refused(f"{game.path}/start", game.host, None, 409, "teams_uneven")
+
+
 @pytest.mark.parametrize("body", [None, {}, {"language": "en"}])
 def test_creating_a_game_matches_the_document(client, body):
     Api(client).post("/api/games", body=body, expect=201)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (shutil.which("curl") and shutil.which("jq")), reason="needs curl and jq")
+def test_the_curl_walkthrough_plays_to_the_end(live_server):
+    """docs/api-walkthrough.sh (the game docs/api.md shows) still plays against a real server."""
+    run = subprocess.run(["bash", str(ROOT / "docs" / "api-walkthrough.sh"), live_server.url],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert run.stdout.rstrip().endswith("Walkthrough complete.")

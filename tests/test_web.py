@@ -287,3 +287,10 @@ def test_pages_show_each_viewer_only_what_it_may_know(app, client):
         for token in list(game.seats.values()) + [game.tokens["white"], game.tokens["black"]]:
             assert token not in html or name == "table", f"a capability token on the {name}"
     assert all(word in pages["white phone"] for word in white_words)
+
+
+def test_the_table_screen_says_why_the_game_cannot_start_yet(client):
+    game = ApiGame(client, white=("A1", "A2", "A3", "A4"), black=("B1", "B2"), start=False)
+    page = client.get(f"/table/{game.tokens['host']}").get_data(as_text=True)
+    assert "Teams must be as even as possible (White 4, Black 2)" in page and "disabled" in page
+    refused(game, unchanged(game, lambda: game.post("start", game.tokens["host"])), 409, "teams_uneven")

@@ -129,16 +129,23 @@ def _join(game, command, actor, rng):
     return [joined]
 
 
+def start_problem(game: Game) -> RuleError | None:
+    """Why the teams as seated can't start yet (2-4 players each, as even as possible), or None."""
+    sizes = {team: len(game.team_players(team)) for team in TEAMS}
+    for team in TEAMS:
+        if not MIN_TEAM <= sizes[team] <= MAX_TEAM:
+            return RuleError("team_size", team=team, min=MIN_TEAM, max=MAX_TEAM)
+    if abs(sizes["white"] - sizes["black"]) > 1:
+        return RuleError("teams_uneven", team=max(TEAMS, key=sizes.get), **sizes)
+    return None
+
+
 def _start(game, command, actor, rng):
     _require_host(actor)
     _require_phase(game, LOBBY)
-    for team in TEAMS:
-        if not MIN_TEAM <= len(game.team_players(team)) <= MAX_TEAM:
-            raise RuleError("team_size", team=team, min=MIN_TEAM, max=MAX_TEAM)
-    sizes = {team: len(game.team_players(team)) for team in TEAMS}
-    if abs(sizes["white"] - sizes["black"]) > 1:
-        bigger = max(TEAMS, key=sizes.get)
-        raise RuleError("teams_uneven", team=bigger, white=sizes["white"], black=sizes["black"])
+    problem = start_problem(game)
+    if problem:
+        raise problem
     distinct = distinct_words(command.get("words") or ())
     if len(distinct) < 8:
         raise RuleError("not_enough_words")

@@ -3,7 +3,7 @@
 from flask import Flask
 from flask_babel import Babel, get_locale
 
-from ..messages import CAUSES, TASKS, reason_text, team_name
+from ..messages import CAUSES, TASKS, reason_text, refusal, team_name
 from .security import init_security
 
 
@@ -14,7 +14,7 @@ def _locale():
 def init_web(app: Flask) -> None:
     Babel(app, locale_selector=_locale)
     init_security(app)
-    app.jinja_env.globals.update(team_name=team_name, reason_text=reason_text, tasks=TASKS, causes=CAUSES,
+    app.jinja_env.globals.update(team_name=team_name, reason_text=reason_text, tasks=TASKS, causes=CAUSES, refusal=refusal,
                                   get_locale=get_locale)
     from .api import api
     from .errors import init_errors

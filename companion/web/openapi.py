@@ -24,14 +24,26 @@ ROLES = ("seat", "host", "spectator", "join")
 
 # Refusals any command can meet before the rules see it.
 COMMAND_REFUSALS = ("no_capability", "wrong_game", "not_seated", "malformed_body", "csrf", "too_large", "busy")
-PHASE_REFUSALS = ("game_not_started", "game_in_progress", "tiebreak_in_progress", "game_over")
 TEXT_REFUSALS = ("text_too_long", "text_has_control_characters")
+# The refusal for a command sent in the wrong phase, by the phase the game is in (as rules.decide words it).
+PHASE_REFUSAL = {LOBBY: "game_not_started", PLAYING: "game_in_progress", KEYWORD_GUESSING: "tiebreak_in_progress",
+                 KEYWORD_JUDGING: "tiebreak_in_progress", OVER: "game_over"}
+GUESS_PATTERN = "^[-., /]*[1-4][-., /]*[1-4][-., /]*[1-4][-., /]*$"   # rules.codes.parse_guess, as a string
+
+
+def phase_refusals(allowed: str) -> list[str]:
+    """The refusals of a command allowed only in phase `allowed`."""
+    return list(dict.fromkeys(code for phase, code in PHASE_REFUSAL.items() if phase != allowed))
 
 
 # --- schema helpers -----------------------------------------------------------------------
 
 def ref(name: str) -> dict:
     return {"$ref": f"#/components/schemas/{name}"}
+
+
+def described(schema: dict, description: str | None) -> dict:
+    return {**schema, "description": description} if description else schema
 
 
 def nullable(schema: dict) -> dict:
@@ -50,18 +62,14 @@ def obj(properties: dict, description: str | None = None, required=None, closed:
     required = list(properties) if required is None else list(required)
     if required:
         schema["required"] = required
-    if description:
-        schema["description"] = description
-    return schema
+    return described(schema, description)
 
 
 def array(items: dict, length: int | None = None, description: str | None = None, **extra) -> dict:
     schema = {"type": "array", "items": items, **extra}
     if length is not None:
         schema["minItems"] = schema["maxItems"] = length
-    if description:
-        schema["description"] = description
-    return schema
+    return described(schema, description)
 
 
 def per_team(schema: dict, description: str | None = None) -> dict:
@@ -69,10 +77,7 @@ def per_team(schema: dict, description: str | None = None) -> dict:
 
 
 def enum(values, description: str | None = None) -> dict:
-    schema = {"type": "string", "enum": list(values)}
-    if description:
-        schema["description"] = description
-    return schema
+    return described({"type": "string", "enum": list(values)}, description)
 
 
 def integer(description: str | None = None, minimum: int | None = None, maximum: int | None = None) -> dict:
@@ -81,16 +86,18 @@ def integer(description: str | None = None, minimum: int | None = None, maximum:
         schema["minimum"] = minimum
     if maximum is not None:
         schema["maximum"] = maximum
-    if description:
-        schema["description"] = description
-    return schema
+    return described(schema, description)
 
 
 def string(description: str | None = None) -> dict:
-    return {"type": "string", "description": description} if description else {"type": "string"}
+    return described({"type": "string"}, description)
 
 
-BOOLEAN = {"type": "boolean"}
+def boolean(description: str | None = None) -> dict:
+    return described({"type": "boolean"}, description)
+
+
+BOOLEAN = boolean()
 TEAM = enum(TEAMS)
 SEAT = integer("A player's seat number: 1 for the first player to join, and so on.", minimum=1)
 DIGIT = integer(minimum=1, maximum=4)
@@ -110,27 +117,27 @@ def _guess_properties() -> dict:
     return {
         "code": nullable(code("The guessed code (digits may repeat); null while it is hidden from this viewer "
                               "or nobody has entered one yet.")),
-        "sealed": {**BOOLEAN, "description": "The team confirmed it: it can't change any more."},
-        "started": {**BOOLEAN, "description": "Someone entered a code (for a viewer who can't see the guess "
-                                              "yet, this is only true once it is sealed)."},
+        "sealed": boolean("The team confirmed it: it can't change any more."),
+        "started": boolean("Someone entered a code (for a viewer who can't see the guess yet, this is "
+                           "only true once it is sealed)."),
     }
 
 
 def _transmission_properties() -> dict:
     return {
         "team": TEAM,
-        "encryptor": {**SEAT, "description": "Seat of this transmission's Encryptor."},
-        "announced": {**BOOLEAN, "description": "The Encryptor has announced the clues."},
+        "encryptor": described(SEAT, "Seat of this transmission's Encryptor."),
+        "announced": boolean("The Encryptor has announced the clues."),
         "clues": nullable(words(3, "The clues, once open to everybody; the Encryptor sees them as soon "
                                    "as they are announced. Null otherwise.")),
-        "open": {**BOOLEAN, "description": "This transmission is the one being guessed now."},
-        "resolved": {**BOOLEAN, "description": "Both guesses are sealed and the code is revealed."},
+        "open": boolean("This transmission is the one being guessed now."),
+        "resolved": boolean("Every needed guess is sealed: the code is revealed."),
         "code": nullable(code("The true code, once resolved (the Encryptor reads it earlier from `you.code`).")),
         "decryption": ref("Guess"),
         "interception": nullable(obj(_guess_properties(), "The other team's guess; null in round 1, when "
                                                           "nobody intercepts.")),
-        "intercepted": nullable({**BOOLEAN, "description": "Once resolved: the other team guessed right."}),
-        "miscommunicated": nullable({**BOOLEAN, "description": "Once resolved: the own team guessed wrong."}),
+        "intercepted": nullable(boolean("Once resolved: the other team guessed right.")),
+        "miscommunicated": nullable(boolean("Once resolved: the own team guessed wrong.")),
     }
 
 
@@ -174,16 +181,16 @@ def schemas() -> dict:
             "token": string("The new player's seat token: send it as `Authorization: Bearer <token>` for "
                             "this player's view and commands. It is shown only this once."),
         }),
-        "Player": obj({"seat": SEAT, "name": string(), "encryptor": {
-            **BOOLEAN, "description": "This player is the team's Encryptor in the current round "
-                                      "(only while the phase is `playing`)."}}),
+        "Player": obj({"seat": SEAT, "name": string(),
+                       "encryptor": boolean("This player is the team's Encryptor in the current round "
+                                            "(only while the phase is `playing`).")}),
         "Team": obj({
             "players": array(ref("Player"), description="In join order (the Encryptor rotation follows it)."),
             "tokens": obj({"interceptions": integer(minimum=0), "miscommunications": integer(minimum=0)}),
             "score": integer("Interceptions minus Miscommunications."),
             "keywords": nullable(words(4, "The team's keywords, numbered 1 to 4 in order: shown to the "
-                                          "team's own players, and to everybody once the tiebreak is judged "
-                                          "or the game is over. Null otherwise.")),
+                                          "team's own players, and to everybody in phases `keyword_judging` "
+                                          "and `over`. Null otherwise.")),
             "columns": array(array(obj({"clue": string(), "round": integer(minimum=1)})), 4,
                              "The note sheet: every revealed clue of this team, under its keyword number "
                              "(column 0 is keyword 1)."),
@@ -192,7 +199,7 @@ def schemas() -> dict:
         "Transmission": obj(_transmission_properties(), "One team's transmission in one round."),
         "Round": obj({
             "number": integer(minimum=1, maximum=MAX_ROUNDS),
-            "interception_allowed": {**BOOLEAN, "description": "False in round 1."},
+            "interception_allowed": boolean("False in round 1."),
             "transmissions": per_team(ref("Transmission")),
         }),
         "Reveal": nullable(obj({"round": integer(minimum=1), **_transmission_properties()},
@@ -206,7 +213,7 @@ def schemas() -> dict:
         }),
         "You": nullable(obj({
             "team": TEAM,
-            "encryptor": {**BOOLEAN, "description": "You are your team's Encryptor this round."},
+            "encryptor": boolean("You are your team's Encryptor this round."),
             "code": nullable(code("Your code to encrypt: only while you are the Encryptor and your "
                                   "transmission is unresolved.")),
             "task": enum(TASKS, "What this player should do now."),
@@ -239,7 +246,14 @@ def schemas() -> dict:
             "max_rounds": integer(minimum=MAX_ROUNDS, maximum=MAX_ROUNDS),
             "team_size": obj({"min": integer(minimum=MIN_TEAM, maximum=MIN_TEAM),
                               "max": integer(minimum=MAX_TEAM, maximum=MAX_TEAM)}),
-            "can_start": {**BOOLEAN, "description": "In the lobby, both teams have an allowed size."},
+            "start_problem": nullable(obj({
+                "code": enum(["team_size", "teams_uneven"], "A refusal code (see `Error`)."),
+                "params": obj({"team": described(TEAM, "The team at fault (the bigger one if uneven)."),
+                               "min": integer(), "max": integer(), "white": integer(), "black": integer()},
+                              "The refusal's details: `min` and `max` for `team_size`, each team's "
+                              "number of players (`white`, `black`) for `teams_uneven`.", required=["team"]),
+            }, "In the lobby, why the host can't start the game yet; null when it can, and once it has "
+               "started.")),
             "viewer": ref("Viewer"),
             "teams": per_team(ref("Team")),
             "rounds": array(ref("Round"), description="Every round so far, oldest first."),
@@ -294,7 +308,7 @@ BEARER_OR_COOKIE = [{"bearerAuth": []}, {"seatCookie": [], "csrfHeader": []}]
 
 
 def paths() -> dict:
-    name_length = f"{NAME_LENGTH[0]} to {NAME_LENGTH[1]} characters"
+    names = f"{NAME_LENGTH[0]} to {NAME_LENGTH[1]} characters"
     return {
         "/api/games": {"post": {
             "tags": ["games"],
@@ -303,11 +317,12 @@ def paths() -> dict:
             "description": "Needs no token (and no CSRF token). Answers the game's capability tokens: keep "
                            "the host token for the table, hand each team its join token.",
             "security": [],
-            "requestBody": {"required": False, **json_body(obj({
-                "language": {**enum(LANGUAGES), "default": "en",
-                             "description": "The game's language. Accepted but currently ignored: every "
+            "requestBody": {"required": False, **json_body(obj(
+                {"language": {**enum(LANGUAGES), "default": "en",
+                              "description": "The game's language. Accepted but currently ignored: every "
                                             "game is created in English."}},
-                "Optional; if a body is sent it must be a JSON object.", required=(), closed=False), {"language": "en"})},
+                "Optional; a body, if sent, must be a JSON object.", required=(), closed=False),
+                {"language": "en"})},
             "responses": {"201": {"description": "Created.", **json_body(ref("CreatedGame"))},
                           **refusals("malformed_body", "too_large")},
         }},
@@ -324,10 +339,10 @@ def paths() -> dict:
                 "parameters": [{"name": "If-None-Match", "in": "header", "required": False,
                                 "schema": string(), "description": "The `ETag` of the last view received."}],
                 "responses": {
-                    "200": {"description": "The viewer's view.", "headers": {
-                        "ETag": {"$ref": "#/components/headers/ETag"},
-                        "Cache-Control": {"schema": enum(["private, no-cache"])}},
-                        **json_body(ref("View"))},
+                    "200": {"description": "The viewer's view.",
+                            "headers": {"ETag": {"$ref": "#/components/headers/ETag"},
+                                        "Cache-Control": {"schema": enum(["private, no-cache"])}},
+                            **json_body(ref("View"))},
                     "304": {"description": "Not modified since the `If-None-Match` ETag (no body).",
                             "headers": {"ETag": {"$ref": "#/components/headers/ETag"}}},
                     **refusals("no_capability", "wrong_game", "not_seated"),
@@ -335,51 +350,52 @@ def paths() -> dict:
             },
         },
         "/api/games/{game_id}/join": command(
-            "join", "Take a seat", "With a team's join token: seats a new player on that team (lobby only, "
-                           f"{MIN_TEAM} to {MAX_TEAM} players a team). Answers the player's seat token.",
-            obj({"name": string(f"Trimmed, inner spaces collapsed; then {name_length}, unique in the team "
+            "join", "Take a seat",
+            f"With a team's join token, in the lobby: seats a new player on that team ({MIN_TEAM} to "
+            f"{MAX_TEAM} players a team). Answers the player's seat number and seat token.",
+            obj({"name": string(f"Trimmed, inner spaces collapsed; then {names}, unique in the team "
                                 "(ignoring case and accents).")}),
             BEARER,
-            ("join_link_only", "game_in_progress", "tiebreak_in_progress", "game_over", "name_required",
-             "name_length", "team_full", "name_taken", *TEXT_REFUSALS),
+            ("join_link_only", *phase_refusals(LOBBY), "name_required", "name_length", "team_full",
+             "name_taken", *TEXT_REFUSALS),
             ok=ref("JoinResult"), example={"name": "Ann"}),
         "/api/games/{game_id}/start": command(
-            "start", "Start the game", "With the host token, once each team has "
-                              f"{MIN_TEAM} to {MAX_TEAM} players: deals the keywords and starts round 1. "
-                              "Events: `game_started`, `round_started`. No body is needed (a JSON object "
-                              "is accepted and ignored).",
-            obj({}), BEARER,
-            ("host_only", "game_in_progress", "tiebreak_in_progress", "game_over", "team_size",
-             "not_enough_words"),
+            "start", "Start the game",
+            f"With the host token, in the lobby, once each team has {MIN_TEAM} to {MAX_TEAM} players and "
+            "the teams differ by at most one player: deals the keywords and starts round 1 (events "
+            "`game_started`, `round_started`). No body is needed; a JSON object is accepted and ignored.",
+            obj({}),
+            BEARER,
+            ("host_only", *phase_refusals(LOBBY), "team_size", "teams_uneven", "not_enough_words"),
             body_required=False),
         "/api/games/{game_id}/clues": command(
-            "announceClues", "Announce the clues", "By this round's Encryptor of the caller's team, once per round. Clues "
-                                  "can't contain one of the team's keywords, repeat each other, or repeat a "
-                                  "clue the team gave earlier (ignoring case, accents and plural endings).",
-            obj({"clues": words(3, f"One clue per digit of the code, in the code's order; each trimmed, "
-                                   f"1 to {CLUE_MAX_LENGTH} characters.")}),
+            "announceClues", "Announce the clues",
+            "By this round's Encryptor of the caller's team, once per round. A clue can't contain one of "
+            "the team's keywords, repeat another clue of the three, or repeat a clue the team gave in an "
+            "earlier round (ignoring case, accents and plural endings).",
+            obj({"clues": words(3, "One clue per digit of the code, in the code's order; each trimmed, 1 to "
+                                   f"{CLUE_MAX_LENGTH} characters.")}),
             BEARER_OR_COOKIE,
-            ("players_only", *PHASE_REFUSALS, "not_encryptor", "clues_already_announced", "three_clues",
-             "clue_empty", "clue_is_keyword", "clue_reused", "clue_repeated", *TEXT_REFUSALS),
+            ("players_only", *phase_refusals(PLAYING), "not_encryptor", "clues_already_announced",
+             "three_clues", "clue_empty", "clue_is_keyword", "clue_reused", "clue_repeated", *TEXT_REFUSALS),
             example={"clues": ["orbit", "pine", "fortress"]}),
         "/api/games/{game_id}/guess": command(
             "guess", "Guess the open transmission's code",
             "By a player of either team, for the transmission in `view.transmission` (White's, then "
             "Black's, once both Encryptors announced): the own team decrypts (never its Encryptor), the "
-            "other team intercepts (from round 2). A guess with `confirm: false` is a draft the team can "
-            "still change; `confirm: true` seals it. When every needed guess is sealed the transmission "
-            "resolves, and after Black's, the round ends: events `guess_saved`, then possibly "
+            "other team intercepts (from round 2). `confirm: false` saves a draft any teammate can still "
+            "replace; `confirm: true` seals the team's guess. When every needed guess is sealed the "
+            "transmission resolves, and after Black's the round ends: events `guess_saved`, then possibly "
             "`transmission_resolved`, then `round_started`, `game_ended` or `tiebreak_started`.",
-            obj({
-                "code": {"description": "Three digits from 1 to 4, one per clue (a guess may repeat a digit; "
-                                        "it is then wrong). As a list, or as a string such as \"314\" or "
-                                        "\"3-1-4\".",
-                         "oneOf": [array({"oneOf": [DIGIT, enum(["1", "2", "3", "4"])]}, 3),
-                                   {"type": "string", "pattern": "^[-., /]*[1-4][-., /]*[1-4][-., /]*[1-4][-., /]*$"}]},
-                "confirm": {**BOOLEAN, "default": False, "description": "Seal the guess."},
-            }, required=["code"]),
+            obj({"code": {"description": "Three digits from 1 to 4, one per clue (a guess may repeat a "
+                                         "digit; it is then wrong): a list, or a string such as \"314\" or "
+                                         "\"3-1-4\".",
+                          "oneOf": [array({"oneOf": [DIGIT, enum(["1", "2", "3", "4"])]}, 3),
+                                    {"type": "string", "pattern": GUESS_PATTERN}]},
+                 "confirm": {**boolean("Seal the guess."), "default": False}},
+                required=["code"]),
             BEARER_OR_COOKIE,
-            ("players_only", *PHASE_REFUSALS, "clues_not_announced", "encryptor_cannot_guess",
+            ("players_only", *phase_refusals(PLAYING), "clues_not_announced", "encryptor_cannot_guess",
              "no_interception_round_one", "guess_sealed", "guess_malformed"),
             example={"code": [3, 1, 4], "confirm": True}),
         "/api/games/{game_id}/keyword-guesses": command(
@@ -389,27 +405,26 @@ def paths() -> dict:
             obj({"guesses": words(4, f"Each trimmed, 0 to {KEYWORD_GUESS_MAX_LENGTH} characters (a blank "
                                      "is allowed).")}),
             BEARER_OR_COOKIE,
-            ("players_only", *PHASE_REFUSALS, "keyword_guesses_sealed", "four_keyword_guesses",
-             *TEXT_REFUSALS),
+            ("players_only", *phase_refusals(KEYWORD_GUESSING), "keyword_guesses_sealed",
+             "four_keyword_guesses", *TEXT_REFUSALS),
             example={"guesses": ["WHALE", "", "CASTLE", "MOON"]}),
         "/api/games/{game_id}/verdicts": command(
             "judgeKeywords", "Judge the keyword guesses (tiebreak)",
             "With the host token, in phase `keyword_judging` (`view.tiebreak.proposal` holds the app's "
-            "proposal): which of each team's guesses were right. Ends the game: events "
-            "`keywords_judged`, `game_ended`.",
+            "proposal): which of each team's guesses were right. Ends the game (events "
+            "`keywords_judged`, `game_ended`).",
             obj({"verdicts": per_team(array(BOOLEAN, 4), "For each team, whether each of its four guesses "
                                                          "named the other team's keyword.")}),
             BEARER,
-            ("host_only", *PHASE_REFUSALS, "verdicts_malformed"),
+            ("host_only", *phase_refusals(KEYWORD_JUDGING), "verdicts_malformed"),
             example={"verdicts": {"white": [True, False, False, True], "black": [False, False, False, False]}}),
         "/api/openapi.json": {"get": {
             "tags": ["meta"], "operationId": "openapi", "summary": "This document", "security": [],
             "responses": {"200": {"description": "The OpenAPI document.", **json_body({"type": "object"})}},
         }},
         "/healthz": {"get": {
-            "tags": ["meta"], "operationId": "health", "summary": "Health check",
-            "description": "200 when the app answers and its database too; anything else is unhealthy.",
-            "security": [],
+            "tags": ["meta"], "operationId": "health", "summary": "Health check", "security": [],
+            "description": "200 when the app and its database answer; anything else means unhealthy.",
             "responses": {"200": {"description": "Healthy.", **json_body(obj({"status": enum(["ok"])}))}},
         }},
     }
