@@ -99,8 +99,9 @@ class GameService:
             if joined:
                 seat_token = new_token()
                 caps.append(Capability(seat_token, game_id, "seat", joined[0]["team"], joined[0]["seat"]))
+            left = [e["seat"] for e in events if e["type"] == "player_left"]
             try:
-                new_version = self.store.append(game_id, version, events, caps)
+                new_version = self.store.append(game_id, version, events, caps, left)
             except Conflict:
                 continue
             self.cache.put(game_id, new_version, replay(events, game))

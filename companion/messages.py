@@ -26,6 +26,7 @@ REFUSALS = {
     # phases
     "game_not_started": _l("The game has not started yet."),
     "game_in_progress": _l("The game has already started: new players can't join now."),
+    "judging_in_progress": _l("Both teams' keyword guesses are in: the table screen is comparing them."),
     "tiebreak_in_progress": _l("The rounds are over: the game is in its tiebreak."),
     "game_over": _l("The game is over."),
     # clues
@@ -59,6 +60,7 @@ REFUSALS = {
     "csrf": _l("This page was open too long or came from elsewhere. Reload it and try again."),
     "not_found": _l("There is nothing here. Check the link, or scan the QR code again."),
     "too_large": _l("That request is too large."),
+    "server_error": _l("Something went wrong on the server. Nothing was lost: reload the page in a moment."),
     "method_not_allowed": _l("That action can't be done from here."),
 }
 

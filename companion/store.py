@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from sqlalchemy import (Column, DateTime, ForeignKey, Integer, MetaData, String, Table, Text,
-                        UniqueConstraint, create_engine, event, func, insert, select)
+                        UniqueConstraint, create_engine, delete, event, func, insert, select)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -90,12 +90,19 @@ class Store:
             self._insert_capabilities(conn, caps)
             self._insert_events(conn, game_id, 0, first_events)
 
-    def append(self, game_id: str, version: int, new_events: list[dict], caps: list[Capability] = ()) -> int:
-        """Append events after `version` in one transaction; raises Conflict if someone was first."""
+    def append(self, game_id: str, version: int, new_events: list[dict], caps: list[Capability] = (),
+               revoked_seats: list[int] = ()) -> int:
+        """Append events after `version` in one transaction; raises Conflict if someone was first.
+
+        `caps` are granted and the seat tokens of `revoked_seats` withdrawn in the same transaction."""
         try:
             with self.engine.begin() as conn:
                 self._insert_events(conn, game_id, version, new_events)
                 self._insert_capabilities(conn, caps)
+                if revoked_seats:
+                    conn.execute(delete(capabilities).where(capabilities.c.game_id == game_id,
+                                                            capabilities.c.kind == "seat",
+                                                            capabilities.c.seat.in_(revoked_seats)))
         except IntegrityError as error:
             raise Conflict(game_id) from error
         return version + len(new_events)

@@ -10,5 +10,8 @@ if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
   as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
 fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e ".${1:-}"
+# Quiet unless something goes wrong: then show everything pip said.
+if ! log=$(.venv/bin/python -m pip install -q --disable-pip-version-check -e ".${1:-}" 2>&1); then
+  echo "$log" >&2
+  exit 1
+fi

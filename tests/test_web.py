@@ -5,6 +5,7 @@ import re
 import pytest
 
 from companion.addresses import public_base_url
+from companion.store import make_engine
 
 from .api import ApiGame, wrong
 
@@ -294,3 +295,38 @@ def test_the_table_screen_says_why_the_game_cannot_start_yet(client):
     page = client.get(f"/table/{game.tokens['host']}").get_data(as_text=True)
     assert "Teams must be as even as possible (White 4, Black 2)" in page and "disabled" in page
     refused(game, unchanged(game, lambda: game.post("start", game.tokens["host"])), 409, "teams_uneven")
+
+
+def test_switching_teams_moves_the_phone_and_withdraws_its_old_seat(app, client):
+    game = ApiGame(client, white=("Ann",), black=("Bea",), start=False)
+    phone = app.test_client()
+    join_in_browser(phone, game, "white", "Abe")
+    store = app.extensions["games"].store
+    old_token = next(c.token for c in store.capabilities_of(game.id, "seat") if c.seat == 3)   # Abe, third to join
+    join_in_browser(phone, game, "black", "Abe")
+    roster = game.view(game.tokens["host"])["teams"]
+    assert [p["name"] for p in roster["white"]["players"]] == ["Ann"]
+    assert [p["name"] for p in roster["black"]["players"]] == ["Bea", "Abe"]
+    assert client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {old_token}"}).status_code == 403
+    assert b"Abe" in phone.get(f"/play/{game.id}").data
+
+
+def test_a_new_game_in_an_unknown_language_is_refused(client):
+    answer = client.post("/api/games", json={"language": "xx"})
+    assert answer.status_code == 400 and answer.get_json()["code"] == "unknown_language"
+
+
+def test_a_wrong_method_is_a_405_even_without_a_csrf_token(game, client):
+    answer = client.delete(f"/api/games/{game.id}")
+    assert answer.status_code == 405 and answer.get_json()["code"] == "method_not_allowed"
+
+
+def test_a_database_failure_is_a_500_with_a_sentence_and_no_details(app, tmp_path, monkeypatch):
+    app.testing = False    # errors become responses, as in production
+    monkeypatch.setattr(app.extensions["games"].store, "engine",
+                        make_engine(f"sqlite:///{tmp_path}/missing-folder/decrypto.sqlite3"))   # a real driver error
+    for path in ("/healthz", "/api/games/abc"):
+        answer = app.test_client().get(path, headers={"Authorization": "Bearer abc"})
+        text = answer.get_data(as_text=True)
+        assert answer.status_code == 500 and "Something went wrong" in text
+        assert "OperationalError" not in text and "sqlite" not in text

@@ -59,7 +59,7 @@ def _clean_text(value, max_length: int, error: str) -> str:
 def _require_phase(game: Game, *phases: str) -> None:
     if game.phase not in phases:
         raise RuleError({LOBBY: "game_not_started", PLAYING: "game_in_progress",
-                         KEYWORD_GUESSING: "tiebreak_in_progress", KEYWORD_JUDGING: "tiebreak_in_progress"}
+                         KEYWORD_GUESSING: "tiebreak_in_progress", KEYWORD_JUDGING: "judging_in_progress"}
                         .get(game.phase, "game_over"))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, request
 
 from ..views import view_for
-from .auth import api_caller, from_token, bearer, remember_seat, service
+from .auth import api_caller, service
 from .commands import COMMANDS, from_json
 from .errors import Refused
 from .openapi import openapi_document
@@ -41,7 +41,7 @@ def create_game():
     body = _body()
     if not isinstance(body, dict):
         raise Refused("malformed_body")
-    game_id = service().create()
+    game_id = service().create(body.get("language", "en"))
     return jsonify(game_id=game_id, **_links(game_id)), 201
 
 
@@ -49,13 +49,17 @@ def create_game():
 def game_view(game_id):
     caller = api_caller(game_id)
     c = caller.capability
-    etag = f"v{caller.version}-{c.kind}-{c.team or ''}-{c.seat or ''}"
-    if request.if_none_match.contains_weak(etag):
+
+    def etag(version):
+        return f"v{version}-{c.kind}-{c.team or ''}-{c.seat or ''}"
+
+    if request.if_none_match.contains_weak(etag(caller.version)):
         response = current_app.response_class(status=304)   # nothing changed: nothing loaded or rendered
+        version = caller.version
     else:
         version, game = service().load(game_id, caller.version)
         response = jsonify(view_for(game, caller.viewer, version))
-    response.set_etag(etag, weak=True)
+    response.set_etag(etag(version), weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
 
@@ -68,10 +72,8 @@ def game_command(game_id, command):
     outcome = service().execute(game_id, caller.actor, from_json(command, _body()))
     answer = {"version": outcome.version, "events": [e["type"] for e in outcome.events]}
     if outcome.seat_token:
-        answer["seat"] = outcome.events[0]["seat"]
+        answer["seat"] = next(e["seat"] for e in outcome.events if e["type"] == "player_joined")
         answer["token"] = outcome.seat_token
-        if bearer() is None:
-            remember_seat(game_id, outcome.seat_token)
     return jsonify(answer), 200
 
 

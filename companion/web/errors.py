@@ -15,9 +15,10 @@ _STATUS = {
                      "text_has_control_characters", "guess_malformed", "four_keyword_guesses",
                      "verdicts_malformed", "malformed_body", "unknown_language", "clue_is_keyword",
                      "clue_reused", "clue_repeated", "unknown_command", "csrf"), 400),
-    "not_found": 404, "method_not_allowed": 405, "too_large": 413, "busy": 503,
+    "not_found": 404, "method_not_allowed": 405, "too_large": 413, "busy": 503, "server_error": 500,
 }
-_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+_HTTP_CODES = {401: "no_capability", 403: "no_capability", 404: "not_found", 405: "method_not_allowed",
+               413: "too_large"}
 
 
 class Refused(Exception):
@@ -52,4 +53,5 @@ def init_errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http(error):
-        return refusal_response(_HTTP_CODES.get(error.code, "malformed_body"), status=error.code)
+        default = "server_error" if error.code >= 500 else "malformed_body"
+        return refusal_response(_HTTP_CODES.get(error.code, default), status=error.code)

@@ -23,6 +23,7 @@ def init_security(app: Flask) -> None:
         if request.endpoint == "api.create_game":
             return
         if (request.method in ("GET", "HEAD", "OPTIONS") or uses_bearer_token()
+                or request.routing_exception is not None    # a 404 or 405 says more than a CSRF refusal
                 or not current_app.config.get("WTF_CSRF_ENABLED", True)):
             return
         # Without our cookie a JSON request carries no ambient authority (and a cross-site page can't
