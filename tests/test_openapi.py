@@ -4,7 +4,6 @@ true to what the API really answers in real games (every answer is checked again
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -322,7 +321,6 @@ def test_creating_a_game_matches_the_document(client, body):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (shutil.which("curl") and shutil.which("jq")), reason="needs curl and jq")
 def test_the_curl_walkthrough_plays_to_the_end(live_server):
     """docs/api-walkthrough.sh (the game docs/api.md shows) still plays against a real server."""
     run = subprocess.run(["bash", str(ROOT / "docs" / "api-walkthrough.sh"), live_server.url],
