@@ -17,7 +17,9 @@ SHOTS = Path(os.environ.get("SCREENSHOT_DIR", Path(__file__).resolve().parent.pa
 
 
 def shot(page: Page, name: str) -> None:
-    """Keep a full-page screenshot to look at (artifacts/screenshots/)."""
+    """Keep a full-page screenshot to look at (artifacts/screenshots/), after checking nothing overflows."""
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"{name}: the page is {overflow}px wider than the screen"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled")
 
