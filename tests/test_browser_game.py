@@ -13,6 +13,13 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server):
     table = table_context.new_page()
     table.goto(live_server.url)
     shot(table, "01-home-1280")
+    home_on_phone = Phone(browser, "Visitor")
+    home_on_phone.page.goto(live_server.url)
+    shot(home_on_phone.page, "01-home-390")
+    home_on_phone.page.goto(live_server.url + "/play/not-a-game")
+    expect(home_on_phone.page.locator(".error")).to_contain_text("Scan your team's QR code")
+    shot(home_on_phone.page, "01-error-390")
+    home_on_phone.close()
     table.get_by_role("button", name="New game").click()
     expect(table.locator("h1")).to_contain_text("Scan your team's code")
 
@@ -55,6 +62,8 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server):
 
     # Round 1: White misreads its Encryptor; nobody intercepts.
     enc = {team: encryptor(team) for team in phones}
+    expect(enc["white"].page.locator(".your-code")).to_be_hidden()      # hidden until pressed
+    shot(enc["white"].page, "06-encryptor-code-hidden-390")
     codes = {team: enc[team].reveal_code() for team in phones}
     shot(enc["white"].page, "06-encryptor-code-390")
     enc["white"].announce(["orbit", "evergreen", "fortress"])
@@ -62,6 +71,8 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server):
     expect(table.locator(".big-clues")).to_contain_text("orbit")
     shot(table, "07-table-white-transmission-1280")
     guesser("black", enc["black"]).see("No interception in round 1")
+    shot(guesser("black", enc["black"]).page, "07-phone-no-interception-390")
+    enc["white"].see("Your team is guessing your code")
     decoder = guesser("white", enc["white"])
     decoder.see("orbit")
     shot(decoder.page, "08-phone-decrypt-390")
@@ -83,6 +94,8 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server):
     shot(interceptor.page, "10-phone-intercept-390")
     interceptor.guess(codes["white"], seal=False)
     interceptor.guess(codes["white"])
+    interceptor.see("Your team's guess is sealed")
+    shot(interceptor.page, "10-phone-sealed-390")
     guesser("white", enc["white"]).see("lunar")
     shot(enc["white"].page, "11-encryptor-waits-390")
     guesser("white", enc["white"]).guess(wrong(codes["white"]))
