@@ -113,9 +113,7 @@ class GameService:
             return None
         return self.store.capability(token)
 
-    def links(self, game_id: str) -> dict[str, str]:
-        """The game's shareable tokens: host, spectator, and each team's join token."""
-        caps = self.store.capabilities_of(game_id)
-        links = {c.kind: c.token for c in caps if c.kind in ("host", "spectator")}
-        links.update({f"join_{c.team}": c.token for c in caps if c.kind == "join"})
-        return links
+    def shared_tokens(self, game_id: str) -> dict[str, str]:
+        """The game's shareable tokens: "host", "spectator", and each team's join token by team name."""
+        return {c.team or c.kind: c.token for c in self.store.capabilities_of(game_id)
+                if c.kind in ("host", "spectator", "join")}

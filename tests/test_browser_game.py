@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from .browser import PHONE, TABLE, Phone, read_qr, shot, wrong
+from .browser import TABLE, Phone, read_qr, shot, wrong
 
 pytestmark = pytest.mark.browser
 

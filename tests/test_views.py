@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from companion.rules import HOST, KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, TEAMS, other
+from companion.rules import KEYWORD_GUESSING, KEYWORD_JUDGING, OVER, TEAMS, other
 from companion.views import Viewer, view_for
 
 from .table import Table, wrong

@@ -9,7 +9,7 @@ from .auth import api_caller, service
 from .commands import COMMANDS, from_json
 from .errors import Refused
 from .openapi import openapi_document
-from .pages import base_url
+from .pages import game_links
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -25,24 +25,13 @@ def _body():
     return body
 
 
-def _links(game_id: str) -> dict:
-    links = service().links(game_id)
-    base = base_url()
-    return {
-        "tokens": {"host": links["host"], "spectator": links["spectator"],
-                   "white": links["join_white"], "black": links["join_black"]},
-        "urls": {"table": f"{base}table/{links['host']}", "spectator": f"{base}watch/{links['spectator']}",
-                 "white": f"{base}join/{links['join_white']}", "black": f"{base}join/{links['join_black']}"},
-    }
-
-
 @api.post("/games")
 def create_game():
     body = _body()
     if not isinstance(body, dict):
         raise Refused("malformed_body")
     game_id = service().create(body.get("language", "en"))
-    return jsonify(game_id=game_id, **_links(game_id)), 201
+    return jsonify(game_id=game_id, **game_links(game_id)), 201
 
 
 @api.get("/games/<game_id>")

@@ -67,9 +67,18 @@ def bearer() -> str | None:
     return request.headers["Authorization"][len("Bearer "):].strip() if uses_bearer_token() else None
 
 
-def api_caller(game_id: str, kinds: tuple[str, ...] | None = None) -> Caller:
-    """An API caller: a bearer token, else this browser's seat in the game."""
-    token = bearer()
+def seated_caller(game_id: str) -> Caller | None:
+    """This browser's seat in the game (from its cookie), if it has one that is still valid."""
+    token = seat_token(game_id)
+    found = service().resolve(token) if token else None
+    if found and found[0].game_id == game_id:
+        return Caller(*found)
+    return None
+
+
+def api_caller(game_id: str, kinds: tuple[str, ...] | None = None, cookie_only: bool = False) -> Caller:
+    """A caller in a game: a bearer token (API only), else this browser's seat in the game."""
+    token = None if cookie_only else bearer()
     if token is None:
         token = seat_token(game_id)
         if token is None:

@@ -11,9 +11,9 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from ..addresses import public_base_url
 from ..messages import refusal
 from ..qr import qr_svg
-from ..rules import Actor, RuleError
+from ..rules import TEAMS, Actor, RuleError
 from ..views import view_for
-from .auth import Caller, from_token, remember_seat, seat_token, service
+from .auth import Caller, api_caller, from_token, remember_seat, seated_caller, service
 from .commands import from_form
 from .errors import Refused, status_of
 
@@ -23,8 +23,13 @@ HOST_COMMANDS = ("start", "verdicts")
 PLAYER_COMMANDS = ("clues", "guess", "keyword-guesses")
 
 
-def base_url() -> str:
-    return public_base_url(request.url_root, current_app.config["PUBLIC_URL"])
+def game_links(game_id: str) -> dict:
+    """The game's shareable tokens and the addresses built on them (QR codes, links, the API's answer)."""
+    tokens = service().shared_tokens(game_id)
+    base = public_base_url(request.url_root, current_app.config["PUBLIC_URL"])
+    urls = {"table": f"{base}table/{tokens['host']}", "spectator": f"{base}watch/{tokens['spectator']}",
+            "white": f"{base}join/{tokens['white']}", "black": f"{base}join/{tokens['black']}"}
+    return {"tokens": tokens, "urls": urls}
 
 
 def _render(template: str, caller: Caller, error: str | None = None, status: int = 200, **extra):
@@ -34,13 +39,12 @@ def _render(template: str, caller: Caller, error: str | None = None, status: int
                            poll_interval=current_app.config["POLL_INTERVAL_MS"], **extra), status
 
 
-def _run(caller: Caller, command: dict) -> str | None:
-    """Run a command; returns None on success, else the refusal to show (and its status)."""
+def _run(caller: Caller, command: dict, actor: Actor | None = None):
+    """Run a command from a form: (outcome, None), or (None, (sentence, status)) to show on the page."""
     try:
-        service().execute(caller.game_id, caller.actor, command)
+        return service().execute(caller.game_id, actor or caller.actor, command), None
     except (RuleError, Refused) as error:
-        return error
-    return None
+        return None, (refusal(error.code, **error.params), status_of(error.code))
 
 
 @pages.get("/healthz")
@@ -57,19 +61,17 @@ def home():
 @pages.post("/games")
 def create_game():
     game_id = service().create()
-    return redirect(url_for("pages.table", token=service().links(game_id)["host"]), 303)
+    return redirect(url_for("pages.table", token=service().shared_tokens(game_id)["host"]), 303)
 
 
 # --- the table screen (host) --------------------------------------------------------------
 
 def _table_page(caller: Caller, error=None, status=200):
-    links = service().links(caller.game_id)
-    base = base_url()
-    join = {team: f"{base}join/{links['join_' + team]}" for team in ("white", "black")}
+    urls = game_links(caller.game_id)["urls"]
+    join = {team: urls[team] for team in TEAMS}
     return _render("pages/table.html", caller, error, status, join=join,
                    qr={team: qr_svg(url) for team, url in join.items()},
-                   spectator_url=f"{base}watch/{links['spectator']}",
-                   table_url=f"{base}table/{links['host']}", token=caller.capability.token)
+                   spectator_url=urls["spectator"], token=caller.capability.token)
 
 
 @pages.get("/table/<token>")
@@ -82,9 +84,9 @@ def table_command(token, command):
     if command not in HOST_COMMANDS:
         raise Refused("unknown_command")
     caller = from_token(token, kinds=("host",))
-    error = _run(caller, from_form(command, request.form))
+    _, error = _run(caller, from_form(command, request.form))
     if error:
-        return _table_page(caller, refusal(error.code, **error.params), status_of(error.code))
+        return _table_page(caller, *error)
     return redirect(url_for("pages.table", token=token), 303)
 
 
@@ -96,19 +98,10 @@ def watch(token):
 
 # --- joining ------------------------------------------------------------------------------
 
-def _seated_in(game_id: str) -> Caller | None:
-    token = seat_token(game_id)
-    if token:
-        found = service().resolve(token)
-        if found and found[0].game_id == game_id:
-            return Caller(*found)
-    return None
-
-
 @pages.get("/join/<token>")
 def join(token):
     caller = from_token(token, kinds=("join",))
-    seated = _seated_in(caller.game_id)
+    seated = seated_caller(caller.game_id)
     if seated and seated.capability.team == caller.capability.team:
         return redirect(url_for("pages.play", game_id=caller.game_id), 303)   # back in their seat
     return _render("pages/join.html", caller, seated_elsewhere=seated is not None)
@@ -117,37 +110,29 @@ def join(token):
 @pages.post("/join/<token>")
 def join_submit(token):
     caller = from_token(token, kinds=("join",))
-    seated = _seated_in(caller.game_id)      # a phone with a seat on the other team switches
+    seated = seated_caller(caller.game_id)      # a phone with a seat on the other team switches
     actor = Actor("join", team=caller.capability.team, seat=seated.capability.seat if seated else None)
-    try:
-        outcome = service().execute(caller.game_id, actor, from_form("join", request.form))
-    except (RuleError, Refused) as error:
-        return _render("pages/join.html", caller, refusal(error.code, **error.params), status_of(error.code),
-                       name=request.form.get("name", ""), seated_elsewhere=False)
+    outcome, error = _run(caller, from_form("join", request.form), actor)
+    if error:
+        return _render("pages/join.html", caller, *error, name=request.form.get("name", ""),
+                       seated_elsewhere=seated is not None)
     remember_seat(caller.game_id, outcome.seat_token)
     return redirect(url_for("pages.play", game_id=caller.game_id), 303)
 
 
 # --- a player's phone ---------------------------------------------------------------------
 
-def _player(game_id: str) -> Caller:
-    caller = _seated_in(game_id)
-    if caller is None:
-        raise Refused("not_seated")
-    return caller
-
-
 @pages.get("/play/<game_id>")
 def play(game_id):
-    return _render("pages/play.html", _player(game_id))
+    return _render("pages/play.html", api_caller(game_id, cookie_only=True))
 
 
 @pages.post("/play/<game_id>/<command>")
 def play_command(game_id, command):
     if command not in PLAYER_COMMANDS:
         raise Refused("unknown_command")
-    caller = _player(game_id)
-    error = _run(caller, from_form(command, request.form))
+    caller = api_caller(game_id, cookie_only=True)
+    _, error = _run(caller, from_form(command, request.form))
     if error:
-        return _render("pages/play.html", caller, refusal(error.code, **error.params), status_of(error.code))
+        return _render("pages/play.html", caller, *error)
     return redirect(url_for("pages.play", game_id=game_id), 303)
