@@ -9,6 +9,9 @@
   var interval = Number(body.dataset.interval || 1500);
   var dirty = new WeakSet();               // forms the player has started to fill in
 
+  // A region's HTML without its CSRF tokens (they are re-signed on every page load).
+  function comparable(html) { return html.replace(/name="csrf_token" value="[^"]*"/g, ""); }
+
   function headers(extra) {
     var h = Object.assign({"Accept": "application/json"}, extra || {});
     if (token) h["Authorization"] = "Bearer " + token;
@@ -25,12 +28,12 @@
         var fresh = new DOMParser().parseFromString(html, "text/html");
         fresh.querySelectorAll("[data-live]").forEach(function (region) {
           var current = document.getElementById(region.id);
-          if (!current || current.dataset.html === region.innerHTML) return;
+          if (!current || current.dataset.html === comparable(region.innerHTML)) return;
           var busy = current.querySelector("form") && (current.contains(document.activeElement) ||
               Array.prototype.some.call(current.querySelectorAll("form"), function (f) { return dirty.has(f); }));
           if (busy && current.dataset.task === region.dataset.task) return;
           current.innerHTML = region.innerHTML;
-          current.dataset.html = region.innerHTML;
+          current.dataset.html = comparable(region.innerHTML);
           current.dataset.task = region.dataset.task || "";
           wire(current);
         });
@@ -124,7 +127,7 @@
   document.addEventListener("visibilitychange", keepAwake);
 
   document.querySelectorAll("[data-live]").forEach(function (region) {
-    region.dataset.html = region.innerHTML;
+    region.dataset.html = comparable(region.innerHTML);
   });
   wire(document);
   keepAwake();

@@ -330,3 +330,30 @@ def test_a_database_failure_is_a_500_with_a_sentence_and_no_details(app, tmp_pat
         text = answer.get_data(as_text=True)
         assert answer.status_code == 500 and "Something went wrong" in text
         assert "OperationalError" not in text and "sqlite" not in text
+
+
+def test_an_anonymous_visitor_learns_nothing_in_any_phase(client):
+    game = ApiGame(client, start=False)
+    snapshots = []
+
+    def look():
+        host_view = game.view(game.tokens["host"])
+        answers = [client.get(f"/play/{game.id}"), client.get(f"/api/games/{game.id}"),
+                   client.get(f"/table/{game.id}"), client.get(f"/watch/{game.id}"), client.get(f"/join/{game.id}"),
+                   client.post(f"/api/games/{game.id}/guess", json={"code": [1, 2, 3]})]
+        snapshots.append((host_view["phase"], answers))
+
+    look()
+    client.post(f"/api/games/{game.id}/start", headers={"Authorization": f"Bearer {game.tokens['host']}"})
+    look()
+    game.announce("white", ["orbit", "evergreen", "fortress"])
+    game.announce("black", ["ripple", "fin", "spire"])
+    look()
+    secrets = (game.view(game.seats["Ann"])["teams"]["white"]["keywords"]
+               + game.view(game.seats["Bea"])["teams"]["black"]["keywords"]
+               + ["orbit", "ripple", "Ann", "Bea"] + list(game.seats.values()) + list(game.tokens.values()))
+    for phase, answers in snapshots:
+        for answer in answers:
+            assert 400 <= answer.status_code < 500, (phase, answer.request.path)
+            body = answer.get_data(as_text=True) + str(answer.headers)
+            assert not [s for s in secrets if s in body], (phase, answer.request.path)
