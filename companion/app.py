@@ -45,6 +45,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         WTF_CSRF_CHECK_DEFAULT=False,    # checked in web.security, which lets bearer-token API calls through
         WTF_CSRF_TIME_LIMIT=None,        # a phone stays on one page for a whole game
         BABEL_DEFAULT_LOCALE="en",
+        BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
         POLL_INTERVAL_MS=1500,
     )
     if test_config:

@@ -15,3 +15,4 @@ if ! log=$(.venv/bin/python -m pip install -q --disable-pip-version-check -e ".$
   echo "$log" >&2
   exit 1
 fi
+.venv/bin/pybabel -q compile -d translations   # compiled catalogues are built here, never committed

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.pofile import read_po
 
 from companion.messages import CAUSES, REASONS, REFUSALS, TASKS
 
@@ -36,12 +37,23 @@ def test_attributes_that_people_read_are_translated(template):
         assert attribute.startswith("{{ _(") or attribute.startswith("{{ ngettext"), attribute
 
 
-def test_babel_extracts_the_sentences_from_python_and_templates():
-    """As `pybabel extract -F babel.cfg -k _l -o messages.pot .` does."""
+def extracted_messages() -> set[str]:
+    """Every message id, as `pybabel extract -F babel.cfg -k _l` (scripts/update-catalogues) finds them."""
     method_map = [("companion/**.py", "python"), ("templates/**.html", "jinja2")]
     keywords = {**DEFAULT_KEYWORDS, "_l": None}
-    extracted = {message for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map, keywords=keywords)}
-    flat = {m if isinstance(m, str) else m[0] for m in extracted}
+    return {m if isinstance(m, str) else m[0]
+            for _, _, m, _, _ in extract_from_dir(str(ROOT), method_map, keywords=keywords)}
+
+
+def test_the_english_catalogue_holds_every_message():
+    """Run scripts/update-catalogues after changing any user-facing text."""
+    with open(ROOT / "translations" / "en" / "LC_MESSAGES" / "messages.po", "rb") as po:
+        catalogue = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(po) if m.id}
+    assert extracted_messages() - catalogue == set(), "messages missing from the catalogue: run scripts/update-catalogues"
+
+
+def test_babel_extracts_the_sentences_from_python_and_templates():
+    flat = extracted_messages()
     for table in (REFUSALS, TASKS, REASONS, CAUSES):
         for lazy in table.values():
             assert lazy._args[0] in flat
