@@ -97,7 +97,8 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server):
     interceptor.see("Your team's guess is sealed")
     shot(interceptor.page, "10-phone-sealed-390")
     guesser("white", enc["white"]).see("lunar")
-    shot(enc["white"].page, "11-encryptor-waits-390")
+    enc["white"].see("Your team is guessing your code")     # this phone has no JavaScript: it reloads
+    shot(enc["white"].page, "11-encryptor-waits-nojs-390")
     guesser("white", enc["white"]).guess(wrong(codes["white"]))
     expect(table.locator(".reveal")).to_contain_text("+1 Interception for Black")
     # Black's transmission still happens before the game ends.
