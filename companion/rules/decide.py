@@ -29,7 +29,7 @@ class Actor:
     """Who sends a command; always derived from a capability token, never from the request body."""
     kind: str                 # "host", "join", "seat", "spectator"
     team: str | None = None   # for "join" and "seat"
-    seat: int | None = None   # for "seat"
+    seat: int | None = None   # for "seat"; for "join", the seat this phone already holds, if any
 
 
 HOST = Actor("host")
