@@ -41,7 +41,12 @@
       });
   }
 
+  var timer = null, polling = false;
+  function schedule(ms) { clearTimeout(timer); timer = setTimeout(poll, ms); }
+
   function poll() {
+    if (polling) return;
+    polling = true;
     var h = headers();
     if (etag) h["If-None-Match"] = etag;
     fetch(pollUrl, {headers: h, credentials: "same-origin"})
@@ -53,7 +58,10 @@
         }
       })
       .catch(function () {})
-      .then(function () { setTimeout(poll, document.hidden ? interval * 4 : interval); });
+      .then(function () {
+        polling = false;
+        schedule(document.hidden ? interval * 4 : interval);   // a sleeping phone polls less
+      });
   }
 
   // A form's fields as the API's JSON body: data-key names a list field, data-type casts values.
@@ -124,7 +132,10 @@
     if (!("wakeLock" in navigator) || !body.classList.contains("in-game") || document.hidden) return;
     navigator.wakeLock.request("screen").then(function (lock) { wakeLock = lock; }).catch(function () {});
   }
-  document.addEventListener("visibilitychange", keepAwake);
+  document.addEventListener("visibilitychange", function () {
+    keepAwake();
+    if (!document.hidden && pollUrl) schedule(0);              // catch up at once on waking
+  });
 
   document.querySelectorAll("[data-live]").forEach(function (region) {
     region.dataset.html = comparable(region.innerHTML);
