@@ -531,3 +531,15 @@ def test_every_code_can_be_drawn_and_production_draws_from_the_system_generator(
     rng = random.Random(1)
     assert {draw_code(rng) for _ in range(2000)} == set(ALL_CODES)
     assert isinstance(GameService(store=None).rng, random.SystemRandom)
+
+
+def test_every_event_a_game_produces_is_a_known_event_type():
+    from companion.rules.state import EVENT_TYPES
+    table = Table(white=("A1", "A2", "A3"), black=("B1",), start=False)
+    table.do({"type": "join", "name": "A3"}, Actor("join", "black", seat=3))
+    table.do({"type": "start", "words": WORDS}, HOST)
+    table.quiet_rounds(8)
+    table.do({"type": "keyword_guesses", "guesses": ["a", "b", "c", "d"]}, table.seat(1))
+    table.do({"type": "keyword_guesses", "guesses": ["e", "f", "g", "h"]}, table.seat(4))
+    table.do({"type": "judge_keywords", "verdicts": {"white": [False] * 4, "black": [False] * 4}}, HOST)
+    assert {e["type"] for e in table.events} == set(EVENT_TYPES)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from . import round_end as end
 from .codes import draw_code, parse_guess
 from .errors import RuleError
-from .state import (KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, MAX_TEAM, MIN_TEAM, PLAYING, TEAMS,
+from .state import (KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, MAX_TEAM, MIN_TEAM, OVER, PLAYING, TEAMS,
                     Game, apply, other, replay)
 from .words import contains_word, distinct_words, normalize, same_word
 
@@ -56,11 +56,14 @@ def _clean_text(value, max_length: int, error: str) -> str:
     return text
 
 
+# The refusal for a command sent in the wrong phase, by the phase the game is in.
+PHASE_REFUSALS = {LOBBY: "game_not_started", PLAYING: "game_in_progress", KEYWORD_GUESSING: "tiebreak_in_progress",
+                  KEYWORD_JUDGING: "judging_in_progress", OVER: "game_over"}
+
+
 def _require_phase(game: Game, *phases: str) -> None:
     if game.phase not in phases:
-        raise RuleError({LOBBY: "game_not_started", PLAYING: "game_in_progress",
-                         KEYWORD_GUESSING: "tiebreak_in_progress", KEYWORD_JUDGING: "judging_in_progress"}
-                        .get(game.phase, "game_over"))
+        raise RuleError(PHASE_REFUSALS[game.phase])
 
 
 def _require_host(actor: Actor) -> None:

@@ -132,8 +132,9 @@ class Game:
         return [c for r in self.rounds for c in (r.transmissions[team].clues or ())]
 
 
-def _tuple(value):
-    return tuple(value) if value is not None else None
+EVENT_TYPES = ("game_created", "player_joined", "player_left", "game_started", "round_started",
+               "clues_announced", "guess_saved", "transmission_resolved", "tiebreak_started",
+               "keyword_guesses_sealed", "keywords_judged", "game_ended")
 
 
 def _apply_in_place(game: Game, event: dict) -> None:

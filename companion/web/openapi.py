@@ -10,30 +10,25 @@ from __future__ import annotations
 
 from ..messages import CAUSES, REFUSALS, TASKS
 from ..rules import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS
-from ..rules.decide import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, LANGUAGES, NAME_LENGTH
+from ..rules.decide import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, LANGUAGES, NAME_LENGTH, PHASE_REFUSALS
 from ..rules.round_end import BOTH, INTERCEPTIONS, KEYWORDS, MISCOMMUNICATIONS, SCORE, SHARED
-from ..rules.state import MAX_ROUNDS, MAX_TEAM, MIN_TEAM
+from ..rules.state import EVENT_TYPES, MAX_ROUNDS, MAX_TEAM, MIN_TEAM
 from .errors import status_of
 
 PHASES = (LOBBY, PLAYING, KEYWORD_GUESSING, KEYWORD_JUDGING, OVER)
 REASONS = (INTERCEPTIONS, MISCOMMUNICATIONS, BOTH, SCORE, KEYWORDS, SHARED)
-EVENTS = ("player_joined", "game_started", "round_started", "clues_announced", "guess_saved",
-          "transmission_resolved", "tiebreak_started", "keyword_guesses_sealed", "keywords_judged",
-          "game_ended")
+EVENTS = EVENT_TYPES
 ROLES = ("seat", "host", "spectator", "join")
 
 # Refusals any command can meet before the rules see it.
 COMMAND_REFUSALS = ("no_capability", "wrong_game", "not_seated", "malformed_body", "csrf", "too_large", "busy")
 TEXT_REFUSALS = ("text_too_long", "text_has_control_characters")
-# The refusal for a command sent in the wrong phase, by the phase the game is in (as rules.decide words it).
-PHASE_REFUSAL = {LOBBY: "game_not_started", PLAYING: "game_in_progress", KEYWORD_GUESSING: "tiebreak_in_progress",
-                 KEYWORD_JUDGING: "tiebreak_in_progress", OVER: "game_over"}
 GUESS_PATTERN = "^[-., /]*[1-4][-., /]*[1-4][-., /]*[1-4][-., /]*$"   # rules.codes.parse_guess, as a string
 
 
 def phase_refusals(allowed: str) -> list[str]:
     """The refusals of a command allowed only in phase `allowed`."""
-    return list(dict.fromkeys(code for phase, code in PHASE_REFUSAL.items() if phase != allowed))
+    return list(dict.fromkeys(code for phase, code in PHASE_REFUSALS.items() if phase != allowed))
 
 
 # --- schema helpers -----------------------------------------------------------------------
