@@ -16,17 +16,24 @@ def wrong(code) -> list[int]:
 
 
 class Table:
-    def __init__(self, white=("Ann", "Abe"), black=("Bea", "Bob"), seed=7, words=WORDS, start=True):
+    def __init__(self, white=("Ann", "Abe"), black=("Bea", "Bob"), seed=7, words=WORDS, start=True,
+                 custom_words=None, **settings):
+        """A game with these players; `settings` go into the create command (mode, timer...).
+
+        `words` is the language pack the service would pass; `custom_words` the host's own list."""
+        if custom_words is not None:
+            settings["words"] = custom_words
         self.rng = random.Random(seed)
         self.game = Game()
         self.events: list[dict] = []
+        self.words = list(words)
         self._clue_numbers = itertools.count(1)
-        self.do({"type": "create"}, HOST)
+        self.do({"type": "create", **settings}, HOST)
         for team, names in (("white", white), ("black", black)):
             for name in names:
                 self.do({"type": "join", "name": name}, Actor("join", team))
         if start:
-            self.do({"type": "start", "words": list(words)}, HOST)
+            self.do({"type": "start", "words": self.words}, HOST)
 
     def do(self, command: dict, actor: Actor) -> list[dict]:
         events = decide(self.game, command, actor, self.rng)
@@ -63,7 +70,7 @@ class Table:
         code = self.code(team)
         events = []
         if self.game.round.interception_allowed:
-            other = "black" if team == "white" else "white"
+            other = "black" if team == "white" else "white"   # in a three-player game, the Interceptor
             events += self.guess(other, team, code if intercepted else wrong(code))
         events += self.guess(team, team, code if decrypted else wrong(code))
         return events
@@ -73,6 +80,11 @@ class Table:
         self.announce("white")
         self.announce("black")
         return self.transmission("white", *white) + self.transmission("black", *black)
+
+    def three_player_round(self, decrypted=True, intercepted=False) -> list[dict]:
+        """A round of the three-player game: the team's one transmission."""
+        self.announce("white")
+        return self.transmission("white", decrypted, intercepted)
 
     def quiet_rounds(self, count: int) -> None:
         for _ in range(count):

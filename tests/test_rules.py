@@ -411,10 +411,11 @@ def test_faq_must_an_interception_identify_the_opposing_keywords():
 
 def test_faq_is_the_thirty_second_timer_a_compulsory_countdown():
     """No: it is a pacing aid; an Encryptor who takes long is never refused or penalised."""
-    table = Table()
-    table.announce("white")
-    events = table.announce("black")
-    assert events == [{"type": "clues_announced", "team": "black", "clues": events[0]["clues"]}]
+    table = Table(timer=30)
+    table.do({"type": "announce_clues", "clues": ["alpha", "beta", "gamma"], "at": 1000.0}, table.encryptor("white"))
+    late = {"type": "announce_clues", "clues": ["delta", "epsilon", "zeta"], "at": 1000.0 + 600}
+    events = table.do(late, table.encryptor("black"))
+    assert [e["type"] for e in events] == ["clues_announced"]
     assert table.game.tokens["black"].miscommunications == 0
 
 
@@ -537,9 +538,37 @@ def test_every_event_a_game_produces_is_a_known_event_type():
     from companion.rules.state import EVENT_TYPES
     table = Table(white=("A1", "A2", "A3"), black=("B1",), start=False)
     table.do({"type": "join", "name": "A3"}, Actor("join", "black", seat=3))
+    table.do({"type": "lock_joining", "locked": True}, HOST)
     table.do({"type": "start", "words": WORDS}, HOST)
     table.quiet_rounds(8)
     table.do({"type": "keyword_guesses", "guesses": ["a", "b", "c", "d"]}, table.seat(1))
     table.do({"type": "keyword_guesses", "guesses": ["e", "f", "g", "h"]}, table.seat(4))
     table.do({"type": "judge_keywords", "verdicts": {"white": [False] * 4, "black": [False] * 4}}, HOST)
-    assert {e["type"] for e in table.events} == set(EVENT_TYPES)
+    seen = {e["type"] for e in table.events}
+
+    corrections = Table(white=("Ann", "Abe", "Amy"), black=("Bea", "Bob", "Ben"), start=False)
+    corrections.do({"type": "move_player", "seat": 3}, HOST)
+    corrections.do({"type": "remove_player", "seat": 3}, HOST)
+    corrections.do({"type": "start", "words": WORDS}, HOST)
+    corrections.do({"type": "swap_keyword", "number": 1, "words": WORDS}, corrections.seat(1))
+    corrections.do({"type": "skip_encryptor", "team": "black"}, HOST)
+    corrections.announce("white")
+    corrections.do({"type": "take_back"}, HOST)
+    corrections.do({"type": "issue_seat_link", "seat": 2}, HOST)
+    corrections.do({"type": "claim_seat"}, Actor("handoff", seat=2))
+    corrections.round()
+    corrections.round(black=(True, True))
+    corrections.round(black=(True, True))
+    last = corrections.game.round.transmissions["black"]
+    for accept in (False, True):
+        corrections.do({"type": "propose_correction", "decryption": list(last.decryption.code),
+                        "interception": wrong(last.code)}, HOST)
+        if not accept:
+            corrections.do({"type": "withdraw_correction"}, HOST)
+    for seat in (1, 4):
+        corrections.do({"type": "answer_correction", "accept": True}, corrections.seat(seat))
+    corrections.round(white=(False, False))
+    corrections.round(white=(False, False))
+    corrections.do({"type": "rematch", "words": WORDS}, HOST)
+    seen |= {e["type"] for e in corrections.events}
+    assert seen == set(EVENT_TYPES)

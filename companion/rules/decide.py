@@ -11,15 +11,20 @@ import unicodedata
 from dataclasses import dataclass
 
 from . import round_end as end
+from . import three_player
 from .codes import draw_code, parse_guess
 from .errors import RuleError
-from .state import (KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, MAX_TEAM, MIN_TEAM, OVER, PLAYING, TEAMS,
-                    Game, apply, other, replay)
+from .state import (KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, MODES, OVER, PLAYING, STANDARD, TEAMS, Game,
+                    apply, other, replay)
 from .words import contains_word, distinct_words, normalize, same_word
 
 NAME_LENGTH = (2, 20)
 CLUE_MAX_LENGTH = 60
 KEYWORD_GUESS_MAX_LENGTH = 40
+WORD_MAX_LENGTH = 40
+MIN_WORDS = 8                     # a custom list must hold at least this many distinct words
+MAX_WORDS = 2000
+TIMER_SECONDS = (10, 600)         # the sand timer's allowed lengths; 30 is the rulebook's
 LANGUAGES = ("en",)
 _ZERO_WIDTH_JOINER = "\u200d"   # inside emoji like 👩‍🚀; every other invisible character is refused
 
@@ -35,10 +40,16 @@ class Actor:
 HOST = Actor("host")
 
 
+# What may still be done while a correction waits for both teams' answers.
+_DURING_CORRECTION = ("answer_correction", "withdraw_correction", "issue_seat_link", "claim_seat")
+
+
 def decide(game: Game, command: dict, actor: Actor, rng: random.Random) -> list[dict]:
     handler = _HANDLERS.get(command.get("type"))
     if handler is None:
         raise RuleError("unknown_command")
+    if game.correction is not None and command["type"] not in _DURING_CORRECTION:
+        raise RuleError("correction_pending")
     return handler(game, command, actor, rng)
 
 
@@ -78,11 +89,38 @@ def _seated_player(game: Game, actor: Actor):
     return player
 
 
+def _require_real_game(game: Game) -> None:
+    """Seats of a try-out are fixed: it can never take in real players."""
+    if game.settings.try_out:
+        raise RuleError("try_out_fixed_seats")
+
+
+def _player_at(game: Game, command: dict):
+    seat = command.get("seat")
+    player = game.player(seat) if isinstance(seat, int) and not isinstance(seat, bool) else None
+    if player is None:
+        raise RuleError("no_such_player")
+    return player
+
+
+def _parse_code(value):
+    code = parse_guess(value)
+    if code is None:
+        raise RuleError("guess_malformed")
+    return code
+
+
 def _after_resolution(game: Game, rng: random.Random) -> list[dict]:
-    """Once both transmissions are resolved: a result, a tiebreak or the next round."""
+    """Once every transmission of the round is resolved: a result, a tiebreak or the next round."""
+    if game.three_player:
+        outcome = three_player.round_end(game.tokens[three_player.INTERCEPTOR].interceptions, game.round.number)
+        if outcome is None:
+            return [_round_started(game, game.round.number + 1, rng)]
+        winner, reason = outcome
+        return [{"type": "game_ended", "winners": [winner], "reason": reason}]
     outcome = end.round_end(game.tokens, game.round.number)
     if outcome is None:
-        return [_round_started(game.round.number + 1, rng)]
+        return [_round_started(game, game.round.number + 1, rng)]
     kind, detail = outcome
     if kind == "win":
         winner, reason = detail
@@ -93,34 +131,88 @@ def _after_resolution(game: Game, rng: random.Random) -> list[dict]:
     return [{"type": "tiebreak_started", "cause": detail}]
 
 
-def _round_started(number: int, rng: random.Random) -> dict:
+def _round_started(game: Game, number: int, rng: random.Random) -> dict:
     return {"type": "round_started", "round": number,
-            "codes": {team: list(draw_code(rng)) for team in TEAMS}}
+            "codes": {team: list(draw_code(rng)) for team in game.transmitting}}
+
+
+def _words(game: Game, command: dict) -> list[str]:
+    """The words to deal from: the host's own list, else the language's pack the service passed in."""
+    return distinct_words(game.settings.words or command.get("words") or ())
+
+
+def _deal(game: Game, command: dict, rng: random.Random) -> dict[str, list[str]]:
+    """Four distinct keywords for each team that has a screen; no word is on two screens.
+
+    A rematch prefers words not dealt before in this game, when enough remain."""
+    distinct = _words(game, command)
+    fresh = [w for w in distinct if not any(same_word(w, d) for d in game.dealt)]
+    teams = game.transmitting
+    pool = fresh if len(fresh) >= 4 * len(teams) else distinct
+    if len(pool) < 4 * len(teams):
+        raise RuleError("not_enough_words")
+    dealt = rng.sample(pool, 4 * len(teams))     # without replacement from distinct words
+    return {team: dealt[4 * i:4 * i + 4] for i, team in enumerate(teams)}
+
+
+def custom_words(text) -> list[str]:
+    """The host's own word list (one per line, or separated by commas), or the RuleError saying what is wrong."""
+    if not isinstance(text, str):
+        raise RuleError("words_malformed")
+    words = [_clean_text(w, WORD_MAX_LENGTH, "words_malformed")
+             for line in text.splitlines() for w in line.split(",")]
+    words = [w for w in words if w]
+    if len(words) > MAX_WORDS:
+        raise RuleError("too_many_words", max=MAX_WORDS)
+    distinct = distinct_words(words)
+    if len(distinct) < MIN_WORDS:
+        repeated = sorted({w for w in words if w not in distinct})
+        raise RuleError("too_few_words", count=len(distinct), min=MIN_WORDS,
+                        repeated=", ".join(repeated) if repeated else "-")
+    return distinct
 
 
 # --- commands -----------------------------------------------------------------------------
 
 def _create(game, command, actor, rng):
+    """A new game. A try-out (`try_out`) comes with its seats filled by the names in `players`."""
     if game.players or game.phase != LOBBY:
         raise RuleError("game_exists")
     language = command.get("language", "en")
     if language not in LANGUAGES:
         raise RuleError("unknown_language")
-    return [{"type": "game_created", "language": language}]
+    mode = command.get("mode", STANDARD)
+    if mode not in MODES:
+        raise RuleError("unknown_mode")
+    timer = command.get("timer")
+    if timer is not None and (not isinstance(timer, int) or isinstance(timer, bool)
+                              or not TIMER_SECONDS[0] <= timer <= TIMER_SECONDS[1]):
+        raise RuleError("timer_length", min=TIMER_SECONDS[0], max=TIMER_SECONDS[1])
+    words = command.get("words")
+    created = {"type": "game_created", "language": language, "mode": mode, "timer": timer,
+               "words": custom_words(words) if words is not None else None,
+               "try_out": command.get("try_out") is True}
+    events = [created]
+    if created["try_out"]:
+        after = apply(game, created)
+        names = command.get("players") or {}
+        for team in TEAMS:
+            for name in names.get(team, ())[:after.team_sizes(team)[1]]:
+                events.append({"type": "player_joined", "seat": len(events), "team": team, "name": name})
+    return events
 
 
 def _join(game, command, actor, rng):
     if actor.kind != "join":
         raise RuleError("join_link_only")
     _require_phase(game, LOBBY)
+    _require_real_game(game)
+    if game.joining_locked:
+        raise RuleError("joining_locked")
     name = _clean_text(command.get("name"), NAME_LENGTH[1], "name_required")
     if len(name) < NAME_LENGTH[0]:
         raise RuleError("name_length", min=NAME_LENGTH[0], max=NAME_LENGTH[1])
-    team = game.team_players(actor.team)
-    if len(team) >= MAX_TEAM:
-        raise RuleError("team_full", max=MAX_TEAM)
-    if any(normalize(p.name) == normalize(name) for p in team):
-        raise RuleError("name_taken", name=name)
+    _check_room(game, actor.team, name)
     seat = max((p.seat for p in game.players), default=0) + 1
     joined = {"type": "player_joined", "seat": seat, "team": actor.team, "name": name}
     # A phone already seated in this game (its seat comes from its cookie) switches teams.
@@ -132,12 +224,25 @@ def _join(game, command, actor, rng):
     return [joined]
 
 
+def _check_room(game: Game, team: str, name: str) -> None:
+    """A player called `name` may sit on `team`: it is not full and nobody there has that name."""
+    players = game.team_players(team)
+    most = game.team_sizes(team)[1]
+    if len(players) >= most:
+        raise RuleError("team_full", max=most)
+    if any(normalize(p.name) == normalize(name) for p in players):
+        raise RuleError("name_taken", name=name)
+
+
 def start_problem(game: Game) -> RuleError | None:
-    """Why the teams as seated can't start yet (2-4 players each, as even as possible), or None."""
+    """Why the teams as seated can't start yet, or None.
+
+    Standard game: 2-4 players a team, as even as possible. Three players: two in the team, one Interceptor."""
     sizes = {team: len(game.team_players(team)) for team in TEAMS}
     for team in TEAMS:
-        if not MIN_TEAM <= sizes[team] <= MAX_TEAM:
-            return RuleError("team_size", team=team, min=MIN_TEAM, max=MAX_TEAM)
+        least, most = game.team_sizes(team)
+        if not least <= sizes[team] <= most:
+            return RuleError("team_size", team=team, min=least, max=most)
     if abs(sizes["white"] - sizes["black"]) > 1:
         return RuleError("teams_uneven", team=max(TEAMS, key=sizes.get), **sizes)
     return None
@@ -149,20 +254,194 @@ def _start(game, command, actor, rng):
     problem = start_problem(game)
     if problem:
         raise problem
-    distinct = distinct_words(command.get("words") or ())
-    if len(distinct) < 8:
-        raise RuleError("not_enough_words")
-    # Sampling without replacement from distinct words: no word is on both screens.
-    dealt = rng.sample(distinct, 8)
-    keywords = {"white": dealt[:4], "black": dealt[4:]}
-    return [{"type": "game_started", "keywords": keywords}, _round_started(1, rng)]
+    started = {"type": "game_started", "keywords": _deal(game, command, rng)}
+    return [started, _round_started(apply(game, started), 1, rng)]
+
+
+def _rematch(game, command, actor, rng):
+    """A new match with the same seats and settings, fresh keywords, the Encryptor rotation going on."""
+    _require_host(actor)
+    _require_phase(game, OVER)
+    started = {"type": "rematch_started", "keywords": _deal(game, command, rng)}
+    return [started, _round_started(apply(game, started), 1, rng)]
+
+
+# --- host corrections ---------------------------------------------------------------------
+
+def _lock_joining(game, command, actor, rng):
+    _require_host(actor)
+    _require_phase(game, LOBBY)
+    _require_real_game(game)
+    locked = command.get("locked")
+    if not isinstance(locked, bool):
+        raise RuleError("locked_malformed")
+    if locked == game.joining_locked:
+        raise RuleError("already_locked" if locked else "already_open")
+    return [{"type": "joining_locked", "locked": locked}]
+
+
+def _move_player(game, command, actor, rng):
+    _require_host(actor)
+    _require_phase(game, LOBBY)
+    _require_real_game(game)
+    player = _player_at(game, command)
+    _check_room(game, other(player.team), player.name)
+    return [{"type": "player_moved", "seat": player.seat, "team": other(player.team)}]
+
+
+def _remove_player(game, command, actor, rng):
+    _require_host(actor)
+    _require_phase(game, LOBBY)
+    _require_real_game(game)
+    return [{"type": "player_removed", "seat": _player_at(game, command).seat}]
+
+
+def _skip_encryptor(game, command, actor, rng):
+    """The next teammate takes the round (with a fresh code: the one who stepped away may have seen it)."""
+    _require_host(actor)
+    _require_phase(game, PLAYING)
+    team = command.get("team")
+    if team not in game.round.transmissions:
+        raise RuleError("no_such_team")
+    if game.round.transmissions[team].clues is not None:
+        raise RuleError("clues_already_announced")
+    if len(game.team_players(team)) < 2:
+        raise RuleError("nobody_to_skip_to")
+    return [{"type": "encryptor_skipped", "team": team, "code": list(draw_code(rng))}]
+
+
+def last_entry(game: Game) -> dict | None:
+    """The last guess or clue entry not revealed yet, which the table screen may take back.
+
+    A sealed guess of the transmission being guessed comes first; else the latest clues of a
+    transmission not resolved yet."""
+    if game.phase != PLAYING:
+        return None
+    current = game.round.current
+    if current is not None:
+        for team in TEAMS:
+            if current.guess_by(team).sealed:
+                return {"entry": "guess", "transmission": current.team, "by": team}
+    for team in reversed(game.round.announced):
+        if not game.round.transmissions[team].resolved:
+            return {"entry": "clues", "transmission": team}
+    return None
+
+
+def _take_back(game, command, actor, rng):
+    _require_host(actor)
+    _require_phase(game, PLAYING)
+    entry = last_entry(game)
+    if entry is None:
+        raise RuleError("nothing_to_take_back")
+    return [{"type": "entry_taken_back", **entry}]
+
+
+def correctable(game: Game):
+    """The last reveal, (round, transmission), while nothing but what followed it by itself came after it."""
+    if game.phase not in (PLAYING, KEYWORD_GUESSING, OVER) or not game.rounds:
+        return None
+    for r in reversed(game.rounds):
+        transmission = r.last_resolved
+        if transmission is not None:
+            break
+        if any(t.clues is not None for t in r.transmissions.values()):
+            return None          # a later round is under way
+    else:
+        return None
+    if game.tiebreak and any(game.tiebreak.keyword_guesses.values()):
+        return None
+    return r, transmission
+
+
+def _propose_correction(game, command, actor, rng):
+    _require_host(actor)
+    found = correctable(game)
+    if found is None:
+        raise RuleError("nothing_to_correct")
+    r, transmission = found
+    decryption = _parse_code(command.get("decryption"))
+    interception = _parse_code(command.get("interception")) if r.interception_allowed else None
+    if decryption == transmission.decryption.code and interception == (
+            transmission.interception.code if r.interception_allowed else None):
+        raise RuleError("correction_changes_nothing")
+    return [{"type": "correction_proposed", "round": r.number, "team": transmission.team,
+             "decryption": list(decryption), "interception": list(interception) if interception else None}]
+
+
+def _answer_correction(game, command, actor, rng):
+    """Each side at the table (both teams; the team and the Interceptor) confirms or rejects the correction."""
+    player = _seated_player(game, actor)
+    correction = game.correction
+    if correction is None:
+        raise RuleError("no_correction")
+    if player.team in correction.confirmed:
+        raise RuleError("correction_already_confirmed")
+    accept = command.get("accept")
+    if not isinstance(accept, bool):
+        raise RuleError("accept_malformed")
+    events = [{"type": "correction_answered", "team": player.team, "accept": accept}]
+    if not accept or correction.confirmed | {player.team} != set(TEAMS):
+        return events
+    r, transmission = correctable(game)
+    code = transmission.code
+    corrected = {"type": "reveal_corrected", "round": r.number, "team": transmission.team,
+                 "decryption": list(correction.decryption),
+                 "interception": list(correction.interception) if correction.interception else None,
+                 "intercepted": correction.interception == code, "miscommunicated": correction.decryption != code}
+    if not r.finished:
+        return events + [corrected]
+    # The corrected reveal ended its round: judge that round's end again.
+    reopened = {"type": "round_reopened", "round": r.number}
+    after = replay(events + [reopened, corrected], game)
+    return events + [reopened, corrected] + _after_resolution(after, rng)
+
+
+def _withdraw_correction(game, command, actor, rng):
+    _require_host(actor)
+    if game.correction is None:
+        raise RuleError("no_correction")
+    return [{"type": "correction_withdrawn"}]
+
+
+def _swap_keyword(game, command, actor, rng):
+    """Before round 1 gets going, each team may swap one keyword for a fresh one, once."""
+    player = _seated_player(game, actor)
+    _require_phase(game, PLAYING)
+    if player.team not in game.keywords:
+        raise RuleError("no_keywords")
+    if game.round.number != 1 or game.round.transmissions[player.team].clues is not None:
+        raise RuleError("swap_too_late")
+    if player.team in game.swapped:
+        raise RuleError("already_swapped")
+    number = command.get("number")
+    if number not in (1, 2, 3, 4) or isinstance(number, bool):
+        raise RuleError("keyword_number")
+    fresh = [w for w in _words(game, command) if not any(same_word(w, d) for d in game.dealt)]
+    if not fresh:
+        raise RuleError("no_spare_words")
+    return [{"type": "keyword_swapped", "team": player.team, "number": number, "word": rng.choice(fresh)}]
+
+
+# --- seats --------------------------------------------------------------------------------
+
+def _issue_seat_link(game, command, actor, rng):
+    """A fresh link to a player's seat, for a new phone (the service mints the token)."""
+    _require_host(actor)
+    return [{"type": "seat_link_issued", "seat": _player_at(game, command).seat}]
+
+
+def _claim_seat(game, command, actor, rng):
+    if actor.kind != "handoff" or game.player(actor.seat) is None:
+        raise RuleError("seat_link_only")
+    return [{"type": "seat_claimed", "seat": actor.seat}]
 
 
 def _announce_clues(game, command, actor, rng):
     player = _seated_player(game, actor)
     _require_phase(game, PLAYING)
-    transmission = game.round.transmissions[player.team]
-    if transmission.encryptor != player.seat:
+    transmission = game.round.transmissions.get(player.team)
+    if transmission is None or transmission.encryptor != player.seat:
         raise RuleError("not_encryptor")
     if transmission.clues is not None:
         raise RuleError("clues_already_announced")
@@ -180,7 +459,9 @@ def _announce_clues(game, command, actor, rng):
             raise RuleError("clue_reused", clue=clue)
         if any(same_word(clue, earlier) for earlier in clues[:position - 1]):
             raise RuleError("clue_repeated", clue=clue)
-    return [{"type": "clues_announced", "team": player.team, "clues": clues}]
+    at = command.get("at")      # the service's clock, for the sand timer; never from a request
+    return [{"type": "clues_announced", "team": player.team, "clues": clues,
+             "at": at if isinstance(at, (int, float)) else None}]
 
 
 def _guess(game, command, actor, rng):
@@ -197,9 +478,7 @@ def _guess(game, command, actor, rng):
     guess = transmission.guess_by(player.team)
     if guess.sealed:
         raise RuleError("guess_sealed")
-    code = parse_guess(command.get("code"))
-    if code is None:
-        raise RuleError("guess_malformed")
+    code = _parse_code(command.get("code"))
     confirm = command.get("confirm", False)
     if not isinstance(confirm, bool):
         raise RuleError("guess_malformed")
@@ -215,7 +494,7 @@ def _guess(game, command, actor, rng):
             "miscommunicated": current.decryption.code != current.code}
         events.append(resolved)
         after = apply(after, resolved)
-        if after.round.current is None:   # both transmissions of the round are resolved
+        if after.round.current is None:   # every transmission of the round is resolved
             events += _after_resolution(after, rng)
     return events
 
@@ -259,7 +538,19 @@ def proposed_verdicts(game: Game) -> dict[str, list[bool]]:
 _HANDLERS = {
     "create": _create,
     "join": _join,
+    "lock_joining": _lock_joining,
+    "move_player": _move_player,
+    "remove_player": _remove_player,
     "start": _start,
+    "swap_keyword": _swap_keyword,
+    "skip_encryptor": _skip_encryptor,
+    "take_back": _take_back,
+    "propose_correction": _propose_correction,
+    "answer_correction": _answer_correction,
+    "withdraw_correction": _withdraw_correction,
+    "issue_seat_link": _issue_seat_link,
+    "claim_seat": _claim_seat,
+    "rematch": _rematch,
     "announce_clues": _announce_clues,
     "guess": _guess,
     "keyword_guesses": _keyword_guesses,

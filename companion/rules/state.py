@@ -9,10 +9,16 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
+from . import three_player
+
 TEAMS = ("white", "black")
 MIN_TEAM, MAX_TEAM = 2, 4
 MAX_ROUNDS = 8
 TOKENS_TO_END = 2
+
+# Kinds of game, chosen at creation.
+STANDARD, THREE_PLAYER = "standard", "three_player"
+MODES = (STANDARD, THREE_PLAYER)
 
 # Phases of a game. Inside PLAYING, what happens next is derived from the current round.
 LOBBY, PLAYING, KEYWORD_GUESSING, KEYWORD_JUDGING, OVER = (
@@ -21,6 +27,16 @@ LOBBY, PLAYING, KEYWORD_GUESSING, KEYWORD_JUDGING, OVER = (
 
 def other(team: str) -> str:
     return "black" if team == "white" else "white"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the host chose when creating the game; fixed for the game and its rematches."""
+    mode: str = STANDARD
+    language: str = "en"
+    try_out: bool = False          # one device plays every seat; nothing is secret
+    timer: int | None = None       # seconds the late Encryptor gets once the first one announced
+    words: tuple | None = None     # the host's own word list, instead of the language's pack
 
 
 @dataclass
@@ -43,6 +59,7 @@ class Transmission:
     encryptor: int
     code: tuple
     clues: tuple | None = None
+    announced_at: float | None = None
     decryption: Guess = field(default_factory=Guess)
     interception: Guess = field(default_factory=Guess)
     resolved: bool = False
@@ -56,7 +73,8 @@ class Transmission:
 @dataclass
 class Round:
     number: int
-    transmissions: dict[str, Transmission]
+    transmissions: dict[str, Transmission]    # the teams that transmit, in the order they are guessed
+    announced: list[str] = field(default_factory=list)   # teams in the order their clues came
 
     @property
     def interception_allowed(self) -> bool:
@@ -71,10 +89,16 @@ class Round:
         """The transmission being guessed: White's, then Black's, once both Encryptors announced."""
         if not self.all_announced:
             return None
-        for team in TEAMS:
-            if not self.transmissions[team].resolved:
-                return self.transmissions[team]
-        return None
+        return next((t for t in self.transmissions.values() if not t.resolved), None)
+
+    @property
+    def finished(self) -> bool:
+        return all(t.resolved for t in self.transmissions.values())
+
+    @property
+    def last_resolved(self) -> Transmission | None:
+        resolved = [t for t in self.transmissions.values() if t.resolved]
+        return resolved[-1] if resolved else None
 
 
 @dataclass
@@ -98,21 +122,62 @@ class Tiebreak:
 @dataclass
 class Result:
     winners: tuple          # one team, or both for a shared victory
-    reason: str             # see rules.round_end for the reasons
+    reason: str             # see rules.round_end and rules.three_player for the reasons
     cause: str | None = None  # why a tiebreak was needed, when one was
 
 
 @dataclass
+class Correction:
+    """A proposed correction of the last reveal, waiting for both teams to confirm it on their phones."""
+    round: int
+    team: str                       # whose transmission
+    decryption: tuple
+    interception: tuple | None
+    confirmed: set = field(default_factory=set)   # teams that confirmed
+
+
+@dataclass
 class Game:
-    language: str = "en"
+    settings: Settings = field(default_factory=Settings)
     phase: str = LOBBY
+    match: int = 1                  # 2 after the first rematch, and so on
+    joining_locked: bool = False
     players: list[Player] = field(default_factory=list)
+    rotation: dict[str, int] = field(default_factory=lambda: {t: 0 for t in TEAMS})
     keywords: dict[str, tuple] = field(default_factory=dict)
+    dealt: list[str] = field(default_factory=list)     # every keyword dealt in this game, all matches
+    swapped: set = field(default_factory=set)          # teams that swapped a keyword this match
     rounds: list[Round] = field(default_factory=list)
     tokens: dict[str, Tokens] = field(default_factory=lambda: {t: Tokens() for t in TEAMS})
     tiebreak: Tiebreak | None = None
     result: Result | None = None
+    correction: Correction | None = None
+    notices: list[dict] = field(default_factory=list)  # corrections and host actions, for everyone
 
+    # --- the kind of game --------------------------------------------------------------------
+    @property
+    def language(self) -> str:
+        return self.settings.language
+
+    @property
+    def three_player(self) -> bool:
+        return self.settings.mode == THREE_PLAYER
+
+    @property
+    def transmitting(self) -> tuple[str, ...]:
+        """The teams that transmit each round, in the order their transmissions are guessed."""
+        return (three_player.TEAM,) if self.three_player else TEAMS
+
+    @property
+    def max_rounds(self) -> int:
+        return three_player.MAX_ROUNDS if self.three_player else MAX_ROUNDS
+
+    def team_sizes(self, team: str) -> tuple[int, int]:
+        if self.three_player:
+            return three_player.SIZES[team], three_player.SIZES[team]
+        return MIN_TEAM, MAX_TEAM
+
+    # --- who -----------------------------------------------------------------------------------
     def team_players(self, team: str) -> list[Player]:
         """A team's players in join order (the Encryptor rotation follows it)."""
         return [p for p in self.players if p.team == team]
@@ -125,49 +190,145 @@ class Game:
         return self.rounds[-1] if self.rounds else None
 
     def encryptor_for(self, team: str, round_number: int) -> Player:
+        """The rotation: one new Encryptor per round in join order, moved on by skips and rematches."""
         members = self.team_players(team)
-        return members[(round_number - 1) % len(members)]
+        return members[(self.rotation[team] + round_number - 1) % len(members)]
 
     def clues_used(self, team: str) -> list[str]:
-        return [c for r in self.rounds for c in (r.transmissions[team].clues or ())]
+        return [c for r in self.rounds if team in r.transmissions for c in (r.transmissions[team].clues or ())]
 
 
-EVENT_TYPES = ("game_created", "player_joined", "player_left", "game_started", "round_started",
-               "clues_announced", "guess_saved", "transmission_resolved", "tiebreak_started",
-               "keyword_guesses_sealed", "keywords_judged", "game_ended")
+def token_awards(game: Game, team: str, intercepted: bool, miscommunicated: bool) -> list[tuple[str, str]]:
+    """(team, kind of token) earned by the outcome of `team`'s transmission."""
+    awards = []
+    if intercepted:
+        awards.append((other(team), "interceptions"))
+    if miscommunicated:
+        # Three players: the Interceptor takes a token instead of the team's Miscommunication.
+        awards.append((three_player.INTERCEPTOR, "interceptions") if game.three_player
+                      else (team, "miscommunications"))
+    return awards
+
+
+def _count_tokens(game: Game, team: str, intercepted: bool, miscommunicated: bool, sign: int) -> None:
+    for owner, kind in token_awards(game, team, intercepted, miscommunicated):
+        tokens = game.tokens[owner]
+        setattr(tokens, kind, getattr(tokens, kind) + sign)
+
+
+def _new_round(game: Game, number: int, codes: dict) -> Round:
+    return Round(number, {team: Transmission(team=team, code=tuple(codes[team]),
+                                             encryptor=game.encryptor_for(team, number).seat)
+                          for team in game.transmitting})
+
+
+def _deal(game: Game, keywords: dict) -> None:
+    game.keywords = {team: tuple(words) for team, words in keywords.items()}
+    game.dealt += [w for words in keywords.values() for w in words]
+
+
+def _notice(game: Game, kind: str, **public) -> None:
+    """A line of the public log: only what everyone may know (never a keyword, code or sealed guess)."""
+    game.notices.append({"kind": kind, "round": game.round.number if game.round else 0, **public})
+
+
+EVENT_TYPES = ("game_created", "player_joined", "player_left", "player_removed", "player_moved",
+               "joining_locked", "game_started", "keyword_swapped", "round_started", "encryptor_skipped",
+               "clues_announced", "guess_saved", "entry_taken_back", "transmission_resolved",
+               "correction_proposed", "correction_answered", "correction_withdrawn", "round_reopened",
+               "reveal_corrected", "tiebreak_started", "keyword_guesses_sealed", "keywords_judged",
+               "game_ended", "seat_link_issued", "seat_claimed", "rematch_started")
 
 
 def _apply_in_place(game: Game, event: dict) -> None:
     kind = event["type"]
     if kind == "game_created":
-        game.language = event["language"]
+        words = event.get("words")
+        game.settings = Settings(mode=event.get("mode", STANDARD), language=event["language"],
+                                 try_out=event.get("try_out", False), timer=event.get("timer"),
+                                 words=tuple(words) if words else None)
     elif kind == "player_joined":
         game.players.append(Player(seat=event["seat"], name=event["name"], team=event["team"]))
-    elif kind == "player_left":
+    elif kind in ("player_left", "player_removed"):
         game.players = [p for p in game.players if p.seat != event["seat"]]
+    elif kind == "player_moved":
+        moved = game.player(event["seat"])
+        game.players = [p for p in game.players if p is not moved] + [Player(moved.seat, moved.name, event["team"])]
+    elif kind == "joining_locked":
+        game.joining_locked = event["locked"]
     elif kind == "game_started":
         game.phase = PLAYING
-        game.keywords = {team: tuple(words) for team, words in event["keywords"].items()}
+        _deal(game, event["keywords"])
+    elif kind == "keyword_swapped":
+        words = list(game.keywords[event["team"]])
+        words[event["number"] - 1] = event["word"]
+        game.keywords[event["team"]] = tuple(words)
+        game.dealt.append(event["word"])
+        game.swapped.add(event["team"])
+        _notice(game, kind, team=event["team"])      # never which number, nor the word
     elif kind == "round_started":
-        number = event["round"]
-        game.rounds.append(Round(number, {
-            team: Transmission(team=team, code=tuple(event["codes"][team]),
-                               encryptor=game.encryptor_for(team, number).seat)
-            for team in TEAMS}))
+        game.rounds.append(_new_round(game, event["round"], event["codes"]))
+    elif kind == "encryptor_skipped":
+        team = event["team"]
+        game.rotation[team] += 1
+        transmission = game.round.transmissions[team]
+        skipped = transmission.encryptor
+        transmission.encryptor = game.encryptor_for(team, game.round.number).seat
+        transmission.code = tuple(event["code"])
+        _notice(game, kind, team=team, seat=skipped, by=transmission.encryptor)
     elif kind == "clues_announced":
-        game.round.transmissions[event["team"]].clues = tuple(event["clues"])
+        transmission = game.round.transmissions[event["team"]]
+        transmission.clues = tuple(event["clues"])
+        transmission.announced_at = event.get("at")
+        game.round.announced.append(event["team"])
     elif kind == "guess_saved":
         guess = game.round.transmissions[event["transmission"]].guess_by(event["by"])
         guess.code, guess.sealed = tuple(event["code"]), event["sealed"]
+    elif kind == "entry_taken_back":
+        transmission = game.round.transmissions[event["transmission"]]
+        if event["entry"] == "guess":
+            transmission.guess_by(event["by"]).sealed = False      # kept as the team's draft
+        else:
+            transmission.clues, transmission.announced_at = None, None
+            transmission.decryption, transmission.interception = Guess(), Guess()
+            game.round.announced.remove(transmission.team)
+        _notice(game, kind, entry=event["entry"], team=event["transmission"], by=event.get("by"))
     elif kind == "transmission_resolved":
         transmission = game.round.transmissions[event["team"]]
         transmission.resolved = True
         transmission.intercepted = event["intercepted"]
         transmission.miscommunicated = event["miscommunicated"]
-        if transmission.intercepted:
-            game.tokens[other(transmission.team)].interceptions += 1
-        if transmission.miscommunicated:
-            game.tokens[transmission.team].miscommunications += 1
+        _count_tokens(game, transmission.team, transmission.intercepted, transmission.miscommunicated, +1)
+    elif kind == "correction_proposed":
+        interception = event["interception"]
+        game.correction = Correction(round=event["round"], team=event["team"], decryption=tuple(event["decryption"]),
+                                     interception=tuple(interception) if interception else None)
+        _notice(game, kind, team=event["team"], decryption=event["decryption"], interception=interception)
+    elif kind == "correction_answered":
+        if event["accept"]:
+            game.correction.confirmed.add(event["team"])
+        else:
+            game.correction = None
+        _notice(game, kind, team=event["team"], accept=event["accept"])
+    elif kind == "correction_withdrawn":
+        game.correction = None
+        _notice(game, kind)
+    elif kind == "round_reopened":
+        # The end of this round is judged again: whatever followed it automatically is undone.
+        game.rounds = [r for r in game.rounds if r.number <= event["round"]]
+        game.phase, game.tiebreak, game.result = PLAYING, None, None
+    elif kind == "reveal_corrected":
+        transmission = next(r for r in game.rounds if r.number == event["round"]).transmissions[event["team"]]
+        _count_tokens(game, transmission.team, transmission.intercepted, transmission.miscommunicated, -1)
+        transmission.decryption.code = tuple(event["decryption"])
+        if event["interception"]:
+            transmission.interception.code = tuple(event["interception"])
+        transmission.intercepted = event["intercepted"]
+        transmission.miscommunicated = event["miscommunicated"]
+        _count_tokens(game, transmission.team, transmission.intercepted, transmission.miscommunicated, +1)
+        game.correction = None
+        _notice(game, kind, team=event["team"], decryption=event["decryption"], interception=event["interception"],
+                intercepted=event["intercepted"], miscommunicated=event["miscommunicated"])
     elif kind == "tiebreak_started":
         game.phase = KEYWORD_GUESSING
         game.tiebreak = Tiebreak(cause=event["cause"])
@@ -180,6 +341,20 @@ def _apply_in_place(game: Game, event: dict) -> None:
     elif kind == "game_ended":
         game.phase = OVER
         game.result = Result(winners=tuple(event["winners"]), reason=event["reason"], cause=event.get("cause"))
+    elif kind == "seat_link_issued":
+        _notice(game, kind, seat=event["seat"])
+    elif kind == "seat_claimed":
+        _notice(game, kind, seat=event["seat"])
+    elif kind == "rematch_started":
+        # Same seats; the rotation goes on from the last round's Encryptors.
+        last_round = game.round.number if game.round else 0
+        game.rotation = {team: game.rotation[team] + last_round for team in TEAMS}
+        game.match += 1
+        game.phase = PLAYING
+        game.rounds, game.tiebreak, game.result, game.correction = [], None, None, None
+        game.tokens = {t: Tokens() for t in TEAMS}
+        game.swapped, game.notices = set(), []
+        _deal(game, event["keywords"])
     else:
         raise ValueError(f"unknown event type {kind!r}")
 

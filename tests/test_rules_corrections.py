@@ -1,0 +1,331 @@
+"""Host corrections, seats, the keyword swap, custom words, rematch and the try-out, through the pure rules."""
+
+import pytest
+
+from companion.rules import HOST, LOBBY, OVER, PLAYING, Actor, RuleError
+from companion.rules.decide import custom_words, last_entry
+
+from .table import WORDS, Table, wrong
+
+
+def refused(table, command, actor=HOST) -> str:
+    before = list(table.events)
+    with pytest.raises(RuleError) as error:
+        table.do(command, actor)
+    assert table.events == before
+    return error.value.code
+
+
+# --- the lobby ----------------------------------------------------------------------------
+
+def test_locked_joining_refuses_new_players_until_reopened():
+    table = Table(start=False)
+    table.do({"type": "lock_joining", "locked": True}, HOST)
+    assert refused(table, {"type": "join", "name": "Cy"}, Actor("join", "white")) == "joining_locked"
+    table.do({"type": "lock_joining", "locked": False}, HOST)
+    table.do({"type": "join", "name": "Cy"}, Actor("join", "white"))
+    assert [p.name for p in table.game.team_players("white")] == ["Ann", "Abe", "Cy"]
+
+
+def test_the_host_moves_a_player_to_the_other_team_or_removes_them_before_the_start():
+    table = Table(white=("Ann", "Abe", "Amy"), black=("Bea",), start=False)
+    table.do({"type": "move_player", "seat": 3}, HOST)
+    assert [p.name for p in table.game.team_players("black")] == ["Bea", "Amy"]
+    table.do({"type": "remove_player", "seat": 1}, HOST)
+    assert [p.name for p in table.game.team_players("white")] == ["Abe"]
+    assert refused(table, {"type": "move_player", "seat": 99}) == "no_such_player"
+    assert refused(table, {"type": "remove_player", "seat": 2}, Actor("seat", "white", 2)) == "host_only"
+
+
+def test_moving_refuses_a_full_team_or_a_name_already_there():
+    table = Table(white=("Ann", "Abe", "Amy", "Al"), black=("Ann", "Bob", "Bea", "Ben"), start=False)
+    assert refused(table, {"type": "move_player", "seat": 1}) == "team_full"
+    table.do({"type": "remove_player", "seat": 8}, HOST)
+    assert refused(table, {"type": "move_player", "seat": 1}) == "name_taken"
+
+
+def test_seats_change_only_in_the_lobby():
+    table = Table()
+    assert refused(table, {"type": "move_player", "seat": 1}) == "game_in_progress"
+    assert refused(table, {"type": "lock_joining", "locked": True}) == "game_in_progress"
+
+
+# --- skipping an Encryptor ----------------------------------------------------------------
+
+def test_skipping_an_encryptor_gives_the_round_to_the_next_teammate_with_a_fresh_code_and_the_rotation_goes_on():
+    table = Table(white=("Ann", "Abe", "Amy"), black=("Bea", "Bob"))
+    name = lambda: table.game.player(table.encryptor("white").seat).name
+    assert name() == "Ann"
+    events = table.do({"type": "skip_encryptor", "team": "white"}, HOST)
+    assert events[0]["type"] == "encryptor_skipped" and len(events[0]["code"]) == 3
+    assert name() == "Abe"
+    assert table.code("white") == events[0]["code"]
+    assert table.game.notices[-1] == {"kind": "encryptor_skipped", "round": 1, "team": "white", "seat": 1, "by": 2}
+    table.round()
+    assert name() == "Amy"
+
+
+def test_an_encryptor_who_announced_cannot_be_skipped():
+    table = Table()
+    table.announce("white")
+    assert refused(table, {"type": "skip_encryptor", "team": "white"}) == "clues_already_announced"
+    assert refused(table, {"type": "skip_encryptor", "team": "green"}) == "no_such_team"
+
+
+# --- taking back an entry -----------------------------------------------------------------
+
+def test_the_table_takes_back_a_sealed_guess_before_the_reveal_and_it_stays_as_a_draft():
+    table = Table()
+    table.round()
+    table.announce("white")
+    table.announce("black")
+    code = table.code("white")
+    table.guess("black", "white", wrong(code))                   # sealed interception
+    assert last_entry(table.game) == {"entry": "guess", "transmission": "white", "by": "black"}
+    table.do({"type": "take_back"}, HOST)
+    guess = table.game.round.transmissions["white"].interception
+    assert guess.code == tuple(wrong(code)) and not guess.sealed
+    table.guess("black", "white", code)                          # the table's real guess
+    table.guess("white", "white", code)
+    assert table.game.tokens["black"].interceptions == 1
+
+
+def test_the_table_takes_back_the_last_clues_not_yet_revealed():
+    table = Table()
+    table.announce("black")
+    table.announce("white")                                      # White announced last
+    table.do({"type": "take_back"}, HOST)
+    assert table.game.round.transmissions["white"].clues is None
+    assert table.game.round.current is None                      # guessing waits for White again
+    table.do({"type": "take_back"}, HOST)
+    assert table.game.round.transmissions["black"].clues is None
+    assert refused(table, {"type": "take_back"}) == "nothing_to_take_back"
+    assert [n["kind"] for n in table.game.notices] == ["entry_taken_back"] * 2
+
+
+def test_a_resolved_transmission_cannot_be_taken_back():
+    table = Table()
+    table.round()
+    assert refused(table, {"type": "take_back"}) == "nothing_to_take_back"
+
+
+def test_the_taken_back_clues_may_be_announced_again():
+    table = Table()
+    table.announce("white", ["alpha", "beta", "gamma"])
+    table.do({"type": "take_back"}, HOST)
+    table.announce("white", ["alpha", "beta", "delta"])
+    assert table.game.round.transmissions["white"].clues == ("alpha", "beta", "delta")
+
+
+# --- correcting the last reveal -----------------------------------------------------------
+
+def _answer(table, team, accept=True):
+    return table.do({"type": "answer_correction", "accept": accept}, table.seat(table.game.team_players(team)[0].seat))
+
+
+def test_a_correction_of_the_last_reveal_takes_effect_once_both_teams_confirm():
+    table = Table()
+    table.round()
+    table.announce("white")
+    table.announce("black")
+    code = table.code("white")
+    table.transmission("white", decrypted=False)                 # White mis-tapped its decryption
+    assert table.game.tokens["white"].miscommunications == 1
+    table.do({"type": "propose_correction", "decryption": code, "interception": wrong(code)}, HOST)
+    assert refused(table, {"type": "guess", "code": [1, 2, 3], "confirm": True},
+                   table.guesser("white", "black")) == "correction_pending"
+    _answer(table, "white")
+    assert table.game.tokens["white"].miscommunications == 1     # one team is not enough
+    events = _answer(table, "black")
+    assert [e["type"] for e in events] == ["correction_answered", "reveal_corrected"]
+    assert table.game.tokens["white"].miscommunications == 0
+    assert table.game.round.transmissions["white"].decryption.code == tuple(code)
+    assert table.game.correction is None
+
+
+def _propose(table, decryption, interception):
+    return table.do({"type": "propose_correction", "decryption": list(decryption),
+                     "interception": list(interception) if interception else None}, HOST)
+
+
+def test_either_team_can_reject_a_correction_and_nothing_changes():
+    table = Table()
+    table.round()
+    table.round()
+    last = table.game.rounds[1].transmissions["black"]
+    _propose(table, wrong(last.code), last.interception.code)
+    tokens = {t: vars(v).copy() for t, v in table.game.tokens.items()}
+    _answer(table, "black", accept=False)
+    assert table.game.correction is None
+    assert {t: vars(v) for t, v in table.game.tokens.items()} == tokens
+    assert table.game.notices[-1] == {"kind": "correction_answered", "round": 3, "team": "black", "accept": False}
+
+
+def test_correcting_the_reveal_that_ended_the_game_reopens_it_and_play_goes_on():
+    table = Table()
+    table.round()
+    table.round(black=(True, True))
+    table.round(black=(True, True))                              # White's 2nd Interception: White wins
+    assert table.game.phase == OVER and table.game.result.winners == ("white",)
+    last = table.game.rounds[2].transmissions["black"]
+    _propose(table, last.decryption.code, wrong(last.code))     # the interception was a mis-tap
+    _answer(table, "white")
+    events = _answer(table, "black")
+    assert [e["type"] for e in events] == ["correction_answered", "round_reopened", "reveal_corrected",
+                                           "round_started"]
+    assert table.game.phase == PLAYING and table.game.result is None
+    assert table.game.round.number == 4
+    assert table.game.tokens["white"].interceptions == 1
+
+
+def test_a_correction_that_gives_the_deciding_token_ends_the_game_instead_of_the_next_round():
+    table = Table()
+    table.round()
+    table.round(black=(True, True))
+    table.round()                                                # round 4 has begun
+    assert table.game.round.number == 4
+    last = table.game.rounds[2].transmissions["black"]
+    _propose(table, last.decryption.code, last.code)            # White did intercept, really
+    _answer(table, "black")
+    events = _answer(table, "white")
+    assert [e["type"] for e in events][-1] == "game_ended"
+    assert [r.number for r in table.game.rounds] == [1, 2, 3]
+    assert table.game.result.winners == ("white",)
+
+
+def test_a_correction_in_the_middle_of_a_round_changes_only_that_transmission():
+    table = Table()
+    table.round()
+    table.announce("white")
+    table.announce("black")
+    code = table.code("white")
+    table.transmission("white", decrypted=False)
+    _propose(table, code, table.game.round.transmissions["white"].interception.code)
+    _answer(table, "white")
+    events = _answer(table, "black")
+    assert [e["type"] for e in events] == ["correction_answered", "reveal_corrected"]
+    assert table.game.tokens["white"].miscommunications == 0
+    assert table.game.round.current.team == "black"              # Black's transmission goes on
+
+
+def test_only_the_last_reveal_can_be_corrected_and_it_must_change_something():
+    table = Table()
+    table.round()
+    last = table.game.rounds[0].transmissions["black"]
+    assert refused(table, {"type": "propose_correction", "decryption": list(last.decryption.code)}) == \
+        "correction_changes_nothing"
+    assert refused(table, {"type": "propose_correction", "decryption": "12"}) == "guess_malformed"
+    table.announce("white")                                      # round 2 is under way
+    assert refused(table, {"type": "propose_correction", "decryption": wrong(last.code)}) == "nothing_to_correct"
+    assert refused(table, {"type": "answer_correction", "accept": True}, table.seat(1)) == "no_correction"
+
+
+def test_a_team_confirms_once_and_only_players_answer():
+    table = Table()
+    table.round()
+    last = table.game.rounds[0].transmissions["black"]
+    _propose(table, wrong(last.code), None)
+    _answer(table, "white")
+    assert refused(table, {"type": "answer_correction", "accept": True}, table.seat(2)) == \
+        "correction_already_confirmed"
+    assert refused(table, {"type": "answer_correction", "accept": True}) == "players_only"
+    assert refused(table, {"type": "answer_correction", "accept": "yes"}, table.seat(3)) == "accept_malformed"
+    table.do({"type": "withdraw_correction"}, HOST)
+    assert table.game.correction is None
+
+
+def test_in_the_three_player_game_the_team_and_the_interceptor_confirm():
+    table = Table(white=("Ann", "Abe"), black=("Ivy",), mode="three_player")
+    table.three_player_round()
+    table.three_player_round(decrypted=False)
+    assert table.game.tokens["black"].interceptions == 1
+    last = table.game.rounds[1].transmissions["white"]
+    _propose(table, last.code, last.interception.code)
+    _answer(table, "white")
+    _answer(table, "black")
+    assert table.game.tokens["black"].interceptions == 0
+
+
+# --- the keyword swap ---------------------------------------------------------------------
+
+def test_each_team_may_swap_one_keyword_once_before_its_round_1_clues():
+    table = Table()
+    before = table.game.keywords["white"]
+    events = table.do({"type": "swap_keyword", "number": 2, "words": WORDS}, table.seat(1))
+    after = table.game.keywords["white"]
+    assert after[1] != before[1] and after[0::2] == before[0::2] and after[3] == before[3]
+    assert after[1] not in table.game.keywords["black"] and after[1] not in before
+    assert events[0]["word"] == after[1]
+    assert table.game.notices[-1] == {"kind": "keyword_swapped", "round": 1, "team": "white"}   # not which
+    assert refused(table, {"type": "swap_keyword", "number": 1, "words": WORDS}, table.seat(2)) == "already_swapped"
+    table.announce("black")
+    assert refused(table, {"type": "swap_keyword", "number": 1, "words": WORDS}, table.seat(3)) == "swap_too_late"
+
+
+def test_a_swap_needs_a_spare_word_and_a_number():
+    table = Table(words=WORDS[:8])
+    assert refused(table, {"type": "swap_keyword", "number": 5, "words": WORDS[:8]}, table.seat(1)) == "keyword_number"
+    assert refused(table, {"type": "swap_keyword", "number": 1, "words": WORDS[:8]}, table.seat(1)) == "no_spare_words"
+
+
+# --- seats ----------------------------------------------------------------------------------
+
+def test_a_seat_link_is_issued_by_the_host_and_claimed_by_a_handoff_link_only():
+    table = Table()
+    assert table.do({"type": "issue_seat_link", "seat": 2}, HOST) == [{"type": "seat_link_issued", "seat": 2}]
+    assert refused(table, {"type": "claim_seat"}, Actor("seat", "white", 2)) == "seat_link_only"
+    assert table.do({"type": "claim_seat"}, Actor("handoff", seat=2)) == [{"type": "seat_claimed", "seat": 2}]
+    assert [n["kind"] for n in table.game.notices] == ["seat_link_issued", "seat_claimed"]
+
+
+# --- rematch --------------------------------------------------------------------------------
+
+def test_a_rematch_keeps_the_seats_deals_fresh_keywords_and_continues_the_rotation():
+    table = Table(white=("Ann", "Abe", "Amy"), black=("Bea", "Bob"))
+    table.round(white=(False, False))
+    table.round(white=(False, False))                             # Black wins in round 2
+    assert table.game.phase == OVER
+    first = dict(table.game.keywords)
+    table.do({"type": "rematch", "words": WORDS}, HOST)
+    game = table.game
+    assert game.phase == PLAYING and game.match == 2 and game.round.number == 1
+    assert not set(first["white"] + first["black"]) & set(game.keywords["white"] + game.keywords["black"])
+    assert game.tokens["white"].miscommunications == 0
+    names = (game.player(table.encryptor("white").seat).name, game.player(table.encryptor("black").seat).name)
+    assert names == ("Amy", "Bea")                                # after Abe and Bob of round 2
+    assert refused(table, {"type": "rematch", "words": WORDS}) == "game_in_progress"
+
+
+# --- custom words ---------------------------------------------------------------------------
+
+def test_custom_words_are_split_by_lines_or_commas_and_must_hold_8_distinct_words():
+    assert custom_words("apple, pear\nplum\n\n kiwi ,fig,lime,lemon,melon") == [
+        "apple", "pear", "plum", "kiwi", "fig", "lime", "lemon", "melon"]
+    with pytest.raises(RuleError) as error:
+        custom_words("apple\nApples\npear\nplum\nfig\nlime\nlemon\nmelon")
+    assert error.value.code == "too_few_words"
+    assert error.value.params == {"count": 7, "min": 8, "repeated": "Apples"}
+    with pytest.raises(RuleError) as error:
+        custom_words(["not", "text"])
+    assert error.value.code == "words_malformed"
+
+
+def test_a_game_with_custom_words_deals_from_them():
+    words = ["apple", "pear", "plum", "kiwi", "fig", "lime", "lemon", "melon"]
+    for seed in range(20):
+        table = Table(seed=seed, custom_words="\n".join(words))     # the pack (WORDS) is not used
+        assert table.game.settings.words == tuple(words)
+        assert set(table.game.keywords["white"] + table.game.keywords["black"]) == set(words)
+
+
+# --- the try-out ----------------------------------------------------------------------------
+
+def test_a_try_out_seats_everyone_at_creation_and_never_takes_real_players():
+    table = Table(white=(), black=(), start=False, try_out=True,
+                  players={"white": ["W1", "W2"], "black": ["B1", "B2"]})
+    assert [(p.seat, p.team) for p in table.game.players] == [(1, "white"), (2, "white"), (3, "black"), (4, "black")]
+    assert table.game.phase == LOBBY
+    assert refused(table, {"type": "join", "name": "Eve"}, Actor("join", "white")) == "try_out_fixed_seats"
+    assert refused(table, {"type": "move_player", "seat": 1}) == "try_out_fixed_seats"
+    table.do({"type": "start", "words": WORDS}, HOST)
+    assert table.game.settings.try_out
