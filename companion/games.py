@@ -10,8 +10,9 @@ from __future__ import annotations
 import random
 import secrets
 import threading
+import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .keywords import load_pack
 from .rules import HOST, Actor, Game, RuleError, decide, replay
@@ -30,7 +31,35 @@ def new_token() -> str:
 class Outcome:
     events: list[dict]
     version: int
-    seat_token: str | None = None
+    seat_token: str | None = None           # a seat this command gave the caller (join, claiming a seat link)
+
+
+@dataclass(frozen=True)
+class Created:
+    game_id: str
+    seat_tokens: dict[int, str] = field(default_factory=dict)   # a try-out's seats, all for the one device
+
+
+# Commands that draw words get the game's language pack from here (the rules prefer a custom list).
+_DRAWS_WORDS = ("start", "rematch", "swap_keyword")
+
+
+def _capability_changes(game_id: str, events: list[dict]) -> tuple[list[Capability], list[tuple[str, int]]]:
+    """The tokens these events grant and withdraw: a seat for each player seated, a new link for a phone
+    that died (its old token stops working once the new phone claims the seat)."""
+    grants, revoked = [], []
+    for e in events:
+        if e["type"] == "player_joined":
+            grants.append(Capability(new_token(), game_id, "seat", e["team"], e["seat"]))
+        elif e["type"] in ("player_left", "player_removed"):
+            revoked += [("seat", e["seat"]), ("handoff", e["seat"])]
+        elif e["type"] == "seat_link_issued":
+            revoked.append(("handoff", e["seat"]))
+            grants.append(Capability(new_token(), game_id, "handoff", seat=e["seat"]))
+        elif e["type"] == "seat_claimed":
+            revoked += [("seat", e["seat"]), ("handoff", e["seat"])]
+            grants.append(Capability(new_token(), game_id, "seat", seat=e["seat"]))
+    return grants, revoked
 
 
 class StateCache:
@@ -57,21 +86,24 @@ class StateCache:
 
 
 class GameService:
-    def __init__(self, store: Store, rng: random.Random | None = None):
+    def __init__(self, store: Store, rng: random.Random | None = None, clock=time.time):
         self.store = store
         self.rng = rng or random.SystemRandom()
+        self.clock = clock        # seconds; the sand timer reads it (tests pass their own)
         self.cache = StateCache()
 
-    def create(self, language: str = "en") -> str:
-        game = Game()
-        first = decide(game, {"type": "create", "language": language}, HOST, self.rng)
+    def create(self, settings: dict | None = None) -> Created:
+        """A new game from the create command's settings (language, mode, timer, words, try_out, players)."""
         game_id = secrets.token_urlsafe(GAME_ID_BYTES)
-        caps = [Capability(new_token(), game_id, "host"),
-                Capability(new_token(), game_id, "spectator"),
-                Capability(new_token(), game_id, "join", team="white"),
-                Capability(new_token(), game_id, "join", team="black")]
+        first = decide(Game(), {**(settings or {}), "type": "create"}, HOST, self.rng)
+        seats, revoked = _capability_changes(game_id, first)
+        caps = [Capability(new_token(), game_id, "host")] + seats
+        if not first[0]["try_out"]:     # a try-out can't take in anyone: no join links, no spectators
+            caps += [Capability(new_token(), game_id, "spectator"),
+                     Capability(new_token(), game_id, "join", team="white"),
+                     Capability(new_token(), game_id, "join", team="black")]
         self.store.create_game(game_id, first, caps)
-        return game_id
+        return Created(game_id, {c.seat: c.token for c in seats})
 
     def load(self, game_id: str, version: int | None = None) -> tuple[int, Game]:
         """The game's state at its latest version, folding only the events the cache hasn't seen."""
@@ -87,24 +119,36 @@ class GameService:
         self.cache.put(game_id, version, state)
         return version, state
 
+    def load_match(self, game_id: str, match: int) -> Game | None:
+        """The game as it stood when match number `match` ended (None if there is no such match)."""
+        version, game = self.load(game_id)
+        if match == game.match:
+            return game
+        events, played = [], 1
+        for _, event, _ in self.store.events_after(game_id):
+            if event["type"] == "rematch_started":
+                if played == match:
+                    return replay(events)
+                played += 1
+            events.append(event)
+        return None
+
     def execute(self, game_id: str, actor: Actor, command: dict) -> Outcome:
         """Run a command; retried on a conflict so a command still legal on the fresh state succeeds."""
         for _ in range(MAX_ATTEMPTS):
             version, game = self.load(game_id)
-            if command.get("type") == "start":     # the deal draws from the game's word pack
+            if command.get("type") in _DRAWS_WORDS:
                 command = {**command, "words": list(load_pack(game.language))}
+            elif command.get("type") == "announce_clues":
+                command = {**command, "at": self.clock()}     # starts the sand timer
             events = decide(game, command, actor, self.rng)   # RuleError propagates: nothing written
-            caps, seat_token = [], None
-            joined = [e for e in events if e["type"] == "player_joined"]
-            if joined:
-                seat_token = new_token()
-                caps.append(Capability(seat_token, game_id, "seat", joined[0]["team"], joined[0]["seat"]))
-            left = [e["seat"] for e in events if e["type"] == "player_left"]
+            caps, revoked = _capability_changes(game_id, events)
             try:
-                new_version = self.store.append(game_id, version, events, caps, left)
+                new_version = self.store.append(game_id, version, events, caps, revoked)
             except Conflict:
                 continue
             self.cache.put(game_id, new_version, replay(events, game))
+            seat_token = next((c.token for c in caps if c.kind == "seat"), None)
             return Outcome(events, new_version, seat_token)
         raise RuleError("busy")
 
@@ -112,6 +156,10 @@ class GameService:
         if not token or len(token) > 100:
             return None
         return self.store.capability(token)
+
+    def seat_links(self, game_id: str) -> dict[int, str]:
+        """Seat links the table screen issued and no phone has claimed yet: seat -> token."""
+        return {c.seat: c.token for c in self.store.capabilities_of(game_id, "handoff")}
 
     def shared_tokens(self, game_id: str) -> dict[str, str]:
         """The game's shareable tokens: "host", "spectator", and each team's join token by team name."""

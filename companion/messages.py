@@ -4,9 +4,12 @@ The rules raise `RuleError(code, **params)`; this is the one place that words th
 Flask-Babel, so every sentence can be translated).
 """
 
+from flask import g, has_request_context
 from flask_babel import lazy_gettext as _l
 
 TEAM_NAMES = {"white": _l("White"), "black": _l("Black")}
+# The three-player game: the team plays behind the white screen against one Interceptor.
+THREE_PLAYER_NAMES = {"white": _l("The team"), "black": _l("The Interceptor")}
 
 REFUSALS = {
     # joining and starting
@@ -23,6 +26,35 @@ REFUSALS = {
     "players_only": _l("Only a seated player can do that. Scan your team's QR code to take a seat."),
     "game_exists": _l("This game has already been created."),
     "unknown_language": _l("That language is not available."),
+    "unknown_mode": _l("Choose the standard game or the three-player game."),
+    "timer_length": _l("The sand timer runs %(min)s to %(max)s seconds."),
+    "words_malformed": _l("Write your words one per line (or separated by commas), at most 40 characters each."),
+    "too_many_words": _l("That list is too long: at most %(max)s words."),
+    "too_few_words": _l("Your list has %(count)s different words; it needs at least %(min)s. Repeated or plural forms of one word count once (%(repeated)s)."),
+    "try_out_fixed_seats": _l("A try-out keeps its own seats: create a new game to play with other people."),
+    # host corrections
+    "joining_locked": _l("Joining is locked. Ask the table screen to reopen it."),
+    "locked_malformed": _l("Say whether joining is locked or open."),
+    "already_locked": _l("Joining is already locked."),
+    "already_open": _l("Joining is already open."),
+    "no_such_player": _l("There is no such player in this game."),
+    "no_such_team": _l("There is no such team in this round."),
+    "nobody_to_skip_to": _l("Nobody else on that team can take the round."),
+    "nothing_to_take_back": _l("There is nothing to take back: every entry of this round is revealed, or none was made."),
+    "nothing_to_correct": _l("Only the last reveal can be corrected, and only before the next clues are announced."),
+    "correction_changes_nothing": _l("That correction changes nothing: enter the guesses as they should have been."),
+    "correction_pending": _l("A correction of the last reveal is waiting: both teams must first answer it on their phones."),
+    "no_correction": _l("There is no correction to answer."),
+    "correction_already_confirmed": _l("Your team has already confirmed this correction."),
+    "accept_malformed": _l("Confirm or reject the correction."),
+    "seat_link_only": _l("Only a seat link from the table screen can do that."),
+    "summary_not_ready": _l("The summary is ready once the game is over."),
+    # the keyword swap
+    "no_keywords": _l("You have no keywords to swap."),
+    "swap_too_late": _l("Keywords can only be swapped in round 1, before your team's clues are announced."),
+    "already_swapped": _l("Your team has already swapped a keyword."),
+    "keyword_number": _l("Choose which keyword to swap: 1, 2, 3 or 4."),
+    "no_spare_words": _l("There is no spare word left in this game's word list."),
     # phases
     "game_not_started": _l("The game has not started yet."),
     "game_in_progress": _l("The game has already started: new players can't join now."),
@@ -70,7 +102,7 @@ def refusal(code: str, **params) -> str:
     message = REFUSALS.get(code, REFUSALS["unknown_command"])
     team = params.get("team")
     if team in TEAM_NAMES:
-        params = {**params, "team": TEAM_NAMES[team]}
+        params = {**params, "team": team_name(team)}
     text = str(message)      # translated now, in the request's language
     return text % params if params else text
 
@@ -87,6 +119,8 @@ TASKS = {
     "guess_keywords": _l("Tiebreak: guess the other team's four keywords, one per number."),
     "keywords_sealed": _l("Your keyword guesses are sealed. Waiting for the other team."),
     "wait_for_judging": _l("The table screen compares the keyword guesses."),
+    "answer_correction": _l("The table screen asks to correct the last reveal. Check it with your team, then confirm or reject it."),
+    "wait_for_correction": _l("Your team confirmed the correction. Waiting for the other side."),
     "game_over": _l("The game is over."),
     "wait": _l("Waiting…"),
 }
@@ -99,6 +133,8 @@ REASONS = {
     "score": _l("Tiebreak: %(team)s has the better score (Interceptions minus Miscommunications)."),
     "keywords": _l("Tiebreak: %(team)s guessed more of the other team's keywords."),
     "shared": _l("Tiebreak: still tied after guessing keywords, so both teams share the victory."),
+    "interceptor_tokens": _l("The Interceptor earned two tokens."),
+    "team_survived": _l("The team kept its codes safe for five rounds."),
 }
 
 CAUSES = {
@@ -108,7 +144,9 @@ CAUSES = {
 
 
 def team_name(team: str) -> str:
-    return str(TEAM_NAMES.get(team, team))
+    """A side's name: White or Black, or in the three-player game the team and the Interceptor."""
+    three = has_request_context() and g.get("mode") == "three_player"
+    return str((THREE_PLAYER_NAMES if three else TEAM_NAMES).get(team, team))
 
 
 def reason_text(result: dict) -> str:

@@ -27,7 +27,7 @@ capabilities = Table(
     "capabilities", metadata,
     Column("token", String(64), primary_key=True),
     Column("game_id", String(32), ForeignKey("games.id"), nullable=False, index=True),
-    Column("kind", String(16), nullable=False),      # host, join, spectator, seat
+    Column("kind", String(16), nullable=False),      # host, join, spectator, seat, handoff (a seat's new link)
     Column("team", String(8)),
     Column("seat", Integer),
 )
@@ -91,18 +91,18 @@ class Store:
             self._insert_events(conn, game_id, 0, first_events)
 
     def append(self, game_id: str, version: int, new_events: list[dict], caps: list[Capability] = (),
-               revoked_seats: list[int] = ()) -> int:
+               revoked: list[tuple[str, int]] = ()) -> int:
         """Append events after `version` in one transaction; raises Conflict if someone was first.
 
-        `caps` are granted and the seat tokens of `revoked_seats` withdrawn in the same transaction."""
+        In the same transaction, the tokens of `revoked` (kind, seat) are withdrawn, then `caps` granted."""
         try:
             with self.engine.begin() as conn:
                 self._insert_events(conn, game_id, version, new_events)
-                self._insert_capabilities(conn, caps)
-                if revoked_seats:
+                for kind, seat in revoked:
                     conn.execute(delete(capabilities).where(capabilities.c.game_id == game_id,
-                                                            capabilities.c.kind == "seat",
-                                                            capabilities.c.seat.in_(revoked_seats)))
+                                                            capabilities.c.kind == kind,
+                                                            capabilities.c.seat == seat))
+                self._insert_capabilities(conn, caps)
         except IntegrityError as error:
             raise Conflict(game_id) from error
         return version + len(new_events)

@@ -10,7 +10,10 @@ Secrets and when they open up:
 - a code: its Encryptor; everyone once its transmission is resolved;
 - a team's guess (draft or sealed): that team; everyone once the transmission is resolved;
 - clues: their Encryptor once announced; everyone once their transmission opens;
-- keyword guesses in the tiebreak: their team; everyone once both teams sealed them.
+- keyword guesses in the tiebreak: their team; everyone once both teams sealed them;
+- which keyword a team swapped: that team only (everyone sees *that* it swapped).
+
+The public log (`notices`) and a pending correction only ever hold what is already public.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from dataclasses import dataclass
 
 from .rules import (KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other, proposed_verdicts,
                     start_problem)
+from .rules.decide import correctable, last_entry
 from .rules.round_end import standings
-from .rules.state import MAX_ROUNDS, MAX_TEAM, MIN_TEAM, Round, Transmission
+from .rules.state import Round, Transmission, token_awards
 
 
 @dataclass(frozen=True)
@@ -33,7 +37,8 @@ class Viewer:
 SPECTATOR = Viewer("spectator")
 
 
-def view_for(game: Game, viewer: Viewer, version: int = 0) -> dict:
+def view_for(game: Game, viewer: Viewer, version: int = 0, now: float | None = None) -> dict:
+    """What `viewer` may see of `game`; `now` (seconds, the service's clock) runs the sand timer."""
     me = game.player(viewer.seat) if viewer.kind == "seat" else None
     my_team = me.team if me else None
     round_ = game.round
@@ -41,9 +46,13 @@ def view_for(game: Game, viewer: Viewer, version: int = 0) -> dict:
         "version": version,
         "phase": game.phase,
         "language": game.language,
+        "mode": game.settings.mode,
+        "try_out": game.settings.try_out,
+        "match": game.match,
         "round": round_.number if round_ else 0,
-        "max_rounds": MAX_ROUNDS,
-        "team_size": {"min": MIN_TEAM, "max": MAX_TEAM},
+        "max_rounds": game.max_rounds,
+        "transmitting": list(game.transmitting),
+        "joining_locked": game.joining_locked,
         "start_problem": _start_problem(game),
         "viewer": {"role": viewer.kind, "team": my_team or (viewer.team if viewer.kind == "join" else None),
                    "seat": me.seat if me else None, "name": me.name if me else None},
@@ -52,10 +61,21 @@ def view_for(game: Game, viewer: Viewer, version: int = 0) -> dict:
         "transmission": round_.current.team if game.phase == PLAYING and round_.current else None,
         "tiebreak": _tiebreak(game, my_team),
         "result": _result(game),
+        "timer": _timer(game, now),
+        "correction": _correction(game),
+        "notices": [_notice(n) for n in game.notices],
     }
-    view["last_reveal"] = _last_reveal(view["rounds"])
+    view["last_reveal"] = _last_reveal(view["rounds"], game.transmitting)
     view["you"] = _you(game, me) if me else None
+    view["host"] = _host(game) if viewer.kind == "host" else None
     return view
+
+
+def summary_for(game: Game) -> dict:
+    """A finished game, whole: everything is public once it is over (keywords, codes, guesses)."""
+    if game.phase != OVER:
+        raise ValueError("a summary is only for a finished game")
+    return view_for(game, SPECTATOR, version=0)
 
 
 def _start_problem(game: Game) -> dict | None:
@@ -72,8 +92,9 @@ def _keywords_public(game: Game) -> bool:
 
 def _team(game: Game, team: str, my_team: str | None) -> dict:
     round_ = game.round
-    encryptor = round_.transmissions[team].encryptor if round_ and game.phase == PLAYING else None
-    show_keywords = game.keywords and (team == my_team or _keywords_public(game))
+    transmission = round_.transmissions.get(team) if round_ and game.phase == PLAYING else None
+    encryptor = transmission.encryptor if transmission else None
+    show_keywords = team in game.keywords and (team == my_team or _keywords_public(game))
     tokens = standings(game)[team]
     return {
         "players": [{"seat": p.seat, "name": p.name, "encryptor": p.seat == encryptor}
@@ -89,8 +110,8 @@ def _columns(game: Game, team: str) -> list[list[dict]]:
     """The bottom of the note sheet: every revealed clue under its true keyword number."""
     columns = [[] for _ in range(4)]
     for r in game.rounds:
-        t = r.transmissions[team]
-        if t.resolved:
+        t = r.transmissions.get(team)
+        if t and t.resolved:
             for clue, number in zip(t.clues, t.code):
                 columns[number - 1].append({"clue": clue, "round": r.number})
     return columns
@@ -101,7 +122,8 @@ def _guess(guess, visible: bool) -> dict:
             "sealed": guess.sealed, "started": guess.code is not None if visible else guess.sealed}
 
 
-def _transmission(t: Transmission, r: Round, viewer: Viewer, my_team: str | None, is_open: bool) -> dict:
+def _transmission(game: Game, t: Transmission, r: Round, viewer: Viewer, my_team: str | None,
+                  is_open: bool) -> dict:
     mine_as_encryptor = viewer.kind == "seat" and viewer.seat == t.encryptor
     clues_visible = t.clues is not None and (is_open or t.resolved or mine_as_encryptor)
     return {
@@ -117,6 +139,8 @@ def _transmission(t: Transmission, r: Round, viewer: Viewer, my_team: str | None
                          if r.interception_allowed else None),
         "intercepted": t.intercepted if t.resolved else None,
         "miscommunicated": t.miscommunicated if t.resolved else None,
+        "awards": ([{"team": team, "token": kind} for team, kind in
+                    token_awards(game, t.team, t.intercepted, t.miscommunicated)] if t.resolved else None),
     }
 
 
@@ -125,15 +149,15 @@ def _round(game: Game, r: Round, viewer: Viewer, my_team: str | None) -> dict:
     return {
         "number": r.number,
         "interception_allowed": r.interception_allowed,
-        "transmissions": {team: _transmission(t, r, viewer, my_team, current is t and game.phase == PLAYING)
+        "transmissions": {team: _transmission(game, t, r, viewer, my_team, current is t and game.phase == PLAYING)
                           for team, t in r.transmissions.items()},
     }
 
 
-def _last_reveal(rounds: list[dict]) -> dict | None:
+def _last_reveal(rounds: list[dict], transmitting) -> dict | None:
     """The most recently resolved transmission, shown in the rulebook's order."""
     for r in reversed(rounds):
-        for team in reversed(TEAMS):
+        for team in reversed(transmitting):
             t = r["transmissions"][team]
             if t["resolved"]:
                 return {"round": r["number"], **t}
@@ -142,15 +166,19 @@ def _last_reveal(rounds: list[dict]) -> dict | None:
 
 def _you(game: Game, me) -> dict:
     """What this player may do now, and their private view of the current transmission."""
-    you = {"team": me.team, "encryptor": False, "code": None, "task": "wait"}
-    if game.phase == LOBBY:
+    you = {"team": me.team, "encryptor": False, "code": None, "task": "wait", "can_swap": False}
+    if game.correction is not None:
+        you["task"] = "wait_for_correction" if me.team in game.correction.confirmed else "answer_correction"
+    elif game.phase == LOBBY:
         you["task"] = "wait_for_start"
     elif game.phase == PLAYING:
         round_ = game.round
-        own = round_.transmissions[me.team]
-        you["encryptor"] = own.encryptor == me.seat
+        own = round_.transmissions.get(me.team)
+        you["encryptor"] = own is not None and own.encryptor == me.seat
         if you["encryptor"] and not own.resolved:
             you["code"] = list(own.code)
+        you["can_swap"] = (round_.number == 1 and own is not None and own.clues is None
+                           and me.team not in game.swapped)
         current = round_.current
         if current is None:
             you["task"] = ("write_clues" if you["encryptor"] and own.clues is None
@@ -188,6 +216,54 @@ def _tiebreak(game: Game, my_team: str | None) -> dict | None:
         "verdicts": {t: list(v) for t, v in tiebreak.verdicts.items()} if tiebreak.verdicts else None,
     }
     return view
+
+
+def _timer(game: Game, now: float | None) -> dict | None:
+    """The sand timer: once the first Encryptor announced, the other one's time left (a pacing aid only)."""
+    seconds, round_ = game.settings.timer, game.round
+    if not seconds or game.phase != PLAYING or now is None or len(round_.transmissions) < 2:
+        return None
+    announced = [t for t in round_.transmissions.values() if t.clues is not None]
+    if len(announced) != 1 or announced[0].announced_at is None:
+        return None
+    late = next(t for t in round_.transmissions.values() if t.clues is None)
+    remaining = max(0.0, announced[0].announced_at + seconds - now)
+    return {"seconds": seconds, "late_team": late.team, "late_seat": late.encryptor,
+            "remaining": round(remaining, 1), "up": remaining == 0}
+
+
+def _correction(game: Game) -> dict | None:
+    """A correction of the last reveal waiting for both sides: what it changes (all of it already public)."""
+    c = game.correction
+    if c is None:
+        return None
+    t = next(r for r in game.rounds if r.number == c.round).transmissions[c.team]
+    return {"round": c.round, "team": c.team, "code": list(t.code),
+            "before": {"decryption": list(t.decryption.code),
+                       "interception": list(t.interception.code) if c.interception else None},
+            "after": {"decryption": list(c.decryption), "interception": list(c.interception) if c.interception else None},
+            "confirmed": sorted(c.confirmed)}
+
+
+_NOTICE_FIELDS = ("kind", "round", "team", "seat", "by", "entry", "accept", "decryption", "interception",
+                  "intercepted", "miscommunicated")
+
+
+def _notice(notice: dict) -> dict:
+    return {k: notice[k] for k in _NOTICE_FIELDS if k in notice}
+
+
+def _host(game: Game) -> dict:
+    """What the table screen may correct now (none of it names a secret)."""
+    round_ = game.round
+    skippable = []
+    if game.phase == PLAYING and game.correction is None:
+        skippable = [team for team, t in round_.transmissions.items()
+                     if t.clues is None and len(game.team_players(team)) > 1]
+    found = correctable(game) if game.correction is None else None
+    return {"take_back": last_entry(game) if game.correction is None else None,
+            "skippable": skippable,
+            "correctable": {"round": found[0].number, "team": found[1].team} if found else None}
 
 
 def _result(game: Game) -> dict | None:

@@ -36,6 +36,7 @@
           current.dataset.html = comparable(region.innerHTML);
           current.dataset.task = region.dataset.task || "";
           wire(current);
+          startCountdowns(current);
         });
         body.className = fresh.body.className;
       });
@@ -126,6 +127,30 @@
     });
   }
 
+  // The sand timer: each [data-countdown] counts down from the seconds left when its HTML was made.
+  function startCountdowns(root) {
+    root.querySelectorAll("[data-countdown]").forEach(function (el) {
+      var clock = el.querySelector("[data-clock]");
+      var deadline = Date.now() + Number(el.dataset.countdown) * 1000;
+      function tick() {
+        if (!el.isConnected) return;
+        var left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+        if (left === 0) {
+          el.classList.add("up");
+          el.textContent = el.dataset.upText;
+          return;
+        }
+        if (clock) clock.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+        setTimeout(tick, 250);
+      }
+      tick();
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-print]")) window.print();
+  });
+
   // Keep the screen awake during a game where the browser allows it.
   var wakeLock = null;
   function keepAwake() {
@@ -141,6 +166,7 @@
     region.dataset.html = comparable(region.innerHTML);
   });
   wire(document);
+  startCountdowns(document);
   keepAwake();
   if (pollUrl) poll();
 })();

@@ -19,6 +19,8 @@ def init_web(app: Flask) -> None:
     from .api import api
     from .errors import init_errors
     from .pages import pages
+    from .summary import summary
     app.register_blueprint(pages)
+    app.register_blueprint(summary)
     app.register_blueprint(api)
     init_errors(app)

@@ -13,9 +13,8 @@ from .pages import game_links
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
-# Which capability each command needs (the rules check the rest: phase, Encryptor, team...).
-NEEDS = {"join": ("join",), "start": ("host",), "verdicts": ("host",),
-         "clues": ("seat",), "guess": ("seat",), "keyword-guesses": ("seat",)}
+# Settings a game can be created with through the API (a try-out is for one browser: see /try).
+CREATE_SETTINGS = ("language", "mode", "timer", "words")
 
 
 def _body():
@@ -30,8 +29,8 @@ def create_game():
     body = _body()
     if not isinstance(body, dict):
         raise Refused("malformed_body")
-    game_id = service().create(body.get("language", "en"))
-    return jsonify(game_id=game_id, **game_links(game_id)), 201
+    created = service().create({k: body[k] for k in CREATE_SETTINGS if k in body})
+    return jsonify(game_id=created.game_id, **game_links(created.game_id)), 201
 
 
 @api.get("/games/<game_id>")
@@ -47,7 +46,7 @@ def game_view(game_id):
         version = caller.version
     else:
         version, game = service().load(game_id, caller.version)
-        response = jsonify(view_for(game, caller.viewer, version))
+        response = jsonify(view_for(game, caller.viewer, version, now=service().clock()))
     response.set_etag(etag(version), weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
@@ -57,11 +56,11 @@ def game_view(game_id):
 def game_command(game_id, command):
     if command not in COMMANDS:
         raise Refused("unknown_command")
-    caller = api_caller(game_id, NEEDS[command])
+    caller = api_caller(game_id, (COMMANDS[command][2],))
     outcome = service().execute(game_id, caller.actor, from_json(command, _body()))
     answer = {"version": outcome.version, "events": [e["type"] for e in outcome.events]}
     if outcome.seat_token:
-        answer["seat"] = next(e["seat"] for e in outcome.events if e["type"] == "player_joined")
+        answer["seat"] = next(e["seat"] for e in outcome.events if e["type"] in ("player_joined", "seat_claimed"))
         answer["token"] = outcome.seat_token
     return jsonify(answer), 200
 

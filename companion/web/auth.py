@@ -47,8 +47,8 @@ def from_token(token: str | None, game_id: str | None = None, kinds: tuple[str, 
     if game_id is not None and capability.game_id != game_id:
         raise Refused("wrong_game")
     if kinds is not None and capability.kind not in kinds:
-        raise Refused({"host": "host_only", "seat": "players_only", "join": "join_link_only"}.get(kinds[0],
-                                                                                               "no_capability"))
+        refusals = {"host": "host_only", "seat": "players_only", "join": "join_link_only", "handoff": "seat_link_only"}
+        raise Refused(refusals.get(kinds[0], "no_capability"))
     return Caller(capability, version)
 
 

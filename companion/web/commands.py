@@ -5,29 +5,57 @@ from __future__ import annotations
 from ..rules import TEAMS
 from .errors import Refused
 
-# name in the URL -> (rules command, fields of the body)
+# name in the URL -> (rules command, fields of the body, who may send it)
 COMMANDS = {
-    "join": ("join", ("name",)),
-    "start": ("start", ()),
-    "clues": ("announce_clues", ("clues",)),
-    "guess": ("guess", ("code", "confirm")),
-    "keyword-guesses": ("keyword_guesses", ("guesses",)),
-    "verdicts": ("judge_keywords", ("verdicts",)),
+    "join": ("join", ("name",), "join"),
+    "lock-joining": ("lock_joining", ("locked",), "host"),
+    "move-player": ("move_player", ("seat",), "host"),
+    "remove-player": ("remove_player", ("seat",), "host"),
+    "start": ("start", (), "host"),
+    "skip-encryptor": ("skip_encryptor", ("team",), "host"),
+    "take-back": ("take_back", (), "host"),
+    "correction": ("propose_correction", ("decryption", "interception"), "host"),
+    "withdraw-correction": ("withdraw_correction", (), "host"),
+    "seat-link": ("issue_seat_link", ("seat",), "host"),
+    "verdicts": ("judge_keywords", ("verdicts",), "host"),
+    "rematch": ("rematch", (), "host"),
+    "clues": ("announce_clues", ("clues",), "seat"),
+    "guess": ("guess", ("code", "confirm"), "seat"),
+    "swap-keyword": ("swap_keyword", ("number",), "seat"),
+    "answer-correction": ("answer_correction", ("accept",), "seat"),
+    "keyword-guesses": ("keyword_guesses", ("guesses",), "seat"),
+    "claim-seat": ("claim_seat", (), "handoff"),
 }
+
+
+def commands_for(kind: str) -> tuple[str, ...]:
+    """The URL names of the commands a capability of this kind may send."""
+    return tuple(name for name, (_, _, sender) in COMMANDS.items() if sender == kind)
 
 
 def from_json(name: str, body) -> dict:
     if not isinstance(body, dict):
         raise Refused("malformed_body")
-    kind, fields = COMMANDS[name]
+    kind, fields, _ = COMMANDS[name]
     return {"type": kind, **{f: body[f] for f in fields if f in body}}
 
 
+# How a form's text fields become the JSON types the rules expect (booleans are "1", numbers digits).
+_FORM_BOOLEANS = ("locked", "accept", "confirm")
+_FORM_NUMBERS = ("seat", "number")
+
+
+def _form_value(field: str, value: str):
+    if field in _FORM_BOOLEANS:
+        return value == "1"
+    if field in _FORM_NUMBERS:
+        return int(value) if value.isdigit() and len(value) < 6 else value
+    return value
+
+
 def from_form(name: str, form) -> dict:
-    """The same commands from an HTML form (lists are repeated fields, booleans are '1')."""
-    kind, _ = COMMANDS[name]
-    if name == "join":
-        return {"type": kind, "name": form.get("name", "")}
+    """The same commands from an HTML form (lists are repeated fields)."""
+    kind, fields, _ = COMMANDS[name]
     if name == "clues":
         return {"type": kind, "clues": form.getlist("clues")}
     if name == "guess":
@@ -38,4 +66,4 @@ def from_form(name: str, form) -> dict:
     if name == "verdicts":
         return {"type": kind, "verdicts": {team: [str(n) in form.getlist(f"verdicts.{team}") for n in range(1, 5)]
                                            for team in TEAMS}}
-    return {"type": kind}
+    return {"type": kind, **{f: _form_value(f, form[f]) for f in fields if f in form}}

@@ -10,11 +10,13 @@ from ..rules import RuleError
 # HTTP status per refusal code (anything not listed is a 409: not possible in the game's current state).
 _STATUS = {
     **dict.fromkeys(("host_only", "players_only", "join_link_only", "not_encryptor", "encryptor_cannot_guess",
-                     "no_capability", "wrong_game", "not_seated"), 403),
+                     "no_capability", "wrong_game", "not_seated", "seat_link_only", "try_out_fixed_seats"), 403),
     **dict.fromkeys(("name_required", "name_length", "three_clues", "clue_empty", "text_too_long",
                      "text_has_control_characters", "guess_malformed", "four_keyword_guesses",
                      "verdicts_malformed", "malformed_body", "unknown_language", "clue_is_keyword",
-                     "clue_reused", "clue_repeated", "unknown_command", "csrf"), 400),
+                     "clue_reused", "clue_repeated", "unknown_command", "csrf", "unknown_mode", "timer_length",
+                     "words_malformed", "too_many_words", "too_few_words", "locked_malformed", "no_such_player",
+                     "no_such_team", "accept_malformed", "keyword_number"), 400),
     "not_found": 404, "method_not_allowed": 405, "too_large": 413, "busy": 503, "server_error": 500,
 }
 _HTTP_CODES = {401: "no_capability", 403: "no_capability", 404: "not_found", 405: "method_not_allowed",

@@ -1,4 +1,4 @@
-"""HTML pages: the home page, the table screen, the join form, each phone, the spectator.
+"""HTML pages: the home page, the table screen, joining, each phone, a seat's new link, the spectator.
 
 Every page is rendered from `view_for(...)` only; forms post here when JavaScript is off, and the same
 pages' script uses the JSON API when it is on.
@@ -6,37 +6,46 @@ pages' script uses the JSON API when it is on.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
 
 from ..addresses import public_base_url
 from ..messages import refusal
 from ..qr import qr_svg
 from ..rules import TEAMS, Actor, RuleError
+from ..rules.decide import TIMER_SECONDS
 from ..views import view_for
 from .auth import Caller, api_caller, from_token, remember_seat, seated_caller, service
-from .commands import from_form
+from .commands import commands_for, from_form
 from .errors import Refused, status_of
 
 pages = Blueprint("pages", __name__)
 
-HOST_COMMANDS = ("start", "verdicts")
-PLAYER_COMMANDS = ("clues", "guess", "keyword-guesses")
+DEFAULT_TIMER = 30     # the rulebook's sand timer
 
 
 def game_links(game_id: str) -> dict:
     """The game's shareable tokens and the addresses built on them (QR codes, links, the API's answer)."""
     tokens = service().shared_tokens(game_id)
-    base = public_base_url(request.url_root, current_app.config["PUBLIC_URL"])
-    urls = {"table": f"{base}table/{tokens['host']}", "spectator": f"{base}watch/{tokens['spectator']}",
-            "white": f"{base}join/{tokens['white']}", "black": f"{base}join/{tokens['black']}"}
+    base = _base_url()
+    urls = {"table": f"{base}table/{tokens['host']}"}
+    if "spectator" in tokens:           # a try-out has no join links and no spectators
+        urls.update(spectator=f"{base}watch/{tokens['spectator']}",
+                    white=f"{base}join/{tokens['white']}", black=f"{base}join/{tokens['black']}")
     return {"tokens": tokens, "urls": urls}
 
 
-def _render(template: str, caller: Caller, error: str | None = None, status: int = 200, **extra):
+def _base_url() -> str:
+    return public_base_url(request.url_root, current_app.config["PUBLIC_URL"])
+
+
+def render_view(template: str, caller: Caller, error: str | None = None, status: int = 200, **extra):
     version, game = service().load(caller.game_id, caller.version)
-    view = view_for(game, caller.viewer, version)
+    view = view_for(game, caller.viewer, version, now=service().clock())
+    g.mode = view["mode"]          # team names read it (the three-player game names its sides differently)
     return render_template(template, view=view, game_id=caller.game_id, error=error,
-                           poll_interval=current_app.config["POLL_INTERVAL_MS"], **extra), status
+                           poll_interval=current_app.config["POLL_INTERVAL_MS"],
+                           try_out_bar=_try_out_bar(caller.game_id) if view["try_out"] else None, **extra), status
 
 
 def _run(caller: Caller, command: dict, actor: Actor | None = None):
@@ -53,25 +62,94 @@ def healthz():
     return {"status": "ok"}
 
 
+# --- creating a game ----------------------------------------------------------------------
+
+def settings_from_form(form) -> dict:
+    """The create command's settings from the home page's form."""
+    settings = {"language": "en", "mode": form.get("mode", "standard")}
+    if form.get("timer") == "1":
+        seconds = form.get("timer_seconds", "")
+        settings["timer"] = int(seconds) if seconds.isdigit() and len(seconds) < 5 else -1
+    if form.get("words", "").strip():
+        settings["words"] = form["words"]
+    return settings
+
+
+def _home(error=None, status=200, form=None):
+    return render_template("pages/home.html", error=error, form=form or {}, default_timer=DEFAULT_TIMER,
+                           timer_limits=TIMER_SECONDS), status
+
+
 @pages.get("/")
 def home():
-    return render_template("pages/home.html")
+    return _home()
 
 
 @pages.post("/games")
 def create_game():
-    game_id = service().create()
-    return redirect(url_for("pages.table", token=service().shared_tokens(game_id)["host"]), 303)
+    try:
+        created = service().create(settings_from_form(request.form))
+    except RuleError as error:
+        return _home(refusal(error.code, **error.params), status_of(error.code), request.form)
+    return redirect(url_for("pages.table", token=service().shared_tokens(created.game_id)["host"]), 303)
+
+
+# --- the try-out: one device plays every seat -----------------------------------------------
+
+def try_out_names(mode: str) -> dict[str, list[str]]:
+    if mode == "three_player":
+        return {"white": [_("Ann"), _("Ben")], "black": [_("Ivy")]}
+    return {"white": [_("Ann"), _("Ben")], "black": [_("Cleo"), _("Dev")]}
+
+
+@pages.post("/try")
+def create_try_out():
+    mode = request.form.get("mode", "standard")
+    try:
+        created = service().create({"language": "en", "mode": mode, "try_out": True, "players": try_out_names(mode)})
+    except RuleError as error:
+        return _home(refusal(error.code, **error.params), status_of(error.code), request.form)
+    host = service().shared_tokens(created.game_id)["host"]
+    tries = dict(session.get("try_out", {}))
+    tries[created.game_id] = {"host": host, "seats": {str(s): t for s, t in created.seat_tokens.items()}}
+    session["try_out"] = tries
+    remember_seat(created.game_id, created.seat_tokens[1])
+    return redirect(url_for("pages.table", token=host), 303)
+
+
+def _try_out_bar(game_id: str) -> dict | None:
+    """This device's seats in its try-out, for the bar that switches between them."""
+    mine = session.get("try_out", {}).get(game_id)
+    if mine is None:
+        return None
+    _, game = service().load(game_id)
+    current = seated_caller(game_id)
+    return {"game_id": game_id, "table": url_for("pages.table", token=mine["host"]),
+            "seats": [{"seat": p.seat, "name": p.name, "team": p.team} for p in game.players],
+            "current": current.capability.seat if current and request.endpoint != "pages.table" else None}
+
+
+@pages.post("/try/<game_id>/seat/<int:seat>")
+def try_out_switch(game_id, seat):
+    token = session.get("try_out", {}).get(game_id, {}).get("seats", {}).get(str(seat))
+    if token is None:
+        raise Refused("not_seated")
+    remember_seat(game_id, token)
+    return redirect(url_for("pages.play", game_id=game_id), 303)
 
 
 # --- the table screen (host) --------------------------------------------------------------
 
 def _table_page(caller: Caller, error=None, status=200):
-    urls = game_links(caller.game_id)["urls"]
-    join = {team: urls[team] for team in TEAMS}
-    return _render("pages/table.html", caller, error, status, join=join,
-                   qr={team: qr_svg(url) for team, url in join.items()},
-                   spectator_url=urls["spectator"], token=caller.capability.token)
+    links = game_links(caller.game_id)
+    urls = links["urls"]
+    join = {team: urls[team] for team in TEAMS if team in urls}
+    base = _base_url()
+    seat_links = {seat: f"{base}seat/{token}" for seat, token in service().seat_links(caller.game_id).items()}
+    return render_view("pages/table.html", caller, error, status, join=join,
+                       qr={team: qr_svg(url) for team, url in join.items()},
+                       seat_links={seat: {"url": url, "qr": qr_svg(url)} for seat, url in seat_links.items()},
+                       spectator_url=urls.get("spectator"), token=caller.capability.token)
 
 
 @pages.get("/table/<token>")
@@ -81,7 +159,7 @@ def table(token):
 
 @pages.post("/table/<token>/<command>")
 def table_command(token, command):
-    if command not in HOST_COMMANDS:
+    if command not in commands_for("host"):
         raise Refused("unknown_command")
     caller = from_token(token, kinds=("host",))
     _, error = _run(caller, from_form(command, request.form))
@@ -93,29 +171,53 @@ def table_command(token, command):
 @pages.get("/watch/<token>")
 def watch(token):
     caller = from_token(token, kinds=("spectator",))
-    return _render("pages/watch.html", caller, token=token)
+    return render_view("pages/watch.html", caller, token=token)
 
 
-# --- joining ------------------------------------------------------------------------------
+# --- joining, and a seat's new link ---------------------------------------------------------
 
 @pages.get("/join/<token>")
 def join(token):
     caller = from_token(token, kinds=("join",))
-    seated = seated_caller(caller.game_id)
-    if seated and seated.capability.team == caller.capability.team:
+    seated = _seat_in_game(caller.game_id)
+    if seated and seated.team == caller.capability.team:
         return redirect(url_for("pages.play", game_id=caller.game_id), 303)   # back in their seat
-    return _render("pages/join.html", caller, seated_elsewhere=seated is not None)
+    return render_view("pages/join.html", caller, seated_elsewhere=seated is not None)
+
+
+def _seat_in_game(game_id: str):
+    """The player this phone is seated as in the game, if any."""
+    seated = seated_caller(game_id)
+    if seated is None:
+        return None
+    return service().load(game_id, seated.version)[1].player(seated.capability.seat)
 
 
 @pages.post("/join/<token>")
 def join_submit(token):
     caller = from_token(token, kinds=("join",))
-    seated = seated_caller(caller.game_id)      # a phone with a seat on the other team switches
-    actor = Actor("join", team=caller.capability.team, seat=seated.capability.seat if seated else None)
+    seated = _seat_in_game(caller.game_id)      # a phone with a seat on the other team switches
+    actor = Actor("join", team=caller.capability.team, seat=seated.seat if seated else None)
     outcome, error = _run(caller, from_form("join", request.form), actor)
     if error:
-        return _render("pages/join.html", caller, *error, name=request.form.get("name", ""),
-                       seated_elsewhere=seated is not None)
+        return render_view("pages/join.html", caller, *error, name=request.form.get("name", ""),
+                           seated_elsewhere=seated is not None)
+    remember_seat(caller.game_id, outcome.seat_token)
+    return redirect(url_for("pages.play", game_id=caller.game_id), 303)
+
+
+@pages.get("/seat/<token>")
+def seat_link(token):
+    caller = from_token(token, kinds=("handoff",))
+    return render_view("pages/seat.html", caller, seat=caller.capability.seat)
+
+
+@pages.post("/seat/<token>")
+def seat_link_claim(token):
+    caller = from_token(token, kinds=("handoff",))
+    outcome, error = _run(caller, from_form("claim-seat", request.form))
+    if error:
+        return render_view("pages/seat.html", caller, *error, seat=caller.capability.seat)
     remember_seat(caller.game_id, outcome.seat_token)
     return redirect(url_for("pages.play", game_id=caller.game_id), 303)
 
@@ -124,15 +226,15 @@ def join_submit(token):
 
 @pages.get("/play/<game_id>")
 def play(game_id):
-    return _render("pages/play.html", api_caller(game_id, cookie_only=True))
+    return render_view("pages/play.html", api_caller(game_id, cookie_only=True))
 
 
 @pages.post("/play/<game_id>/<command>")
 def play_command(game_id, command):
-    if command not in PLAYER_COMMANDS:
+    if command not in commands_for("seat"):
         raise Refused("unknown_command")
     caller = api_caller(game_id, cookie_only=True)
     _, error = _run(caller, from_form(command, request.form))
     if error:
-        return _render("pages/play.html", caller, *error)
+        return render_view("pages/play.html", caller, *error)
     return redirect(url_for("pages.play", game_id=game_id), 303)
