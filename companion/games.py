@@ -53,6 +53,8 @@ def _capability_changes(game_id: str, events: list[dict]) -> tuple[list[Capabili
             grants.append(Capability(new_token(), game_id, "seat", e["team"], e["seat"]))
         elif e["type"] in ("player_left", "player_removed"):
             revoked += [("seat", e["seat"]), ("handoff", e["seat"])]
+        elif e["type"] == "seat_link_cancelled":
+            revoked.append(("handoff", e["seat"]))
         elif e["type"] == "seat_link_issued":
             revoked.append(("handoff", e["seat"]))
             grants.append(Capability(new_token(), game_id, "handoff", seat=e["seat"]))

@@ -19,6 +19,7 @@ REFUSALS = {
     "name_taken": _l("Someone on this team is already called %(name)s. Add an initial or pick a nickname."),
     "team_full": _l("This team already has %(max)s players. Join the other team, or watch."),
     "team_size": _l("Each team needs %(min)s to %(max)s players before the game can start (%(team)s does not)."),
+    "three_player_seats": _l("The three-player game needs two players in the team and one Interceptor (now %(players)s and %(interceptors)s)."),
     "teams_uneven": _l("Teams must be as even as possible (White %(white)s, Black %(black)s): someone from %(team)s can scan the other team's code to switch."),
     "already_seated": _l("This phone already has a seat on this team."),
     "not_enough_words": _l("The word list has fewer than 8 distinct words."),
@@ -47,6 +48,7 @@ REFUSALS = {
     "no_correction": _l("There is no correction to answer."),
     "correction_already_confirmed": _l("Your team has already confirmed this correction."),
     "accept_malformed": _l("Confirm or reject the correction."),
+    "no_seat_link": _l("That player has no new seat link waiting."),
     "seat_link_only": _l("Only a seat link from the table screen can do that."),
     "summary_not_ready": _l("The summary is ready once the game is over."),
     # the keyword swap

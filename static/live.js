@@ -32,7 +32,10 @@
           var busy = current.querySelector("form") && (current.contains(document.activeElement) ||
               Array.prototype.some.call(current.querySelectorAll("form"), function (f) { return dirty.has(f); }));
           if (busy && current.dataset.task === region.dataset.task) return;
+          // Panels the player opened stay open across updates.
+          var opened = Array.prototype.map.call(current.querySelectorAll("details[id][open]"), function (d) { return d.id; });
           current.innerHTML = region.innerHTML;
+          opened.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
           current.dataset.html = comparable(region.innerHTML);
           current.dataset.task = region.dataset.task || "";
           wire(current);

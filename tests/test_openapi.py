@@ -11,8 +11,12 @@ import pytest
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
+from companion.messages import REASONS, TASKS
+from companion.rules.decide import _DURING_CORRECTION
+from companion.rules.state import EVENT_TYPES
+from companion.views import _NOTICE_FIELDS
 from companion.web.commands import COMMANDS
-from companion.web.openapi import openapi_document
+from companion.web.openapi import NOTICES, SENDER_REFUSALS, openapi_document
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = openapi_document()
@@ -61,6 +65,7 @@ def check(instance, schema) -> None:
 
 def operation(path: str, method: str) -> dict:
     """The documented operation answering `method path` (path templates match one segment each)."""
+    path = path.split("?")[0]
     for template, item in DOC["paths"].items():
         if re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", template), path) and method in item:
             return item[method]
@@ -119,6 +124,32 @@ def test_examples_match_their_schemas():
                 check(content["example"], content["schema"])
 
 
+def test_every_command_is_described_from_its_definition():
+    """Each command's body has exactly its fields; the wrong kind of token, and a pending correction
+    where the rules check it, are documented refusals."""
+    for name, (rules_command, fields, sender) in COMMANDS.items():
+        op = DOC["paths"][f"/api/games/{{game_id}}/{name}"]["post"]
+        body = op["requestBody"]["content"]["application/json"]["schema"]
+        assert set(body["properties"]) == set(fields), name
+        assert op["requestBody"]["required"] == bool(fields), name
+        codes = {c for status, r in op["responses"].items() if status != "200"
+                 for c in r["content"]["application/json"]["schema"]["allOf"][1]["properties"]["code"]["enum"]}
+        assert SENDER_REFUSALS[sender] in codes, name
+        assert ("correction_pending" in codes) == (rules_command not in _DURING_CORRECTION), name
+
+
+def test_enumerations_come_from_the_code():
+    schemas = DOC["components"]["schemas"]
+    assert schemas["You"]["properties"]["task"]["enum"] == list(TASKS)
+    assert schemas["Result"]["properties"]["reason"]["enum"] == list(REASONS)
+    assert set(NOTICES) <= set(EVENT_TYPES)
+    for notice in schemas["Notice"]["oneOf"]:
+        assert set(notice["properties"]) <= set(_NOTICE_FIELDS)
+    operation_ids = [op["operationId"] for item in DOC["paths"].values() for m, op in item.items()
+                     if m != "parameters"]
+    assert len(operation_ids) == len(set(operation_ids))
+
+
 # --- real answers ---------------------------------------------------------------------------
 
 class Api:
@@ -159,27 +190,36 @@ class Api:
         return answer
 
 
-class Game:
-    """A game with four players, played through the API; every viewer's view is checked after each move."""
+STANDARD_PLAYERS = (("white", "Ann"), ("black", "Bea"), ("white", "Abe"), ("black", "Bob"))
+THREE_PLAYERS = (("white", "Ann"), ("white", "Abe"), ("black", "Ivy"))
 
-    def __init__(self, api: Api):
+
+class Game:
+    """A game played through the API; every viewer's view is checked after each move."""
+
+    def __init__(self, api: Api, body=None):
         self.api = api
-        created = api.post("/api/games", body={"language": "en"}, expect=201)
+        created = api.post("/api/games", body={"language": "en"} if body is None else body, expect=201)
         self.id = created["game_id"]
         self.path = f"/api/games/{self.id}"
         self.host = created["tokens"]["host"]
         self.tokens = created["tokens"]
         self.seats: dict[int, str] = {}
+        self.others: list[str] = []           # more tokens whose views are checked too (seat links)
 
-    def join_all(self):
-        for team, name in (("white", "Ann"), ("black", "Bea"), ("white", "Abe"), ("black", "Bob")):
-            joined = self.api.post(f"{self.path}/join", self.tokens[team], {"name": name})
-            self.seats[joined["seat"]] = joined["token"]
-            self.views()
+    def join(self, team, name) -> int:
+        joined = self.api.post(f"{self.path}/join", self.tokens[team], {"name": name})
+        self.seats[joined["seat"]] = joined["token"]
+        self.views()
+        return joined["seat"]
+
+    def join_all(self, players=STANDARD_PLAYERS):
+        for team, name in players:
+            self.join(team, name)
 
     def views(self) -> dict:
-        """Every viewer's view (host, spectator, join tokens, seats), checked; returns the host's."""
-        for token in [*self.tokens.values(), *self.seats.values()]:
+        """Every viewer's view (host, spectator, join tokens, seats...), checked; returns the host's."""
+        for token in [*self.tokens.values(), *self.seats.values(), *self.others]:
             assert self.api.get(self.path, token).status_code == 200
         return self.view(self.host)
 
@@ -191,6 +231,12 @@ class Game:
         self.views()
         return answer
 
+    def summary(self, token=None, match=None, expect=200) -> dict:
+        path = f"{self.path}/summary" + (f"?match={match}" if match is not None else "")
+        response = self.api.get(path, token or self.host)
+        assert response.status_code == expect, response.get_json()
+        return response.get_json()
+
     def encryptor(self, team) -> str:
         return self.seats[self.view(self.host)["rounds"][-1]["transmissions"][team]["encryptor"]]
 
@@ -198,8 +244,11 @@ class Game:
         players = self.view(self.host)["teams"][team]["players"]
         return self.seats[next(p["seat"] for p in players if not p["encryptor"])]
 
-    def announce(self, round_number):
-        for team in ("white", "black"):
+    def code(self, team) -> list[int]:
+        return self.view(self.encryptor(team))["you"]["code"]
+
+    def announce(self, round_number, teams=None):
+        for team in teams or self.view(self.host)["transmitting"]:
             self.do("clues", self.encryptor(team), {"clues": [f"{team[0]}{round_number}{c}" for c in "abc"]})
 
     def guess(self, team, code, confirm=True) -> dict:
@@ -318,6 +367,241 @@ def test_a_lobby_that_cant_start_matches_the_document(client):
 @pytest.mark.parametrize("body", [None, {}, {"language": "en"}])
 def test_creating_a_game_matches_the_document(client, body):
     Api(client).post("/api/games", body=body, expect=201)
+
+
+@pytest.mark.parametrize("body", [
+    {"language": "en", "mode": "standard", "timer": None},
+    {"mode": "three_player", "timer": 30},
+    {"timer": 600, "words": "apple, pear\nplum\ncherry\nlemon, lime\nfig\ndate\nkiwi"},
+])
+def test_creating_a_game_with_settings_matches_the_document(client, body):
+    api = Api(client)
+    game = Game(api, body)
+    view = game.view(game.host)
+    assert view["mode"] == body.get("mode", "standard")
+    assert view["max_rounds"] == (5 if view["mode"] == "three_player" else 8)
+    assert view["transmitting"] == (["white"] if view["mode"] == "three_player" else ["white", "black"])
+
+
+@pytest.mark.parametrize("body, status, code", [
+    ({"language": "xx"}, 400, "unknown_language"),
+    ({"mode": "solo"}, 400, "unknown_mode"),
+    ({"timer": 5}, 400, "timer_length"),
+    ({"timer": True}, 400, "timer_length"),
+    ({"words": 42}, 400, "words_malformed"),
+    ({"words": "apple, pear, apples"}, 400, "too_few_words"),
+    ({"words": "apple\npear\u0007"}, 400, "text_has_control_characters"),
+])
+def test_refused_settings_match_the_document(client, body, status, code):
+    Api(client).refused("/api/games", None, body, status, code)
+
+
+def test_a_three_player_game_matches_the_document(client):
+    api = Api(client)
+    game = Game(api, {"mode": "three_player"})
+    api.refused(f"{game.path}/start", game.host, None, 409, "three_player_seats")
+    game.join_all(THREE_PLAYERS[:2])
+    assert game.view(game.host)["start_problem"] == {"code": "three_player_seats",
+                                                     "params": {"players": 2, "interceptors": 0}}
+    game.join(*THREE_PLAYERS[2])
+    assert game.view(game.host)["start_problem"] is None
+    api.refused(f"{game.path}/join", game.tokens["black"], {"name": "Bo"}, 409, "team_full")
+    game.do("start", game.host)
+    interceptor = game.seats[3]
+
+    for round_number in range(1, 6):
+        view = game.view(game.host)
+        assert view["round"] == round_number and view["timer"] is None
+        assert view["host"]["skippable"] == ["white"]
+        game.announce(round_number)
+        if round_number > 1:
+            game.do("guess", interceptor, {"code": WRONG, "confirm": True})
+        last = game.guess("white", game.code("white"))
+        reveal = game.view(interceptor)["last_reveal"]
+        assert reveal["round"] == round_number and reveal["awards"] == []
+    assert last["events"][-1] == "game_ended"
+
+    for token in [game.host, *game.seats.values()]:
+        view = game.view(token)
+        assert view["phase"] == "over" and view["max_rounds"] == 5
+        assert view["teams"]["black"]["keywords"] is None
+        assert all(set(r["transmissions"]) == {"white"} for r in view["rounds"])
+    assert view["result"]["winners"] == ["white"] and view["result"]["reason"] == "team_survived"
+    summary = game.summary(interceptor)
+    assert summary["mode"] == "three_player" and summary["match"] == 1
+
+
+def test_the_interceptor_winning_matches_the_document(client):
+    api = Api(client)
+    game = Game(api, {"mode": "three_player"})
+    game.join_all(THREE_PLAYERS)
+    game.do("start", game.host)
+    interceptor = game.seats[3]
+    assert game.view(interceptor)["you"]["task"] == "wait_for_clues"
+
+    game.announce(1)
+    assert game.view(interceptor)["you"]["task"] == "no_interception_yet"
+    game.guess("white", WRONG)                                 # a miscommunication: a token for the Interceptor
+    reveal = game.view(game.host)["last_reveal"]
+    assert reveal["awards"] == [{"team": "black", "token": "interceptions"}]
+
+    game.announce(2)
+    code = game.code("white")
+    game.do("guess", interceptor, {"code": code, "confirm": True})
+    last = game.guess("white", code)
+    assert last["events"][-1] == "game_ended"
+    result = game.views()["result"]
+    assert result["winners"] == ["black"] and result["reason"] == "interceptor_tokens"
+    assert result["standings"]["black"]["interceptions"] == 2
+
+
+def test_a_timer_game_matches_the_document(client):
+    clock = [1000.0]
+    client.application.extensions["games"].clock = lambda: clock[0]
+    api = Api(client)
+    game = Game(api, {"timer": 30})
+    game.join_all()
+    game.do("start", game.host)
+    assert game.view(game.host)["timer"] is None
+
+    game.announce(1, ["white"])
+    black_encryptor = game.view(game.host)["rounds"][0]["transmissions"]["black"]["encryptor"]
+    expected = {"seconds": 30, "late_team": "black", "late_seat": black_encryptor, "remaining": 30, "up": False}
+    for token in [game.host, game.tokens["spectator"], *game.seats.values()]:
+        assert game.view(token)["timer"] == expected
+    clock[0] = 1012.5
+    assert game.view(game.host)["timer"]["remaining"] == 17.5
+    clock[0] = 1100
+    game.views()
+    assert game.view(game.host)["timer"] == {**expected, "remaining": 0, "up": True}
+    game.announce(1, ["black"])
+    assert game.views()["timer"] is None
+
+
+def test_host_corrections_match_the_document(client):
+    api = Api(client)
+    game = Game(api)
+    game.join_all()
+    host = game.host
+    assert game.view(host)["host"] == {"take_back": None, "skippable": [], "correctable": None}
+    assert game.view(game.tokens["spectator"])["host"] is None
+
+    # The lobby: locking joining, moving and removing a player.
+    game.do("lock-joining", host, {"locked": True})
+    assert game.view(host)["joining_locked"] is True
+    api.refused(f"{game.path}/join", game.tokens["white"], {"name": "Cy"}, 409, "joining_locked")
+    api.refused(f"{game.path}/lock-joining", host, {"locked": True}, 409, "already_locked")
+    api.refused(f"{game.path}/lock-joining", host, {"locked": "yes"}, 400, "locked_malformed")
+    api.refused(f"{game.path}/lock-joining", game.seats[1], {"locked": False}, 403, "host_only")
+    game.do("lock-joining", host, {"locked": False})
+    cy = game.join("white", "Cy")
+    game.do("move-player", host, {"seat": cy})
+    assert [p["name"] for p in game.view(host)["teams"]["black"]["players"]] == ["Bea", "Bob", "Cy"]
+    api.refused(f"{game.path}/move-player", host, {"seat": 99}, 400, "no_such_player")
+    api.post(f"{game.path}/remove-player", host, {"seat": cy})
+    api.refused(f"{game.path}/clues", game.seats.pop(cy), {"clues": ["a", "b", "c"]}, 403, "no_capability")
+    game.views()
+
+    # A new phone for seat 1, through a seat link.
+    game.do("seat-link", host, {"seat": 1})
+    link = client.application.extensions["games"].seat_links(game.id)[1]
+    assert game.view(link)["viewer"] == {"role": "handoff", "team": None, "seat": None, "name": None}
+    api.refused(f"{game.path}/claim-seat", host, None, 403, "seat_link_only")
+    claimed = api.post(f"{game.path}/claim-seat", link)
+    assert claimed["seat"] == 1 and claimed["events"] == ["seat_claimed"]
+    old, game.seats[1] = game.seats[1], claimed["token"]
+    assert api.get(game.path, old).get_json()["code"] == "no_capability"
+    api.refused(f"{game.path}/claim-seat", link, None, 403, "no_capability")
+    game.summary(expect=409)
+
+    # Round 1: a keyword swap, a skipped Encryptor, clues taken back.
+    game.do("start", host)
+    assert game.view(host)["host"] == {"take_back": None, "skippable": ["white", "black"], "correctable": None}
+    assert game.view(game.seats[1])["you"]["can_swap"] is True
+    api.refused(f"{game.path}/swap-keyword", game.seats[1], {"number": 5}, 400, "keyword_number")
+    game.do("swap-keyword", game.seats[1], {"number": 2})
+    assert game.view(game.seats[3])["you"]["can_swap"] is False
+    api.refused(f"{game.path}/swap-keyword", game.seats[3], {"number": 1}, 409, "already_swapped")
+    api.refused(f"{game.path}/skip-encryptor", host, {"team": "green"}, 400, "no_such_team")
+    skipped = game.view(host)["rounds"][0]["transmissions"]["white"]["encryptor"]
+    game.do("skip-encryptor", host, {"team": "white"})
+    assert game.view(host)["rounds"][0]["transmissions"]["white"]["encryptor"] != skipped
+    api.refused(f"{game.path}/take-back", host, None, 409, "nothing_to_take_back")
+    game.announce(1)
+    assert game.view(host)["host"]["take_back"] == {"entry": "clues", "transmission": "black"}
+    assert game.do("take-back", host)["events"] == ["entry_taken_back"]
+    game.do("clues", game.encryptor("black"), {"clues": ["x1", "y1", "z1"]})
+    api.refused(f"{game.path}/correction", host, {"decryption": WRONG}, 409, "nothing_to_correct")
+    white_code = game.code("white")
+    game.guess("white", white_code)
+
+    # A correction of White's reveal: rejected, withdrawn, then accepted by both sides.
+    assert game.view(host)["host"]["correctable"] == {"round": 1, "team": "white"}
+    api.refused(f"{game.path}/correction", host, {"decryption": white_code}, 409, "correction_changes_nothing")
+    api.refused(f"{game.path}/correction", host, {"decryption": "12"}, 400, "guess_malformed")
+    game.do("correction", host, {"decryption": WRONG, "interception": None})
+    view = game.view(host)
+    assert view["correction"] == {"round": 1, "team": "white", "code": white_code,
+                                  "before": {"decryption": white_code, "interception": None},
+                                  "after": {"decryption": WRONG, "interception": None}, "confirmed": []}
+    assert view["host"] == {"take_back": None, "skippable": [], "correctable": None}
+    assert game.view(game.seats[2])["you"]["task"] == "answer_correction"
+    api.refused(f"{game.path}/guess", game.guesser("black"), {"code": WRONG}, 409, "correction_pending")
+    api.refused(f"{game.path}/answer-correction", game.seats[1], {"accept": "maybe"}, 400, "accept_malformed")
+    game.do("answer-correction", game.seats[1], {"accept": True})
+    assert game.view(game.seats[3])["you"]["task"] == "wait_for_correction"
+    assert game.view(host)["correction"]["confirmed"] == ["white"]
+    api.refused(f"{game.path}/answer-correction", game.seats[3], {"accept": True}, 409,
+                "correction_already_confirmed")
+    game.do("answer-correction", game.seats[2], {"accept": False})
+    api.refused(f"{game.path}/answer-correction", game.seats[2], {"accept": True}, 409, "no_correction")
+    api.refused(f"{game.path}/withdraw-correction", host, None, 409, "no_correction")
+    game.do("correction", host, {"decryption": WRONG})
+    game.do("withdraw-correction", host)
+    game.do("correction", host, {"decryption": WRONG})
+    game.do("answer-correction", game.seats[2], {"accept": True})
+    assert game.do("answer-correction", game.seats[1], {"accept": True})["events"] == [
+        "correction_answered", "reveal_corrected"]
+    view = game.view(host)
+    assert view["correction"] is None and view["teams"]["white"]["tokens"]["miscommunications"] == 1
+    assert view["last_reveal"]["awards"] == [{"team": "white", "token": "miscommunications"}]
+    game.guess("black", game.code("black"))
+
+    # Round 2: a sealed interception taken back; White misreads a second time and loses.
+    game.announce(2)
+    game.guess("black", WRONG)
+    assert game.view(host)["host"]["take_back"] == {"entry": "guess", "transmission": "white", "by": "black"}
+    game.do("take-back", host)
+    game.guess("black", WRONG)
+    game.guess("white", WRONG)
+    game.guess("white", WRONG)
+    assert game.guess("black", game.code("black"))["events"][-1] == "game_ended"
+    over = game.views()
+    assert over["result"]["winners"] == ["black"] and over["result"]["reason"] == "miscommunications"
+
+    # A correction after the end: the round's end is judged again.
+    assert over["host"]["correctable"] == {"round": 2, "team": "black"}
+    game.do("correction", host, {"decryption": WRONG, "interception": "4-4-4"})
+    game.do("answer-correction", game.seats[1], {"accept": True})
+    assert game.do("answer-correction", game.seats[2], {"accept": True})["events"] == [
+        "correction_answered", "round_reopened", "reveal_corrected", "game_ended"]
+    over = game.views()
+    assert {n["kind"] for n in over["notices"]} == set(NOTICES)
+    assert over["result"]["standings"]["black"]["miscommunications"] == 1
+
+    # Summaries, and a rematch.
+    for token in (host, game.tokens["spectator"], game.tokens["white"], game.seats[4]):
+        summary = game.summary(token)
+        assert summary["match"] == 1 and summary["viewer"]["role"] == "spectator"
+        assert summary["teams"]["white"]["keywords"] and summary["teams"]["black"]["keywords"]
+    assert game.summary(match=1) == summary
+    game.summary(match=2, expect=409)
+    assert game.do("rematch", host)["events"] == ["rematch_started", "round_started"]
+    view = game.view(host)
+    assert view["match"] == 2 and view["notices"] == [] and view["phase"] == "playing"
+    assert game.summary()["match"] == 1
+    game.summary(match=2, expect=409)
+    api.refused(f"{game.path}/rematch", host, None, 409, "game_in_progress")
 
 
 @pytest.mark.slow

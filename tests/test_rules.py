@@ -556,6 +556,8 @@ def test_every_event_a_game_produces_is_a_known_event_type():
     corrections.do({"type": "take_back"}, HOST)
     corrections.do({"type": "issue_seat_link", "seat": 2}, HOST)
     corrections.do({"type": "claim_seat"}, Actor("handoff", seat=2))
+    corrections.do({"type": "issue_seat_link", "seat": 1}, HOST)
+    corrections.do({"type": "cancel_seat_link", "seat": 1}, HOST)
     corrections.round()
     corrections.round(black=(True, True))
     corrections.round(black=(True, True))

@@ -276,6 +276,15 @@ def test_a_seat_link_is_issued_by_the_host_and_claimed_by_a_handoff_link_only():
     assert refused(table, {"type": "claim_seat"}, Actor("seat", "white", 2)) == "seat_link_only"
     assert table.do({"type": "claim_seat"}, Actor("handoff", seat=2)) == [{"type": "seat_claimed", "seat": 2}]
     assert [n["kind"] for n in table.game.notices] == ["seat_link_issued", "seat_claimed"]
+    assert refused(table, {"type": "claim_seat"}, Actor("handoff", seat=2)) == "seat_link_only"   # used once
+
+
+def test_a_seat_link_can_be_cancelled_and_then_no_longer_claimed():
+    table = Table()
+    assert refused(table, {"type": "cancel_seat_link", "seat": 2}) == "no_seat_link"
+    table.do({"type": "issue_seat_link", "seat": 2}, HOST)
+    table.do({"type": "cancel_seat_link", "seat": 2}, HOST)
+    assert refused(table, {"type": "claim_seat"}, Actor("handoff", seat=2)) == "seat_link_only"
 
 
 # --- rematch --------------------------------------------------------------------------------

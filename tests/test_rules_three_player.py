@@ -24,7 +24,7 @@ def test_it_starts_only_with_two_in_the_team_and_one_interceptor(white, black):
     table = Table(white=white, black=black, mode="three_player", start=False)
     with pytest.raises(RuleError) as refused:
         table.do({"type": "start", "words": WORDS}, HOST)
-    assert refused.value.code == "team_size"
+    assert refused.value.code == "three_player_seats"
 
 
 def test_a_third_team_member_or_a_second_interceptor_is_refused_at_the_door():

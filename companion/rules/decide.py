@@ -41,7 +41,8 @@ HOST = Actor("host")
 
 
 # What may still be done while a correction waits for both teams' answers.
-_DURING_CORRECTION = ("answer_correction", "withdraw_correction", "issue_seat_link", "claim_seat")
+_DURING_CORRECTION = ("answer_correction", "withdraw_correction", "issue_seat_link", "cancel_seat_link",
+                      "claim_seat")
 
 
 def decide(game: Game, command: dict, actor: Actor, rng: random.Random) -> list[dict]:
@@ -239,6 +240,11 @@ def start_problem(game: Game) -> RuleError | None:
 
     Standard game: 2-4 players a team, as even as possible. Three players: two in the team, one Interceptor."""
     sizes = {team: len(game.team_players(team)) for team in TEAMS}
+    if game.three_player:
+        if any(sizes[team] != three_player.SIZES[team] for team in TEAMS):
+            return RuleError("three_player_seats", players=sizes[three_player.TEAM],
+                             interceptors=sizes[three_player.INTERCEPTOR])
+        return None
     for team in TEAMS:
         least, most = game.team_sizes(team)
         if not least <= sizes[team] <= most:
@@ -431,8 +437,17 @@ def _issue_seat_link(game, command, actor, rng):
     return [{"type": "seat_link_issued", "seat": _player_at(game, command).seat}]
 
 
+def _cancel_seat_link(game, command, actor, rng):
+    """The player's old phone came back, or the link was shown by mistake: the link stops working."""
+    _require_host(actor)
+    seat = _player_at(game, command).seat
+    if seat not in game.seat_links:
+        raise RuleError("no_seat_link")
+    return [{"type": "seat_link_cancelled", "seat": seat}]
+
+
 def _claim_seat(game, command, actor, rng):
-    if actor.kind != "handoff" or game.player(actor.seat) is None:
+    if actor.kind != "handoff" or actor.seat not in game.seat_links:
         raise RuleError("seat_link_only")
     return [{"type": "seat_claimed", "seat": actor.seat}]
 
@@ -549,6 +564,7 @@ _HANDLERS = {
     "answer_correction": _answer_correction,
     "withdraw_correction": _withdraw_correction,
     "issue_seat_link": _issue_seat_link,
+    "cancel_seat_link": _cancel_seat_link,
     "claim_seat": _claim_seat,
     "rematch": _rematch,
     "announce_clues": _announce_clues,

@@ -152,6 +152,7 @@ class Game:
     tiebreak: Tiebreak | None = None
     result: Result | None = None
     correction: Correction | None = None
+    seat_links: set = field(default_factory=set)       # seats with a new link the host issued, not yet taken
     notices: list[dict] = field(default_factory=list)  # corrections and host actions, for everyone
 
     # --- the kind of game --------------------------------------------------------------------
@@ -237,7 +238,7 @@ EVENT_TYPES = ("game_created", "player_joined", "player_left", "player_removed",
                "clues_announced", "guess_saved", "entry_taken_back", "transmission_resolved",
                "correction_proposed", "correction_answered", "correction_withdrawn", "round_reopened",
                "reveal_corrected", "tiebreak_started", "keyword_guesses_sealed", "keywords_judged",
-               "game_ended", "seat_link_issued", "seat_claimed", "rematch_started")
+               "game_ended", "seat_link_issued", "seat_link_cancelled", "seat_claimed", "rematch_started")
 
 
 def _apply_in_place(game: Game, event: dict) -> None:
@@ -251,6 +252,7 @@ def _apply_in_place(game: Game, event: dict) -> None:
         game.players.append(Player(seat=event["seat"], name=event["name"], team=event["team"]))
     elif kind in ("player_left", "player_removed"):
         game.players = [p for p in game.players if p.seat != event["seat"]]
+        game.seat_links.discard(event["seat"])
     elif kind == "player_moved":
         moved = game.player(event["seat"])
         game.players = [p for p in game.players if p is not moved] + [Player(moved.seat, moved.name, event["team"])]
@@ -342,8 +344,12 @@ def _apply_in_place(game: Game, event: dict) -> None:
         game.phase = OVER
         game.result = Result(winners=tuple(event["winners"]), reason=event["reason"], cause=event.get("cause"))
     elif kind == "seat_link_issued":
+        game.seat_links.add(event["seat"])
         _notice(game, kind, seat=event["seat"])
+    elif kind == "seat_link_cancelled":
+        game.seat_links.discard(event["seat"])
     elif kind == "seat_claimed":
+        game.seat_links.discard(event["seat"])
         _notice(game, kind, seat=event["seat"])
     elif kind == "rematch_started":
         # Same seats; the rotation goes on from the last round's Encryptors.

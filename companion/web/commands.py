@@ -17,6 +17,7 @@ COMMANDS = {
     "correction": ("propose_correction", ("decryption", "interception"), "host"),
     "withdraw-correction": ("withdraw_correction", (), "host"),
     "seat-link": ("issue_seat_link", ("seat",), "host"),
+    "cancel-seat-link": ("cancel_seat_link", ("seat",), "host"),
     "verdicts": ("judge_keywords", ("verdicts",), "host"),
     "rematch": ("rematch", (), "host"),
     "clues": ("announce_clues", ("clues",), "seat"),

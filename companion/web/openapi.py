@@ -1,27 +1,34 @@
 """The OpenAPI 3 description of the JSON API, served at /api/openapi.json (the guide is docs/api.md).
 
-Built as plain data from a few helpers. The enumerations (phases, tasks, reasons, refusal codes, limits)
-come from the modules that define them, so the document can't drift from the code on those points.
-Every object schema lists all its fields as required and allows no others: a view or answer that grows
-a field must be described here first (tests/test_openapi.py checks real answers against this).
+Built as plain data from a few helpers. The enumerations (phases, modes, tasks, reasons, refusal codes,
+limits) and the list of commands come from the modules that define them, so the document can't drift from
+the code on those points. Every object schema lists all its fields as required (unless it says otherwise)
+and allows no others: a view or answer that grows a field must be described here first
+(tests/test_openapi.py checks real answers against this).
 """
 
 from __future__ import annotations
 
-from ..messages import CAUSES, REFUSALS, TASKS
+from ..messages import CAUSES, REASONS, REFUSALS, TASKS
 from ..rules import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS
-from ..rules.decide import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, LANGUAGES, NAME_LENGTH, PHASE_REFUSALS
-from ..rules.round_end import BOTH, INTERCEPTIONS, KEYWORDS, MISCOMMUNICATIONS, SCORE, SHARED
-from ..rules.state import EVENT_TYPES, MAX_ROUNDS, MAX_TEAM, MIN_TEAM
+from ..rules import three_player
+from ..rules.decide import (_DURING_CORRECTION, CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, LANGUAGES, MAX_WORDS,
+                            MIN_WORDS, NAME_LENGTH, PHASE_REFUSALS, TIMER_SECONDS, WORD_MAX_LENGTH)
+from ..rules.state import EVENT_TYPES, MAX_ROUNDS, MAX_TEAM, MIN_TEAM, MODES, STANDARD
+from .commands import COMMANDS
 from .errors import status_of
 
 PHASES = (LOBBY, PLAYING, KEYWORD_GUESSING, KEYWORD_JUDGING, OVER)
-REASONS = (INTERCEPTIONS, MISCOMMUNICATIONS, BOTH, SCORE, KEYWORDS, SHARED)
 EVENTS = EVENT_TYPES
-ROLES = ("seat", "host", "spectator", "join")
+ROLES = ("seat", "host", "spectator", "join", "handoff")
+START_PROBLEMS = ("team_size", "teams_uneven", "three_player_seats")    # rules.decide.start_problem
+TOKEN_KINDS = ("interceptions", "miscommunications")
 
 # Refusals any command can meet before the rules see it.
 COMMAND_REFUSALS = ("no_capability", "wrong_game", "not_seated", "malformed_body", "csrf", "too_large", "busy")
+# The refusal for a token of the wrong kind, by the kind a command needs (web.auth.from_token).
+SENDER_REFUSALS = {"host": "host_only", "seat": "players_only", "join": "join_link_only",
+                   "handoff": "seat_link_only"}
 TEXT_REFUSALS = ("text_too_long", "text_has_control_characters")
 GUESS_PATTERN = "^[-., /]*[1-4][-., /]*[1-4][-., /]*[1-4][-., /]*$"   # rules.codes.parse_guess, as a string
 
@@ -92,6 +99,10 @@ def boolean(description: str | None = None) -> dict:
     return described({"type": "boolean"}, description)
 
 
+def number(description: str | None = None, minimum: float | None = None, maximum: float | None = None) -> dict:
+    return {**integer(description, minimum, maximum), "type": "number"}
+
+
 BOOLEAN = boolean()
 TEAM = enum(TEAMS)
 SEAT = integer("A player's seat number: 1 for the first player to join, and so on.", minimum=1)
@@ -106,6 +117,17 @@ def words(count: int, description: str) -> dict:
     return array(string(), count, description)
 
 
+def teams_list(description: str, most: int = len(TEAMS)) -> dict:
+    return array(TEAM, description=description, maxItems=most, uniqueItems=True)
+
+
+# A code as a command body may give it (rules.codes.parse_guess): a list of digits, or a string.
+CODE_INPUT = {"description": "Three digits from 1 to 4, one per clue (a guess may repeat a digit; it is then "
+                             "wrong): a list, or a string such as \"314\" or \"3-1-4\".",
+              "oneOf": [array({"oneOf": [DIGIT, enum(["1", "2", "3", "4"])]}, 3),
+                        {"type": "string", "pattern": GUESS_PATTERN}]}
+
+
 # --- components ---------------------------------------------------------------------------
 
 def _guess_properties() -> dict:
@@ -116,6 +138,11 @@ def _guess_properties() -> dict:
         "started": boolean("Someone entered a code (for a viewer who can't see the guess yet, this is "
                            "only true once it is sealed)."),
     }
+
+
+AWARD = obj({"team": described(TEAM, "The team that takes the token (in the three-player game, `black` is "
+                                     "the Interceptor)."),
+             "token": enum(TOKEN_KINDS, "The kind of token.")})
 
 
 def _transmission_properties() -> dict:
@@ -129,16 +156,117 @@ def _transmission_properties() -> dict:
         "resolved": boolean("Every needed guess is sealed: the code is revealed."),
         "code": nullable(code("The true code, once resolved (the Encryptor reads it earlier from `you.code`).")),
         "decryption": ref("Guess"),
-        "interception": nullable(obj(_guess_properties(), "The other team's guess; null in round 1, when "
-                                                          "nobody intercepts.")),
+        "interception": nullable(obj(_guess_properties(), "The other team's guess (in the three-player game, "
+                                                          "the Interceptor's); null in round 1, when nobody "
+                                                          "intercepts.")),
         "intercepted": nullable(boolean("Once resolved: the other team guessed right.")),
         "miscommunicated": nullable(boolean("Once resolved: the own team guessed wrong.")),
+        "awards": nullable(array(AWARD, description="Once resolved: the tokens its outcome gave, in order (an "
+                                                    "Interception, then a Miscommunication; in the three-player "
+                                                    "game both go to the Interceptor as Interception tokens); "
+                                                    "empty if none. Null before.", maxItems=2)),
     }
 
 
 def _standing() -> dict:
     return obj({"interceptions": integer(minimum=0), "miscommunications": integer(minimum=0),
                 "score": integer("Interceptions minus Miscommunications.")})
+
+
+ROUND_NUMBER = integer(minimum=1, maximum=MAX_ROUNDS)
+
+# The public log (views._notice): each kind with its fields besides `kind` and `round` (rules.state).
+NOTICES = {
+    "keyword_swapped": ("A team swapped one of its keywords for a fresh one (which one stays secret).",
+                        {"team": TEAM}),
+    "encryptor_skipped": ("The host skipped a team's Encryptor: the next teammate takes the round, with a "
+                          "fresh code.",
+                          {"team": TEAM, "seat": described(SEAT, "The skipped player."),
+                           "by": described(SEAT, "The new Encryptor.")}),
+    "entry_taken_back": ("The host took back an entry not revealed yet: a team's sealed guess (kept as its "
+                         "draft), or an Encryptor's clues (with the guesses of that transmission).",
+                         {"entry": enum(["guess", "clues"]),
+                          "team": described(TEAM, "Whose transmission."),
+                          "by": nullable(enum(TEAMS, "For a guess, the team whose guess it was; null for "
+                                                     "clues."))}),
+    "correction_proposed": ("The host proposed to correct the last reveal (see `correction`).",
+                            {"team": described(TEAM, "Whose transmission."),
+                             "decryption": code("The corrected decryption."),
+                             "interception": nullable(code("The corrected interception; null when that "
+                                                           "round had none."))}),
+    "correction_answered": ("A side answered the proposed correction (a rejection drops it).",
+                            {"team": TEAM, "accept": BOOLEAN}),
+    "correction_withdrawn": ("The host withdrew the proposed correction.", {}),
+    "reveal_corrected": ("Both sides accepted the correction: the reveal now reads so (tokens follow).",
+                         {"team": described(TEAM, "Whose transmission."),
+                          "decryption": code("The corrected decryption."),
+                          "interception": nullable(code("The corrected interception; null when that round "
+                                                        "had none.")),
+                          "intercepted": BOOLEAN, "miscommunicated": BOOLEAN}),
+    "seat_link_issued": ("The host issued a new link to a player's seat (for a new phone).", {"seat": SEAT}),
+    "seat_claimed": ("A new phone took over a seat through its link (the old phone is signed out).",
+                     {"seat": SEAT}),
+}
+
+
+def _notice(kind: str) -> dict:
+    description, fields = NOTICES[kind]
+    return obj({"kind": enum([kind]),
+                "round": integer("The round under way when it happened; 0 in the lobby.", minimum=0,
+                                 maximum=MAX_ROUNDS),
+                **fields}, description)
+
+
+def _outcome() -> dict:
+    return obj({"decryption": code("The own team's guess."),
+                "interception": nullable(code("The other side's guess; null in round 1."))})
+
+
+def _view_properties() -> dict:
+    return {
+        "version": integer("The game's version this view shows.", minimum=1),
+        "phase": enum(PHASES),
+        "language": enum(LANGUAGES),
+        "mode": enum(MODES, f"`{STANDARD}`: two teams of {MIN_TEAM} to {MAX_TEAM}; `{three_player.TEAM}` is "
+                            f"then the team of two behind the white screen, and `{three_player.INTERCEPTOR}` "
+                            "the Interceptor (who transmits nothing and has no keywords)."),
+        "try_out": boolean("A try-out: one device plays every seat; nothing is secret from it."),
+        "match": integer("Which match of this game: 1, then 2 after the first rematch, and so on.", minimum=1),
+        "round": integer("The current round number; 0 before the game starts.", minimum=0, maximum=MAX_ROUNDS),
+        "max_rounds": {"type": "integer", "enum": [MAX_ROUNDS, three_player.MAX_ROUNDS],
+                       "description": f"{MAX_ROUNDS}, or {three_player.MAX_ROUNDS} in the three-player game."},
+        "transmitting": array(TEAM, description="The teams that transmit each round, in the order their "
+                                                "transmissions are guessed: both, or only `white` in the "
+                                                "three-player game.", minItems=1, maxItems=len(TEAMS),
+                              uniqueItems=True),
+        "joining_locked": boolean("The host locked joining: join tokens are refused (`joining_locked`)."),
+        "start_problem": nullable(obj({
+            "code": enum(START_PROBLEMS, "A refusal code (see `Error`)."),
+            "params": obj({"team": described(TEAM, "The team at fault (the bigger one if uneven)."),
+                           "min": integer(minimum=0), "max": integer(minimum=0),
+                           "white": integer(minimum=0), "black": integer(minimum=0),
+                           "players": integer("Players in the team (`white`).", minimum=0),
+                           "interceptors": integer("Players on the Interceptor's side (`black`).", minimum=0)},
+                          "The refusal's details: `team`, `min` and `max` for `team_size`; `team` and each "
+                          "team's number of players (`white`, `black`) for `teams_uneven`; `players` and "
+                          "`interceptors` for `three_player_seats`.", required=()),
+        }, "In the lobby, why the host can't start the game yet; null when it can, and once it has "
+           "started.")),
+        "viewer": ref("Viewer"),
+        "teams": per_team(ref("Team")),
+        "rounds": array(ref("Round"), description="Every round of this match so far, oldest first."),
+        "transmission": nullable(enum(TEAMS, "Whose transmission is being guessed now (White's, then "
+                                             "Black's, once both Encryptors announced); else null.")),
+        "tiebreak": ref("Tiebreak"),
+        "result": ref("Result"),
+        "timer": ref("Timer"),
+        "correction": ref("Correction"),
+        "notices": array(ref("Notice"), description="The public log of this match's host actions and "
+                                                    "corrections, oldest first."),
+        "last_reveal": ref("Reveal"),
+        "you": ref("You"),
+        "host": ref("Host"),
+    }
 
 
 def schemas() -> dict:
@@ -150,11 +278,13 @@ def schemas() -> dict:
         "CreatedGame": obj({
             "game_id": string("The game's identifier, used in every other path."),
             "tokens": obj({
-                "host": string("The table screen's token: starts the game and judges the tiebreak. "
-                               "Also reads the table's view (no secrets)."),
+                "host": string("The table screen's token: starts the game, corrects it and judges the "
+                               "tiebreak. Also reads the table's view (no secrets)."),
                 "spectator": string("Read-only token: the public view."),
-                "white": string("White's join token: seats a player on White."),
-                "black": string("Black's join token: seats a player on Black."),
+                "white": string("White's join token: seats a player on White (in the three-player game, "
+                                "the team)."),
+                "black": string("Black's join token: seats a player on Black (in the three-player game, "
+                                "the Interceptor)."),
             }, "Capability tokens, to send as `Authorization: Bearer <token>`. Keep them secret."),
             "urls": obj({
                 "table": string("The table screen page (host)."),
@@ -176,6 +306,13 @@ def schemas() -> dict:
             "token": string("The new player's seat token: send it as `Authorization: Bearer <token>` for "
                             "this player's view and commands. It is shown only this once."),
         }),
+        "ClaimResult": obj({
+            "version": integer("The game's version after claiming the seat.", minimum=1),
+            "events": array(enum(["seat_claimed"]), 1),
+            "seat": described(SEAT, "The seat taken over."),
+            "token": string("The seat's new token (the seat's old token and the seat link stop working). "
+                            "It is shown only this once."),
+        }),
         "Player": obj({"seat": SEAT, "name": string(),
                        "encryptor": boolean("This player is the team's Encryptor in the current round "
                                             "(only while the phase is `playing`).")}),
@@ -185,7 +322,8 @@ def schemas() -> dict:
             "score": integer("Interceptions minus Miscommunications."),
             "keywords": nullable(words(4, "The team's keywords, numbered 1 to 4 in order: shown to the "
                                           "team's own players, and to everybody in phases `keyword_judging` "
-                                          "and `over`. Null otherwise.")),
+                                          "and `over`. Null otherwise, and always for the Interceptor "
+                                          "(`black`) in the three-player game.")),
             "columns": array(array(obj({"clue": string(), "round": integer(minimum=1)})), 4,
                              "The note sheet: every revealed clue of this team, under its keyword number "
                              "(column 0 is keyword 1)."),
@@ -193,15 +331,17 @@ def schemas() -> dict:
         "Guess": obj(_guess_properties(), "A team's guess of a transmission's code."),
         "Transmission": obj(_transmission_properties(), "One team's transmission in one round."),
         "Round": obj({
-            "number": integer(minimum=1, maximum=MAX_ROUNDS),
+            "number": ROUND_NUMBER,
             "interception_allowed": boolean("False in round 1."),
-            "transmissions": per_team(ref("Transmission")),
+            "transmissions": obj({team: ref("Transmission") for team in TEAMS},
+                                 "Each transmitting team's transmission (see `transmitting`): only `white` in "
+                                 "the three-player game.", required=[three_player.TEAM]),
         }),
-        "Reveal": nullable(obj({"round": integer(minimum=1), **_transmission_properties()},
+        "Reveal": nullable(obj({"round": ROUND_NUMBER, **_transmission_properties()},
                                "The most recently resolved transmission and its round; null before the first.")),
         "Viewer": obj({
-            "role": enum(ROLES, "What the token is: a seated player, the table (host), a spectator, or a "
-                                "team's join token (before joining)."),
+            "role": enum(ROLES, "What the token is: a seated player, the table (host), a spectator, a "
+                                "team's join token (before joining), or a seat link not claimed yet."),
             "team": nullable(enum(TEAMS, "The player's team, or the join token's team; else null.")),
             "seat": nullable(SEAT),
             "name": nullable(string("The player's name; null unless `role` is `seat`.")),
@@ -212,53 +352,72 @@ def schemas() -> dict:
             "code": nullable(code("Your code to encrypt: only while you are the Encryptor and your "
                                   "transmission is unresolved.")),
             "task": enum(TASKS, "What this player should do now."),
+            "can_swap": boolean("Your team may still swap one keyword (`swap-keyword`): in round 1, before "
+                                "its clues are announced, once a match."),
         }, "Only for a seated player (null for every other viewer).")),
         "Tiebreak": nullable(obj({
             "cause": enum(CAUSES, "`collision`: both teams met an end condition in the same round; "
-                                  "`round_limit`: eight rounds passed."),
+                                  f"`round_limit`: {MAX_ROUNDS} rounds passed."),
             "sealed": per_team(BOOLEAN, "Which teams sealed their keyword guesses."),
             "guesses": per_team(nullable(words(4, "A team's guesses of the other team's keywords: visible "
                                                   "to the team, and to everybody once both are sealed."))),
             "proposal": nullable(per_team(array(BOOLEAN, 4), "The app's proposed verdicts while the host "
                                                              "judges (phase `keyword_judging`).")),
             "verdicts": nullable(per_team(array(BOOLEAN, 4), "The host's verdicts, once judged.")),
-        }, "The keyword tiebreak; null unless the game reached it.")),
+        }, "The keyword tiebreak; null unless the game reached it (never in the three-player game).")),
         "Result": nullable(obj({
             "winners": array(TEAM, description="One team, or both for a shared victory.", minItems=1,
                              maxItems=2, uniqueItems=True),
-            "reason": enum(REASONS),
+            "reason": enum(REASONS, f"Why it ended; `{three_player.INTERCEPTOR_TOKENS}` and "
+                                    f"`{three_player.TEAM_SURVIVED}` end three-player games."),
             "shared": BOOLEAN,
             "cause": nullable(enum(CAUSES, "Why a keyword tiebreak was played, for results reached through "
                                            "one; else null.")),
             "standings": per_team(_standing()),
         }, "How the game ended; null until it is over.")),
-        "View": obj({
-            "version": integer("The game's version this view shows.", minimum=1),
-            "phase": enum(PHASES),
-            "language": enum(LANGUAGES),
-            "round": integer("The current round number; 0 before the game starts.", minimum=0,
-                             maximum=MAX_ROUNDS),
-            "max_rounds": integer(minimum=MAX_ROUNDS, maximum=MAX_ROUNDS),
-            "team_size": obj({"min": integer(minimum=MIN_TEAM, maximum=MIN_TEAM),
-                              "max": integer(minimum=MAX_TEAM, maximum=MAX_TEAM)}),
-            "start_problem": nullable(obj({
-                "code": enum(["team_size", "teams_uneven"], "A refusal code (see `Error`)."),
-                "params": obj({"team": described(TEAM, "The team at fault (the bigger one if uneven)."),
-                               "min": integer(), "max": integer(), "white": integer(), "black": integer()},
-                              "The refusal's details: `min` and `max` for `team_size`, each team's "
-                              "number of players (`white`, `black`) for `teams_uneven`.", required=["team"]),
-            }, "In the lobby, why the host can't start the game yet; null when it can, and once it has "
-               "started.")),
-            "viewer": ref("Viewer"),
-            "teams": per_team(ref("Team")),
-            "rounds": array(ref("Round"), description="Every round so far, oldest first."),
-            "transmission": nullable(enum(TEAMS, "Whose transmission is being guessed now (White's, then "
-                                                 "Black's, once both Encryptors announced); else null.")),
-            "tiebreak": ref("Tiebreak"),
-            "result": ref("Result"),
-            "last_reveal": ref("Reveal"),
-            "you": ref("You"),
-        }, "Everything this viewer may see of the game, and nothing more."),
+        "Timer": nullable(obj({
+            "seconds": integer("The game's sand timer.", minimum=TIMER_SECONDS[0], maximum=TIMER_SECONDS[1]),
+            "late_team": described(TEAM, "The team whose Encryptor hasn't announced yet."),
+            "late_seat": described(SEAT, "That team's Encryptor."),
+            "remaining": number("Seconds left when this view was made (one decimal).", minimum=0,
+                                maximum=TIMER_SECONDS[1]),
+            "up": boolean("The time is up (a pacing aid only: nothing is refused)."),
+        }, "The sand timer, in a game created with one, while one Encryptor has announced and the other "
+           "hasn't (never in the three-player game); else null.")),
+        "Correction": nullable(obj({
+            "round": ROUND_NUMBER,
+            "team": described(TEAM, "Whose transmission is corrected."),
+            "code": code("That transmission's true code."),
+            "before": described(_outcome(), "The guesses as revealed."),
+            "after": described(_outcome(), "The guesses as the host proposes to correct them."),
+            "confirmed": teams_list("The sides that accepted it so far (it applies once both have).", 1),
+        }, "A correction of the last reveal proposed by the host, waiting for both sides to accept it on "
+           "their phones (`answer-correction`; until then most commands are refused with "
+           "`correction_pending`); else null.")),
+        "Notice": {"oneOf": [_notice(kind) for kind in NOTICES],
+                   "description": "A line of the public log, by `kind`."},
+        "Host": nullable(obj({
+            "take_back": nullable(obj({
+                "entry": enum(["guess", "clues"]),
+                "transmission": described(TEAM, "Whose transmission the entry belongs to."),
+                "by": described(TEAM, "For a guess only: whose guess."),
+            }, "The entry `take-back` would take back: a sealed guess of the open transmission, else the "
+               "latest clues of a transmission not resolved yet; null if none.",
+                required=["entry", "transmission"])),
+            "skippable": teams_list("The teams whose Encryptor `skip-encryptor` may skip now (clues not "
+                                    "announced, and a teammate to take over)."),
+            "correctable": nullable(obj({"round": ROUND_NUMBER, "team": described(TEAM, "Whose transmission.")},
+                                        "The reveal `correction` would correct: the last one, until the next "
+                                        "clues or keyword guesses; null if none.")),
+        }, "What the table screen may correct now: only for the host (null for every other viewer); while a "
+           "correction is pending, nothing.")),
+        "View": obj(_view_properties(), "Everything this viewer may see of the game, and nothing more."),
+        "Summary": obj({**_view_properties(),
+                        "version": integer("Always 0: a summary is no version of the live game.", minimum=0,
+                                           maximum=0),
+                        "phase": enum([OVER])},
+                       "A finished match, whole: the spectator's view of it once it was over (keywords, codes "
+                       "and guesses are all public by then). `match` says which match it is."),
     }
 
 
@@ -274,36 +433,202 @@ def json_body(schema: dict, example=None) -> dict:
 def refusals(*codes: str) -> dict:
     """Error responses grouped by status, each allowing exactly the codes listed."""
     by_status: dict[str, list[str]] = {}
-    for c in codes:
+    for c in dict.fromkeys(codes):
         by_status.setdefault(str(status_of(c)), []).append(c)
     return {status: {"description": "Refused: " + ", ".join(f"`{c}`" for c in found) + ".",
                      **json_body({"allOf": [ref("Error"), {"properties": {"code": enum(found)}}]})}
             for status, found in sorted(by_status.items())}
 
 
-def command(operation_id: str, summary: str, description: str, body: dict, security: list,
-            codes: tuple[str, ...], ok: dict | None = None, example=None, body_required: bool = True) -> dict:
-    """A command's path item. Request bodies are open: fields a command doesn't read are ignored."""
+BEARER = [{"bearerAuth": []}]
+BEARER_OR_COOKIE = [{"bearerAuth": []}, {"seatCookie": [], "csrfHeader": []}]
+NAMES = f"{NAME_LENGTH[0]} to {NAME_LENGTH[1]} characters"
+LOBBY_ONLY = ("try_out_fixed_seats", *phase_refusals(LOBBY))
+SEAT_IN_BODY = {"seat": described(SEAT, "The player's seat (see `teams.<team>.players`).")}
+
+
+# Each command of web.commands.COMMANDS: its operation id, summary, description, body fields (exactly
+# the command's fields), which of them are required, the refusals of the rules, an example, its answer.
+# The refusal for a token of the wrong kind, and `correction_pending`, are added from the command itself.
+COMMAND_DOCS = {
+    "join": dict(
+        operation_id="join", summary="Take a seat",
+        description=f"With a team's join token, in the lobby, unless the host locked joining: seats a new "
+                    f"player on that team ({MIN_TEAM} to {MAX_TEAM} players a team; in the three-player game "
+                    f"{three_player.SIZES[three_player.TEAM]} in the team and "
+                    f"{three_player.SIZES[three_player.INTERCEPTOR]} Interceptor). Answers the player's seat "
+                    "number and seat token.",
+        body={"name": string(f"Trimmed, inner spaces collapsed; then {NAMES}, unique in the team (ignoring "
+                             "case and accents).")},
+        codes=(*LOBBY_ONLY, "joining_locked", "name_required", "name_length", "team_full", "name_taken",
+               *TEXT_REFUSALS),
+        ok=ref("JoinResult"), example={"name": "Ann"}),
+    "lock-joining": dict(
+        operation_id="lockJoining", summary="Lock or reopen joining",
+        description="With the host token, in the lobby: while joining is locked, join tokens are refused "
+                    "(`view.joining_locked`).",
+        body={"locked": boolean("True to lock joining, false to reopen it.")},
+        codes=(*LOBBY_ONLY, "locked_malformed", "already_locked", "already_open"),
+        example={"locked": True}),
+    "move-player": dict(
+        operation_id="movePlayer", summary="Move a player to the other team",
+        description="With the host token, in the lobby: the player keeps their seat number and token, and "
+                    "joins the other team last.",
+        body=SEAT_IN_BODY, codes=(*LOBBY_ONLY, "no_such_player", "team_full", "name_taken"),
+        example={"seat": 3}),
+    "remove-player": dict(
+        operation_id="removePlayer", summary="Remove a player",
+        description="With the host token, in the lobby: frees the seat; its token stops working.",
+        body=SEAT_IN_BODY, codes=(*LOBBY_ONLY, "no_such_player"), example={"seat": 3}),
+    "start": dict(
+        operation_id="start", summary="Start the game",
+        description=f"With the host token, in the lobby, once each team has {MIN_TEAM} to {MAX_TEAM} players "
+                    "and the teams differ by at most one player (in the three-player game: "
+                    f"{three_player.SIZES[three_player.TEAM]} in the team, "
+                    f"{three_player.SIZES[three_player.INTERCEPTOR]} Interceptor; `view.start_problem` says "
+                    "what stands in the way): deals the keywords and starts round 1 (events `game_started`, "
+                    "`round_started`). No body is needed; a JSON object is accepted and ignored.",
+        codes=(*phase_refusals(LOBBY), *START_PROBLEMS, "not_enough_words")),
+    "skip-encryptor": dict(
+        operation_id="skipEncryptor", summary="Skip a team's Encryptor",
+        description="With the host token, while the team's clues of this round aren't announced: the next "
+                    "teammate in the rotation becomes the Encryptor, with a fresh code "
+                    "(`view.host.skippable` lists the teams this is possible for).",
+        body={"team": described(TEAM, "The team whose Encryptor is skipped.")},
+        codes=(*phase_refusals(PLAYING), "no_such_team", "clues_already_announced", "nobody_to_skip_to"),
+        example={"team": "white"}),
+    "take-back": dict(
+        operation_id="takeBack", summary="Take back the last entry",
+        description="With the host token, while playing: takes back the entry `view.host.take_back` names "
+                    "(a sealed guess becomes the team's draft again; taken-back clues drop the "
+                    "transmission's guesses too). No body is needed.",
+        codes=(*phase_refusals(PLAYING), "nothing_to_take_back")),
+    "correction": dict(
+        operation_id="proposeCorrection", summary="Propose a correction of the last reveal",
+        description="With the host token, for the reveal `view.host.correctable` names (the last one, until "
+                    "the next clues are announced or a keyword guess is sealed): the guesses as they should "
+                    "have been entered. Both sides then answer it (`answer-correction`); once both accepted, "
+                    "the reveal, the tokens and whatever the round's end led to are judged again.",
+        body={"decryption": described(CODE_INPUT, "The corrected decryption."),
+              "interception": nullable(described(CODE_INPUT, "The corrected interception; required when the "
+                                                             "round has one, ignored (and may be null or "
+                                                             "left out) in round 1."))},
+        required=["decryption"],
+        codes=("nothing_to_correct", "guess_malformed", "correction_changes_nothing"),
+        example={"decryption": [3, 1, 4], "interception": [3, 1, 2]}),
+    "withdraw-correction": dict(
+        operation_id="withdrawCorrection", summary="Withdraw the proposed correction",
+        description="With the host token, while a correction waits for answers. No body is needed.",
+        codes=("no_correction",)),
+    "seat-link": dict(
+        operation_id="issueSeatLink", summary="Issue a new link to a player's seat",
+        description="With the host token: a fresh link for a player whose phone died (any earlier link to "
+                    "that seat stops working). The link is shown on the table screen page; the answer "
+                    "doesn't hold it. The new phone claims the seat with it (`claim-seat`).",
+        body=SEAT_IN_BODY, codes=("no_such_player",), example={"seat": 2}),
+    "verdicts": dict(
+        operation_id="judgeKeywords", summary="Judge the keyword guesses (tiebreak)",
+        description="With the host token, in phase `keyword_judging` (`view.tiebreak.proposal` holds the "
+                    "app's proposal): which of each team's guesses were right. Ends the game (events "
+                    "`keywords_judged`, `game_ended`).",
+        body={"verdicts": per_team(array(BOOLEAN, 4), "For each team, whether each of its four guesses named "
+                                                      "the other team's keyword.")},
+        codes=(*phase_refusals(KEYWORD_JUDGING), "verdicts_malformed"),
+        example={"verdicts": {"white": [True, False, False, True], "black": [False, False, False, False]}}),
+    "rematch": dict(
+        operation_id="rematch", summary="Start a rematch",
+        description="With the host token, once the game is over: a new match with the same seats and "
+                    "settings and fresh keywords (events `rematch_started`, `round_started`); the finished "
+                    "match stays readable as a summary. No body is needed.",
+        codes=(*phase_refusals(OVER), "not_enough_words")),
+    "clues": dict(
+        operation_id="announceClues", summary="Announce the clues",
+        description="By this round's Encryptor of the caller's team, once per round. A clue can't contain "
+                    "one of the team's keywords, repeat another clue of the three, or repeat a clue the team "
+                    "gave in an earlier round (ignoring case, accents and plural endings).",
+        body={"clues": words(3, "One clue per digit of the code, in the code's order; each trimmed, 1 to "
+                                f"{CLUE_MAX_LENGTH} characters.")},
+        codes=(*phase_refusals(PLAYING), "not_encryptor", "clues_already_announced", "three_clues",
+               "clue_empty", "clue_is_keyword", "clue_reused", "clue_repeated", *TEXT_REFUSALS),
+        example={"clues": ["orbit", "pine", "fortress"]}),
+    "guess": dict(
+        operation_id="guess", summary="Guess the open transmission's code",
+        description="By a player of either side, for the transmission in `view.transmission` (White's, then "
+                    "Black's, once both Encryptors announced; only White's in the three-player game): the "
+                    "own team decrypts (never its Encryptor), the other side intercepts (from round 2). "
+                    "`confirm: false` saves a draft any teammate can still replace; `confirm: true` seals "
+                    "the team's guess. When every needed guess is sealed the transmission resolves, and "
+                    "after the round's last one the round ends: events `guess_saved`, then possibly "
+                    "`transmission_resolved`, then `round_started`, `game_ended` or `tiebreak_started`.",
+        body={"code": CODE_INPUT, "confirm": {**boolean("Seal the guess."), "default": False}},
+        required=["code"],
+        codes=(*phase_refusals(PLAYING), "clues_not_announced", "encryptor_cannot_guess",
+               "no_interception_round_one", "guess_sealed", "guess_malformed"),
+        example={"code": [3, 1, 4], "confirm": True}),
+    "swap-keyword": dict(
+        operation_id="swapKeyword", summary="Swap one of the team's keywords",
+        description="By a player, in round 1 before the team's clues are announced, once a match "
+                    "(`view.you.can_swap`): the keyword at that number is replaced by a fresh word. Everybody "
+                    "learns that the team swapped, never which one.",
+        body={"number": described(DIGIT, "The keyword's number (1 to 4).")},
+        codes=(*phase_refusals(PLAYING), "no_keywords", "swap_too_late", "already_swapped", "keyword_number",
+               "no_spare_words"),
+        example={"number": 2}),
+    "answer-correction": dict(
+        operation_id="answerCorrection", summary="Accept or reject the proposed correction",
+        description="By a player of a side that hasn't accepted it yet (`view.correction`): a rejection "
+                    "drops the correction; once both sides accepted, it applies (events `reveal_corrected` "
+                    "and, if the corrected reveal ended its round, `round_reopened` and what the round's end "
+                    "now leads to).",
+        body={"accept": boolean("True to accept, false to reject.")},
+        codes=("no_correction", "correction_already_confirmed", "accept_malformed"),
+        example={"accept": True}),
+    "keyword-guesses": dict(
+        operation_id="sealKeywordGuesses", summary="Seal the team's keyword guesses (tiebreak)",
+        description="In phase `keyword_guessing`, once per team: the team's guesses of the other team's "
+                    "four keywords, in their order. Once both teams sealed, the phase becomes "
+                    "`keyword_judging`.",
+        body={"guesses": words(4, f"Each trimmed, 0 to {KEYWORD_GUESS_MAX_LENGTH} characters (a blank is "
+                                  "allowed).")},
+        codes=(*phase_refusals(KEYWORD_GUESSING), "keyword_guesses_sealed", "four_keyword_guesses",
+               *TEXT_REFUSALS),
+        example={"guesses": ["WHALE", "", "CASTLE", "MOON"]}),
+    "claim-seat": dict(
+        operation_id="claimSeat", summary="Claim a seat with its new link",
+        description="With a seat link's token (from `seat-link`): this caller becomes the seat's player. "
+                    "Answers the seat and its new token; the old token and the link stop working. No body "
+                    "is needed.",
+        codes=(), ok=ref("ClaimResult")),
+}
+
+
+def command(name: str) -> dict:
+    """The path item of the command `name` of web.commands.COMMANDS. Request bodies are open: fields a
+    command doesn't read are ignored."""
+    if name not in COMMAND_DOCS:
+        raise KeyError(f"the command {name!r} of web.commands.COMMANDS is not described in web/openapi.py")
+    doc = COMMAND_DOCS[name]
+    rules_command, _, sender = COMMANDS[name]
+    codes = [SENDER_REFUSALS[sender], *doc["codes"]]
+    if rules_command not in _DURING_CORRECTION:
+        codes.append("correction_pending")
+    body = doc.get("body", {})
     operation = {
         "tags": ["commands"],
-        "operationId": operation_id,
-        "summary": summary,
-        "description": description,
-        "security": security,
-        "responses": {"200": {"description": "Done.", **json_body(ok or ref("CommandResult"))},
+        "operationId": doc["operation_id"],
+        "summary": doc["summary"],
+        "description": doc["description"],
+        "security": BEARER_OR_COOKIE if sender == "seat" else BEARER,
+        "responses": {"200": {"description": "Done.", **json_body(doc.get("ok", ref("CommandResult")))},
                       **refusals(*COMMAND_REFUSALS, *codes)},
+        "requestBody": {"required": bool(body),
+                        **json_body({**obj(body, required=doc.get("required")), "additionalProperties": True},
+                                    doc.get("example"))},
     }
-    operation["requestBody"] = {"required": body_required, **json_body({**body, "additionalProperties": True},
-                                                                       example)}
     return {"parameters": [{"$ref": "#/components/parameters/GameId"}], "post": operation}
 
 
-BEARER = [{"bearerAuth": []}]
-BEARER_OR_COOKIE = [{"bearerAuth": []}, {"seatCookie": [], "csrfHeader": []}]
-
-
 def paths() -> dict:
-    names = f"{NAME_LENGTH[0]} to {NAME_LENGTH[1]} characters"
     return {
         "/api/games": {"post": {
             "tags": ["games"],
@@ -312,14 +637,23 @@ def paths() -> dict:
             "description": "Needs no token (and no CSRF token). Answers the game's capability tokens: keep "
                            "the host token for the table, hand each team its join token.",
             "security": [],
-            "requestBody": {"required": False, **json_body(obj(
-                {"language": {**enum(LANGUAGES), "default": "en",
-                              "description": "The game's language. Accepted but currently ignored: every "
-                                            "game is created in English."}},
-                "Optional; a body, if sent, must be a JSON object.", required=(), closed=False),
-                {"language": "en"})},
+            "requestBody": {"required": False, **json_body(obj({
+                "language": {**enum(LANGUAGES, "The game's language (words and sentences)."), "default": "en"},
+                "mode": {**enum(MODES, f"`{STANDARD}`: two teams; `three_player`: a team of two against one "
+                                       "Interceptor."), "default": STANDARD},
+                "timer": {**nullable(integer("The sand timer, in seconds: once one Encryptor announced, the "
+                                             "other one's time (see `view.timer`); null for none.",
+                                             minimum=TIMER_SECONDS[0], maximum=TIMER_SECONDS[1])),
+                          "default": None},
+                "words": string(f"The host's own keyword list instead of the language's: one word per line or "
+                                f"separated by commas, each at most {WORD_MAX_LENGTH} characters; at least "
+                                f"{MIN_WORDS} and at most {MAX_WORDS} distinct words (plural forms count once)."),
+            }, "Optional; a body, if sent, must be a JSON object. Other fields are ignored.", required=(),
+                closed=False), {"language": "en", "mode": "standard", "timer": 30})},
             "responses": {"201": {"description": "Created.", **json_body(ref("CreatedGame"))},
-                          **refusals("malformed_body", "too_large")},
+                          **refusals("malformed_body", "too_large", "unknown_language", "unknown_mode",
+                                     "timer_length", "words_malformed", "too_many_words", "too_few_words",
+                                     *TEXT_REFUSALS)},
         }},
         "/api/games/{game_id}": {
             "parameters": [{"$ref": "#/components/parameters/GameId"}],
@@ -328,8 +662,8 @@ def paths() -> dict:
                 "operationId": "getView",
                 "summary": "The game as this caller may see it",
                 "description": "Any capability of this game works: host, spectator, a join token, a seat "
-                               "token (or a browser's seat cookie). Poll it with `If-None-Match` set to the "
-                               "last `ETag`: a 304 means nothing changed.",
+                               "token (or a browser's seat cookie), a seat link. Poll it with `If-None-Match` "
+                               "set to the last `ETag`: a 304 means nothing changed.",
                 "security": [{"bearerAuth": []}, {"seatCookie": []}],
                 "parameters": [{"name": "If-None-Match", "in": "header", "required": False,
                                 "schema": string(), "description": "The `ETag` of the last view received."}],
@@ -344,75 +678,27 @@ def paths() -> dict:
                 },
             },
         },
-        "/api/games/{game_id}/join": command(
-            "join", "Take a seat",
-            f"With a team's join token, in the lobby: seats a new player on that team ({MIN_TEAM} to "
-            f"{MAX_TEAM} players a team). Answers the player's seat number and seat token.",
-            obj({"name": string(f"Trimmed, inner spaces collapsed; then {names}, unique in the team "
-                                "(ignoring case and accents).")}),
-            BEARER,
-            ("join_link_only", *phase_refusals(LOBBY), "name_required", "name_length", "team_full",
-             "name_taken", *TEXT_REFUSALS),
-            ok=ref("JoinResult"), example={"name": "Ann"}),
-        "/api/games/{game_id}/start": command(
-            "start", "Start the game",
-            f"With the host token, in the lobby, once each team has {MIN_TEAM} to {MAX_TEAM} players and "
-            "the teams differ by at most one player: deals the keywords and starts round 1 (events "
-            "`game_started`, `round_started`). No body is needed; a JSON object is accepted and ignored.",
-            obj({}),
-            BEARER,
-            ("host_only", *phase_refusals(LOBBY), "team_size", "teams_uneven", "not_enough_words"),
-            body_required=False),
-        "/api/games/{game_id}/clues": command(
-            "announceClues", "Announce the clues",
-            "By this round's Encryptor of the caller's team, once per round. A clue can't contain one of "
-            "the team's keywords, repeat another clue of the three, or repeat a clue the team gave in an "
-            "earlier round (ignoring case, accents and plural endings).",
-            obj({"clues": words(3, "One clue per digit of the code, in the code's order; each trimmed, 1 to "
-                                   f"{CLUE_MAX_LENGTH} characters.")}),
-            BEARER_OR_COOKIE,
-            ("players_only", *phase_refusals(PLAYING), "not_encryptor", "clues_already_announced",
-             "three_clues", "clue_empty", "clue_is_keyword", "clue_reused", "clue_repeated", *TEXT_REFUSALS),
-            example={"clues": ["orbit", "pine", "fortress"]}),
-        "/api/games/{game_id}/guess": command(
-            "guess", "Guess the open transmission's code",
-            "By a player of either team, for the transmission in `view.transmission` (White's, then "
-            "Black's, once both Encryptors announced): the own team decrypts (never its Encryptor), the "
-            "other team intercepts (from round 2). `confirm: false` saves a draft any teammate can still "
-            "replace; `confirm: true` seals the team's guess. When every needed guess is sealed the "
-            "transmission resolves, and after Black's the round ends: events `guess_saved`, then possibly "
-            "`transmission_resolved`, then `round_started`, `game_ended` or `tiebreak_started`.",
-            obj({"code": {"description": "Three digits from 1 to 4, one per clue (a guess may repeat a "
-                                         "digit; it is then wrong): a list, or a string such as \"314\" or "
-                                         "\"3-1-4\".",
-                          "oneOf": [array({"oneOf": [DIGIT, enum(["1", "2", "3", "4"])]}, 3),
-                                    {"type": "string", "pattern": GUESS_PATTERN}]},
-                 "confirm": {**boolean("Seal the guess."), "default": False}},
-                required=["code"]),
-            BEARER_OR_COOKIE,
-            ("players_only", *phase_refusals(PLAYING), "clues_not_announced", "encryptor_cannot_guess",
-             "no_interception_round_one", "guess_sealed", "guess_malformed"),
-            example={"code": [3, 1, 4], "confirm": True}),
-        "/api/games/{game_id}/keyword-guesses": command(
-            "sealKeywordGuesses", "Seal the team's keyword guesses (tiebreak)",
-            "In phase `keyword_guessing`, once per team: the team's guesses of the other team's four "
-            "keywords, in their order. Once both teams sealed, the phase becomes `keyword_judging`.",
-            obj({"guesses": words(4, f"Each trimmed, 0 to {KEYWORD_GUESS_MAX_LENGTH} characters (a blank "
-                                     "is allowed).")}),
-            BEARER_OR_COOKIE,
-            ("players_only", *phase_refusals(KEYWORD_GUESSING), "keyword_guesses_sealed",
-             "four_keyword_guesses", *TEXT_REFUSALS),
-            example={"guesses": ["WHALE", "", "CASTLE", "MOON"]}),
-        "/api/games/{game_id}/verdicts": command(
-            "judgeKeywords", "Judge the keyword guesses (tiebreak)",
-            "With the host token, in phase `keyword_judging` (`view.tiebreak.proposal` holds the app's "
-            "proposal): which of each team's guesses were right. Ends the game (events "
-            "`keywords_judged`, `game_ended`).",
-            obj({"verdicts": per_team(array(BOOLEAN, 4), "For each team, whether each of its four guesses "
-                                                         "named the other team's keyword.")}),
-            BEARER,
-            ("host_only", *phase_refusals(KEYWORD_JUDGING), "verdicts_malformed"),
-            example={"verdicts": {"white": [True, False, False, True], "black": [False, False, False, False]}}),
+        "/api/games/{game_id}/summary": {
+            "parameters": [{"$ref": "#/components/parameters/GameId"}],
+            "get": {
+                "tags": ["games"],
+                "operationId": "getSummary",
+                "summary": "A finished match, whole",
+                "description": "Any capability of this game works. Everything in a finished match is public, "
+                               "so every caller gets the same summary. Refused with `summary_not_ready` "
+                               "until a match is over.",
+                "security": [{"bearerAuth": []}, {"seatCookie": []}],
+                "parameters": [{"name": "match", "in": "query", "required": False,
+                                "schema": integer(minimum=1),
+                                "description": "Which match (see `view.match`); by default the latest "
+                                               "finished one."}],
+                "responses": {
+                    "200": {"description": "The match's summary.", **json_body(ref("Summary"))},
+                    **refusals("no_capability", "wrong_game", "not_seated", "summary_not_ready"),
+                },
+            },
+        },
+        **{f"/api/games/{{game_id}}/{name}": command(name) for name in COMMANDS},
         "/api/openapi.json": {"get": {
             "tags": ["meta"], "operationId": "openapi", "summary": "This document", "security": [],
             "responses": {"200": {"description": "The OpenAPI document.", **json_body({"type": "object"})}},
