@@ -32,6 +32,7 @@ class Outcome:
     events: list[dict]
     version: int
     seat_token: str | None = None           # a seat this command gave the caller (join, claiming a seat link)
+    seat_link: str | None = None            # a new seat link the host asked for (its token)
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class Created:
 _DRAWS_WORDS = ("start", "rematch", "swap_keyword")
 
 
-def _capability_changes(game_id: str, events: list[dict]) -> tuple[list[Capability], list[tuple[str, int]]]:
+def _capability_changes(game_id: str, events: list[dict], game: Game) -> tuple[list[Capability], list[tuple[str, int]]]:
     """The tokens these events grant and withdraw: a seat for each player seated, a new link for a phone
     that died (its old token stops working once the new phone claims the seat)."""
     grants, revoked = [], []
@@ -60,7 +61,7 @@ def _capability_changes(game_id: str, events: list[dict]) -> tuple[list[Capabili
             grants.append(Capability(new_token(), game_id, "handoff", seat=e["seat"]))
         elif e["type"] == "seat_claimed":
             revoked += [("seat", e["seat"]), ("handoff", e["seat"])]
-            grants.append(Capability(new_token(), game_id, "seat", seat=e["seat"]))
+            grants.append(Capability(new_token(), game_id, "seat", game.player(e["seat"]).team, e["seat"]))
     return grants, revoked
 
 
@@ -98,7 +99,7 @@ class GameService:
         """A new game from the create command's settings (language, mode, timer, words, try_out, players)."""
         game_id = secrets.token_urlsafe(GAME_ID_BYTES)
         first = decide(Game(), {**(settings or {}), "type": "create"}, HOST, self.rng)
-        seats, revoked = _capability_changes(game_id, first)
+        seats, _ = _capability_changes(game_id, first, Game())
         caps = [Capability(new_token(), game_id, "host")] + seats
         if not first[0]["try_out"]:     # a try-out can't take in anyone: no join links, no spectators
             caps += [Capability(new_token(), game_id, "spectator"),
@@ -144,14 +145,15 @@ class GameService:
             elif command.get("type") == "announce_clues":
                 command = {**command, "at": self.clock()}     # starts the sand timer
             events = decide(game, command, actor, self.rng)   # RuleError propagates: nothing written
-            caps, revoked = _capability_changes(game_id, events)
+            caps, revoked = _capability_changes(game_id, events, game)
             try:
                 new_version = self.store.append(game_id, version, events, caps, revoked)
             except Conflict:
                 continue
             self.cache.put(game_id, new_version, replay(events, game))
             seat_token = next((c.token for c in caps if c.kind == "seat"), None)
-            return Outcome(events, new_version, seat_token)
+            seat_link = next((c.token for c in caps if c.kind == "handoff"), None)
+            return Outcome(events, new_version, seat_token, seat_link)
         raise RuleError("busy")
 
     def resolve(self, token: str | None) -> tuple[Capability, int] | None:

@@ -227,9 +227,10 @@ def _timer(game: Game, now: float | None) -> dict | None:
     if len(announced) != 1 or announced[0].announced_at is None:
         return None
     late = next(t for t in round_.transmissions.values() if t.clues is None)
-    remaining = max(0.0, announced[0].announced_at + seconds - now)
+    ends_at = announced[0].announced_at + seconds
+    remaining = max(0.0, ends_at - now)
     return {"seconds": seconds, "late_team": late.team, "late_seat": late.encryptor,
-            "remaining": round(remaining, 1), "up": remaining == 0}
+            "remaining": round(remaining, 1), "ends_at": ends_at, "up": remaining == 0}
 
 
 def _correction(game: Game) -> dict | None:

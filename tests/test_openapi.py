@@ -466,7 +466,8 @@ def test_a_timer_game_matches_the_document(client):
 
     game.announce(1, ["white"])
     black_encryptor = game.view(game.host)["rounds"][0]["transmissions"]["black"]["encryptor"]
-    expected = {"seconds": 30, "late_team": "black", "late_seat": black_encryptor, "remaining": 30, "up": False}
+    expected = {"seconds": 30, "late_team": "black", "late_seat": black_encryptor, "remaining": 30,
+                "ends_at": 1030.0, "up": False}
     for token in [game.host, game.tokens["spectator"], *game.seats.values()]:
         assert game.view(token)["timer"] == expected
     clock[0] = 1012.5
@@ -512,6 +513,12 @@ def test_host_corrections_match_the_document(client):
     old, game.seats[1] = game.seats[1], claimed["token"]
     assert api.get(game.path, old).get_json()["code"] == "no_capability"
     api.refused(f"{game.path}/claim-seat", link, None, 403, "no_capability")
+    game.do("seat-link", host, {"seat": 2})
+    link = client.application.extensions["games"].seat_links(game.id)[2]
+    game.do("cancel-seat-link", host, {"seat": 2})
+    assert api.get(game.path, link).get_json()["code"] == "no_capability"
+    api.refused(f"{game.path}/cancel-seat-link", host, {"seat": 2}, 409, "no_seat_link")
+    api.refused(f"{game.path}/cancel-seat-link", host, {"seat": 99}, 400, "no_such_player")
     game.summary(expect=409)
 
     # Round 1: a keyword swap, a skipped Encryptor, clues taken back.

@@ -229,7 +229,9 @@ def _deal(game: Game, keywords: dict) -> None:
 
 
 def _notice(game: Game, kind: str, **public) -> None:
-    """A line of the public log: only what everyone may know (never a keyword, code or sealed guess)."""
+    """A line of the public log: only what everyone may know (never a keyword, code or sealed guess).
+
+    Its round is the round under way, unless the notice is about another one (a correction)."""
     game.notices.append({"kind": kind, "round": game.round.number if game.round else 0, **public})
 
 
@@ -305,7 +307,8 @@ def _apply_in_place(game: Game, event: dict) -> None:
         interception = event["interception"]
         game.correction = Correction(round=event["round"], team=event["team"], decryption=tuple(event["decryption"]),
                                      interception=tuple(interception) if interception else None)
-        _notice(game, kind, team=event["team"], decryption=event["decryption"], interception=interception)
+        _notice(game, kind, round=event["round"], team=event["team"], decryption=event["decryption"],
+                interception=interception)
     elif kind == "correction_answered":
         if event["accept"]:
             game.correction.confirmed.add(event["team"])
@@ -329,8 +332,9 @@ def _apply_in_place(game: Game, event: dict) -> None:
         transmission.miscommunicated = event["miscommunicated"]
         _count_tokens(game, transmission.team, transmission.intercepted, transmission.miscommunicated, +1)
         game.correction = None
-        _notice(game, kind, team=event["team"], decryption=event["decryption"], interception=event["interception"],
-                intercepted=event["intercepted"], miscommunicated=event["miscommunicated"])
+        _notice(game, kind, round=event["round"], team=event["team"], decryption=event["decryption"],
+                interception=event["interception"], intercepted=event["intercepted"],
+                miscommunicated=event["miscommunicated"])
     elif kind == "tiebreak_started":
         game.phase = KEYWORD_GUESSING
         game.tiebreak = Tiebreak(cause=event["cause"])
@@ -348,6 +352,7 @@ def _apply_in_place(game: Game, event: dict) -> None:
         _notice(game, kind, seat=event["seat"])
     elif kind == "seat_link_cancelled":
         game.seat_links.discard(event["seat"])
+        _notice(game, kind, seat=event["seat"])
     elif kind == "seat_claimed":
         game.seat_links.discard(event["seat"])
         _notice(game, kind, seat=event["seat"])

@@ -204,6 +204,7 @@ NOTICES = {
                                                         "had none.")),
                           "intercepted": BOOLEAN, "miscommunicated": BOOLEAN}),
     "seat_link_issued": ("The host issued a new link to a player's seat (for a new phone).", {"seat": SEAT}),
+    "seat_link_cancelled": ("The host cancelled a seat link that no phone had claimed.", {"seat": SEAT}),
     "seat_claimed": ("A new phone took over a seat through its link (the old phone is signed out).",
                      {"seat": SEAT}),
 }
@@ -212,7 +213,8 @@ NOTICES = {
 def _notice(kind: str) -> dict:
     description, fields = NOTICES[kind]
     return obj({"kind": enum([kind]),
-                "round": integer("The round under way when it happened; 0 in the lobby.", minimum=0,
+                "round": integer("The round it is about: the round under way when it happened (0 in the lobby), "
+                                 "or the corrected round for a correction.", minimum=0,
                                  maximum=MAX_ROUNDS),
                 **fields}, description)
 
@@ -313,6 +315,15 @@ def schemas() -> dict:
             "token": string("The seat's new token (the seat's old token and the seat link stop working). "
                             "It is shown only this once."),
         }),
+        "SeatLinkResult": obj({
+            "version": integer("The game's version after issuing the link.", minimum=1),
+            "events": array(enum(["seat_link_issued"]), 1),
+            "seat_link": obj({
+                "token": string("The link's token: the new phone sends it as a bearer token to `claim-seat`."),
+                "url": string("The page a new phone opens to take the seat (what the table screen's QR "
+                              "code holds)."),
+            }),
+        }),
         "Player": obj({"seat": SEAT, "name": string(),
                        "encryptor": boolean("This player is the team's Encryptor in the current round "
                                             "(only while the phase is `playing`).")}),
@@ -381,6 +392,8 @@ def schemas() -> dict:
             "late_seat": described(SEAT, "That team's Encryptor."),
             "remaining": number("Seconds left when this view was made (one decimal).", minimum=0,
                                 maximum=TIMER_SECONDS[1]),
+            "ends_at": number("When the time is up, in seconds since the Unix epoch by the server's clock "
+                              "(`remaining` and `up` are as of this answer; a 304 doesn't refresh them)."),
             "up": boolean("The time is up (a pacing aid only: nothing is refused)."),
         }, "The sand timer, in a game created with one, while one Encryptor has announced and the other "
            "hasn't (never in the three-player game); else null.")),
@@ -523,9 +536,15 @@ COMMAND_DOCS = {
     "seat-link": dict(
         operation_id="issueSeatLink", summary="Issue a new link to a player's seat",
         description="With the host token: a fresh link for a player whose phone died (any earlier link to "
-                    "that seat stops working). The link is shown on the table screen page; the answer "
-                    "doesn't hold it. The new phone claims the seat with it (`claim-seat`).",
-        body=SEAT_IN_BODY, codes=("no_such_player",), example={"seat": 2}),
+                    "that seat stops working). The answer holds the link, which the table screen also shows "
+                    "as a QR code. The new phone claims the seat with it (`claim-seat`); "
+                    "`cancel-seat-link` withdraws it.",
+        body=SEAT_IN_BODY, codes=("no_such_player",), example={"seat": 2}, ok=ref("SeatLinkResult")),
+    "cancel-seat-link": dict(
+        operation_id="cancelSeatLink", summary="Cancel a seat link not claimed yet",
+        description="With the host token: the seat's waiting link (from `seat-link`) stops working, e.g. "
+                    "when the player's old phone came back. The seat's current token keeps working.",
+        body=SEAT_IN_BODY, codes=("no_such_player", "no_seat_link"), example={"seat": 2}),
     "verdicts": dict(
         operation_id="judgeKeywords", summary="Judge the keyword guesses (tiebreak)",
         description="With the host token, in phase `keyword_judging` (`view.tiebreak.proposal` holds the "

@@ -27,7 +27,7 @@ DEFAULT_TIMER = 30     # the rulebook's sand timer
 def game_links(game_id: str) -> dict:
     """The game's shareable tokens and the addresses built on them (QR codes, links, the API's answer)."""
     tokens = service().shared_tokens(game_id)
-    base = _base_url()
+    base = base_url()
     urls = {"table": f"{base}table/{tokens['host']}"}
     if "spectator" in tokens:           # a try-out has no join links and no spectators
         urls.update(spectator=f"{base}watch/{tokens['spectator']}",
@@ -35,8 +35,13 @@ def game_links(game_id: str) -> dict:
     return {"tokens": tokens, "urls": urls}
 
 
-def _base_url() -> str:
+def base_url() -> str:
     return public_base_url(request.url_root, current_app.config["PUBLIC_URL"])
+
+
+def seat_link_url(token: str) -> str:
+    """The address a new phone opens (or scans) to take over a seat."""
+    return f"{base_url()}seat/{token}"
 
 
 def render_view(template: str, caller: Caller, error: str | None = None, status: int = 200, **extra):
@@ -144,8 +149,7 @@ def _table_page(caller: Caller, error=None, status=200):
     links = game_links(caller.game_id)
     urls = links["urls"]
     join = {team: urls[team] for team in TEAMS if team in urls}
-    base = _base_url()
-    seat_links = {seat: f"{base}seat/{token}" for seat, token in service().seat_links(caller.game_id).items()}
+    seat_links = {seat: seat_link_url(token) for seat, token in service().seat_links(caller.game_id).items()}
     return render_view("pages/table.html", caller, error, status, join=join,
                        qr={team: qr_svg(url) for team, url in join.items()},
                        seat_links={seat: {"url": url, "qr": qr_svg(url)} for seat, url in seat_links.items()},
