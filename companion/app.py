@@ -41,6 +41,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_NAME="decrypto",
+        SESSION_REFRESH_EACH_REQUEST=False,   # a poll in flight must not write back an older seat cookie
         PERMANENT_SESSION_LIFETIME=timedelta(days=7),
         WTF_CSRF_CHECK_DEFAULT=False,    # checked in web.security, which lets bearer-token API calls through
         WTF_CSRF_TIME_LIMIT=None,        # a phone stays on one page for a whole game

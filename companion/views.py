@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from .rules import (KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other, proposed_verdicts,
                     start_problem)
-from .rules.decide import correctable, last_entry
+from .rules.decide import correctable, last_entry, spare_words
 from .rules.round_end import standings
 from .rules.state import Round, Transmission, token_awards
 
@@ -178,11 +178,13 @@ def _you(game: Game, me) -> dict:
         if you["encryptor"] and not own.resolved:
             you["code"] = list(own.code)
         you["can_swap"] = (round_.number == 1 and own is not None and own.clues is None
-                           and me.team not in game.swapped)
+                           and me.team not in game.swapped
+                           # the language's pack always has spare words; the host's own list may not
+                           and (game.settings.words is None or bool(spare_words(game, game.settings.words))))
         current = round_.current
         if current is None:
             you["task"] = ("write_clues" if you["encryptor"] and own.clues is None
-                           else "wait_for_clues")
+                           else "wait_for_encryptor" if game.three_player else "wait_for_clues")
         elif current.team == me.team and current.encryptor == me.seat:
             you["task"] = "encryptor_waits"
         elif current.team != me.team and not round_.interception_allowed:
@@ -190,7 +192,8 @@ def _you(game: Game, me) -> dict:
         else:
             guess = current.guess_by(me.team)
             you["task"] = "guess_sealed" if guess.sealed else (
-                "decrypt" if current.team == me.team else "intercept")
+                "decrypt" if current.team == me.team
+                else "intercept_alone" if game.three_player else "intercept")
     elif game.phase == KEYWORD_GUESSING:
         you["task"] = ("keywords_sealed" if game.tiebreak.keyword_guesses[me.team]
                        else "guess_keywords")

@@ -31,7 +31,7 @@
           if (!current || current.dataset.html === comparable(region.innerHTML)) return;
           var busy = current.querySelector("form") && (current.contains(document.activeElement) ||
               Array.prototype.some.call(current.querySelectorAll("form"), function (f) { return dirty.has(f); }));
-          if (busy && current.dataset.task === region.dataset.task) return;
+          if (busy && (current.dataset.task || "") === (region.dataset.task || "")) return;
           // Panels the player opened stay open across updates.
           var opened = Array.prototype.map.call(current.querySelectorAll("details[id][open]"), function (d) { return d.id; });
           current.innerHTML = region.innerHTML;
@@ -55,6 +55,10 @@
     if (etag) h["If-None-Match"] = etag;
     fetch(pollUrl, {headers: h, credentials: "same-origin"})
       .then(function (r) {
+        if (r.status === 403 || r.status === 404) {
+          location.reload();            // the seat moved to another phone, or the game is gone: say so
+          return;
+        }
         if (r.status === 200) {
           var first = etag === null;
           etag = r.headers.get("ETag");
@@ -111,6 +115,8 @@
             if (!r.ok) throw new Error(answer.error);
             dirty.delete(form);
             if (error) error.textContent = "";
+            // Done with this form: focus left on its button must not hold its region's updates back.
+            if (form.contains(document.activeElement)) document.activeElement.blur();
             return refresh();
           });
         }).catch(function (e) {

@@ -136,7 +136,7 @@ def test_three_players_the_interceptor_wins_with_two_tokens_from_one_transmissio
     for i, digit in enumerate(code, start=1):
         ivy.page.locator(f'input[name="code{i}"][value="{digit}"] + span').click()
     shot(ivy.page, "30-phone-interceptor-intercepts-390")
-    ivy.page.get_by_role("button", name="Seal our guess").click()
+    ivy.page.get_by_role("button", name="Seal my guess").click()
     ivy.see("Your team's guess is sealed")
     expect(table.locator(".guess-status")).to_contain_text("The Interceptor's interception: sealed")
     decoder.see(clues[0])
@@ -147,7 +147,7 @@ def test_three_players_the_interceptor_wins_with_two_tokens_from_one_transmissio
     expect(table.locator(".result")).to_contain_text(reason)
     for word in keywords:                      # over: the keywords are public
         expect(table.locator(".result")).to_contain_text(word)
-    expect(table.locator(".team-black .token.interception")).to_contain_text("2 Interceptions")
+    expect(table.locator(".team-black .token.interception")).to_contain_text("2 tokens of 2")
     expect(table.locator(".stage")).not_to_contain_text("Round 3")
     shot(table, "30-table-over-1280")
     for phone in everyone:
@@ -199,7 +199,7 @@ def test_three_players_the_team_wins_after_five_rounds(browser, live_server):
     winner, reason = "The team wins!", str(REASONS["team_survived"])
     expect(table.locator(".result")).to_contain_text(winner)
     expect(table.locator(".result")).to_contain_text(reason)
-    expect(table.locator(".team-black .token.interception")).to_contain_text("0 Interceptions")
+    expect(table.locator(".team-black .token.interception")).to_contain_text("0 tokens of 2")
     shot(table, "30-table-team-wins-1280")
     for phone in phones["white"] + [ivy]:
         phone.see(winner)

@@ -437,7 +437,7 @@ def test_the_interceptor_winning_matches_the_document(client):
     game.join_all(THREE_PLAYERS)
     game.do("start", game.host)
     interceptor = game.seats[3]
-    assert game.view(interceptor)["you"]["task"] == "wait_for_clues"
+    assert game.view(interceptor)["you"]["task"] == "wait_for_encryptor"
 
     game.announce(1)
     assert game.view(interceptor)["you"]["task"] == "no_interception_yet"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 
 from . import round_end as end
@@ -147,13 +148,18 @@ def _deal(game: Game, command: dict, rng: random.Random) -> dict[str, list[str]]
 
     A rematch prefers words not dealt before in this game, when enough remain."""
     distinct = _words(game, command)
-    fresh = [w for w in distinct if not any(same_word(w, d) for d in game.dealt)]
+    fresh = spare_words(game, distinct)
     teams = game.transmitting
     pool = fresh if len(fresh) >= 4 * len(teams) else distinct
     if len(pool) < 4 * len(teams):
         raise RuleError("not_enough_words")
     dealt = rng.sample(pool, 4 * len(teams))     # without replacement from distinct words
     return {team: dealt[4 * i:4 * i + 4] for i, team in enumerate(teams)}
+
+
+def spare_words(game: Game, words) -> list[str]:
+    """The words not dealt yet in this game (a keyword swap draws from them)."""
+    return [w for w in words if not any(same_word(w, d) for d in game.dealt)]
 
 
 def custom_words(text) -> list[str]:
@@ -167,7 +173,7 @@ def custom_words(text) -> list[str]:
         raise RuleError("too_many_words", max=MAX_WORDS)
     distinct = distinct_words(words)
     if len(distinct) < MIN_WORDS:
-        repeated = sorted({w for w in words if w not in distinct})
+        repeated = sorted(Counter(words) - Counter(distinct))     # every copy after a word's first
         raise RuleError("too_few_words", count=len(distinct), min=MIN_WORDS,
                         repeated=", ".join(repeated) if repeated else "-")
     return distinct
@@ -423,7 +429,7 @@ def _swap_keyword(game, command, actor, rng):
     number = command.get("number")
     if number not in (1, 2, 3, 4) or isinstance(number, bool):
         raise RuleError("keyword_number")
-    fresh = [w for w in _words(game, command) if not any(same_word(w, d) for d in game.dealt)]
+    fresh = spare_words(game, _words(game, command))
     if not fresh:
         raise RuleError("no_spare_words")
     return [{"type": "keyword_swapped", "team": player.team, "number": number, "word": rng.choice(fresh)}]

@@ -79,8 +79,14 @@ def seated_caller(game_id: str) -> Caller | None:
 def api_caller(game_id: str, kinds: tuple[str, ...] | None = None, cookie_only: bool = False) -> Caller:
     """A caller in a game: a bearer token (API only), else this browser's seat in the game."""
     token = None if cookie_only else bearer()
+    if token is not None:
+        return from_token(token, game_id, kinds)
+    token = seat_token(game_id)
     if token is None:
-        token = seat_token(game_id)
-        if token is None:
-            raise Refused("not_seated")
-    return from_token(token, game_id, kinds)
+        raise Refused("not_seated")
+    try:
+        return from_token(token, game_id, kinds)
+    except Refused as refused:
+        if refused.code == "no_capability":      # removed by the host, or taken over by a new phone
+            raise Refused("seat_gone") from None
+        raise

@@ -10,7 +10,7 @@ from ..rules import RuleError
 # HTTP status per refusal code (anything not listed is a 409: not possible in the game's current state).
 _STATUS = {
     **dict.fromkeys(("host_only", "players_only", "join_link_only", "not_encryptor", "encryptor_cannot_guess",
-                     "no_capability", "wrong_game", "not_seated", "seat_link_only", "try_out_fixed_seats"), 403),
+                     "no_capability", "wrong_game", "not_seated", "seat_gone", "seat_link_only", "try_out_fixed_seats"), 403),
     **dict.fromkeys(("name_required", "name_length", "three_clues", "clue_empty", "text_too_long",
                      "text_has_control_characters", "guess_malformed", "four_keyword_guesses",
                      "verdicts_malformed", "malformed_body", "unknown_language", "clue_is_keyword",

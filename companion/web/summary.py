@@ -26,10 +26,10 @@ def _finished(caller: Caller) -> tuple[dict, list[int]]:
     return {**summary_for(game), "match": match}, finished
 
 
-def _page(caller: Caller, json_url: str):
+def _page(caller: Caller, json_url: str, back_url: str):
     view, finished = _finished(caller)
     g.mode = view["mode"]
-    return render_template("pages/summary.html", view=view, finished=finished,
+    return render_template("pages/summary.html", view=view, finished=finished, back_url=back_url,
                            json_url=f"{json_url}?match={view['match']}")
 
 
@@ -44,7 +44,9 @@ def _download(caller: Caller):
 @summary.get("/summary/<token>")
 def by_token(token):
     """For the table screen and spectators: their link's token."""
-    return _page(from_token(token, kinds=("host", "spectator")), url_for("summary.by_token_json", token=token))
+    caller = from_token(token, kinds=("host", "spectator"))
+    back = url_for("pages.table" if caller.capability.kind == "host" else "pages.watch", token=token)
+    return _page(caller, url_for("summary.by_token_json", token=token), back)
 
 
 @summary.get("/summary/<token>.json")
@@ -54,7 +56,8 @@ def by_token_json(token):
 
 @summary.get("/play/<game_id>/summary")
 def for_player(game_id):
-    return _page(api_caller(game_id, cookie_only=True), url_for("summary.for_player_json", game_id=game_id))
+    return _page(api_caller(game_id, cookie_only=True), url_for("summary.for_player_json", game_id=game_id),
+                 url_for("pages.play", game_id=game_id))
 
 
 @summary.get("/play/<game_id>/summary.json")

@@ -1,0 +1,394 @@
+"""The table's ways to fix a game, in real Chromium: a correction confirmed (or rejected) by both teams, a seat
+handed to a new phone by QR code, a rematch, the sand timer (on fake clocks, without waiting) and an
+Encryptor who stepped away."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.messages import REFUSALS, TASKS
+
+from .browser import TABLE, ApiSession, Phone, read_qr, shot, wrong
+
+pytestmark = pytest.mark.browser
+
+TEAM_OF = {"Ada": "white", "Alan": "white", "Grace": "black", "Linus": "black"}   # in join order
+OTHER = {"white": "black", "black": "white"}
+
+
+def sentence(live_server, sentences: dict, key: str) -> str:
+    """One of messages.py's sentences, as the live app words it."""
+    with live_server.server.app.test_request_context():
+        return str(sentences[key])
+
+
+def dashed(code) -> str:
+    return "-".join(str(d) for d in code)
+
+
+class Tabletop:
+    """A game around a table: the table screen (1280×800) and four phones, seated in join order, started.
+
+    `timer` ticks the home page's sand timer; `fake_clock` installs Playwright's clock in every browser."""
+
+    def __init__(self, browser, live_server, timer: int | None = None, fake_clock: bool = False):
+        self.live_server = live_server
+        self.context = browser.new_context(viewport=TABLE)
+        self.table = self.context.new_page()
+        if fake_clock:
+            self.table.clock.install()
+        self.table.goto(live_server.url)
+        if timer:
+            self.table.locator('input[name="timer"]').check()
+            self.table.locator('input[name="timer_seconds"]').fill(str(timer))
+        self.table.get_by_role("button", name="New game").click()
+        expect(self.table.locator("h1")).to_contain_text("Scan your team's code")
+        links = {team: self.table.locator(f".team-{team} .link a").inner_text() for team in OTHER}
+        self.phones: dict[str, Phone] = {}
+        for name, team in TEAM_OF.items():
+            phone = Phone(browser, name)
+            if fake_clock:
+                phone.page.clock.install()
+            phone.join(links[team])
+            self.phones[name] = phone
+        self.table.get_by_role("button", name="Start the game").click()
+        expect(self.table.locator(".round-title")).to_contain_text("Round 1 of 8")
+        self.game_id = self.phones["Ada"].page.url.rsplit("/", 1)[1]
+        self.api = {name: ApiSession(phone, live_server.url, self.game_id) for name, phone in self.phones.items()}
+        self._clues = itertools.count(1)
+
+    # --- who ---------------------------------------------------------------------------------
+    def encryptor(self, team: str) -> str:
+        players = self.api["Ada"].view()["teams"][team]["players"]
+        return next(p["name"] for p in players if p["encryptor"])
+
+    def teammate(self, team: str) -> str:
+        encryptor = self.encryptor(team)
+        return next(n for n, t in TEAM_OF.items() if t == team and n != encryptor)
+
+    def code(self, team: str) -> list[int]:
+        return self.api[self.encryptor(team)].view()["you"]["code"]
+
+    def open_tools(self) -> None:
+        """The table's "Fix a mistake" panel."""
+        tools = self.table.locator("details.host-tools")
+        if tools.get_attribute("open") is None:
+            tools.locator("summary").click()
+        expect(tools.locator("form.seat-link-form")).to_be_visible()
+
+    # --- fast-forwarding through the API, with each phone's own cookie ----------------------------
+    def announce(self, team: str) -> list[str]:
+        clues = [f"zq{next(self._clues)}" for _ in range(3)]
+        self.api[self.encryptor(team)].post("clues", clues=clues)
+        return clues
+
+    def resolve(self, team: str, decrypted: bool = True, intercepted: bool = False) -> list[int]:
+        """Both guesses on `team`'s transmission (the interception only from round 2); returns its code."""
+        code = self.code(team)
+        if self.api["Ada"].view()["round"] > 1:
+            interceptor = self.teammate(OTHER[team])
+            self.api[interceptor].post("guess", code=code if intercepted else wrong(code), confirm=True)
+        self.api[self.teammate(team)].post("guess", code=code if decrypted else wrong(code), confirm=True)
+        return code
+
+    def round(self, white=(True, False), black=(True, False)) -> dict[str, list[int]]:
+        """A whole round: (decrypted, intercepted) for White's transmission, then Black's."""
+        self.announce("white")
+        self.announce("black")
+        return {"white": self.resolve("white", *white), "black": self.resolve("black", *black)}
+
+    def close(self) -> None:
+        for phone in self.phones.values():
+            phone.close()
+        self.context.close()
+
+
+# --- 1. a correction of the last reveal ----------------------------------------------------------
+
+def test_a_correction_confirmed_by_both_teams_then_one_rejected(browser, live_server):
+    game = Tabletop(browser, live_server)
+    table, phones = game.table, game.phones
+    game.round()
+    # Round 2: White's decoder taps the wrong code by mistake; Black's transmission comes next.
+    game.announce("white")
+    game.announce("black")
+    white_code = game.resolve("white", decrypted=False)
+    black_code = game.code("black")
+    expect(table.locator(".team-white .token.miscommunication")).to_contain_text("1 Miscommunication")
+    expect(table.locator(".reveal")).to_contain_text("+1 Miscommunication for White")
+
+    game.open_tools()
+    form = table.locator("form.correction-form")
+    expect(form).to_contain_text(f"round 2, White's code {dashed(white_code)}")
+    decryption = form.locator('input[name="decryption"]')
+    expect(decryption).to_have_value(dashed(wrong(white_code)))
+    decryption.fill(dashed(white_code))
+    shot(table, "50-table-fix-a-mistake-1280")
+    # While the table is typing, White seals its interception of Black's code: what the table typed stays.
+    game.api["Ada"].post("guess", code=wrong(black_code), confirm=True)
+    expect(table.locator(".stage")).to_contain_text("White's interception: sealed")   # the same refresh
+    # the table's half-typed correction survives a live update
+    expect(table.locator('form.correction-form input[name="decryption"]')).to_have_value(dashed(white_code))
+    table.locator('form.correction-form input[name="decryption"]').fill(dashed(white_code))
+    table.get_by_role("button", name="Ask both sides to confirm").click()
+    expect(table.locator(".stage .correction")).to_contain_text("Correct round 2: White's transmission")
+    expect(table.locator(".stage .correction")).to_contain_text("nobody yet")
+    shot(table, "50-table-correction-waiting-1280")
+
+    answer = sentence(live_server, TASKS, "answer_correction")
+    for phone in phones.values():
+        phone.see(answer)
+        expect(phone.page.locator("#task .correction")).to_contain_text("Becomes")
+    grace = phones["Grace"]
+    expect(grace.page.get_by_role("button", name="Confirm for my team")).to_be_visible()
+    expect(grace.page.get_by_role("button", name="Reject")).to_be_visible()
+    shot(grace.page, "50-phone-correction-390")
+
+    grace.page.get_by_role("button", name="Confirm for my team").click()
+    phones["Linus"].see(sentence(live_server, TASKS, "wait_for_correction"))
+    expect(table.locator(".stage .correction")).to_contain_text("Confirmed by: Black")
+    phones["Ada"].see(answer)                                 # White has not answered yet
+    phones["Alan"].page.get_by_role("button", name="Confirm for my team").click()
+
+    expect(table.locator(".team-white .token.miscommunication")).to_contain_text("0 Miscommunications")
+    notices = table.locator(".notices")
+    expect(notices).to_contain_text(f"Corrected: White's transmission now reads decryption {dashed(white_code)}.")
+    expect(notices).to_contain_text("Black confirmed the correction.")
+    expect(notices).to_contain_text("White confirmed the correction.")
+    expect(table.locator(".reveal")).to_contain_text("No token")
+    # The round goes on with Black's transmission, White's sealed interception still in place.
+    expect(table.locator(".round-title")).to_contain_text("Round 2 of 8")
+    expect(table.locator(".stage")).to_contain_text("Black's transmission")
+    expect(table.locator(".stage")).to_contain_text("White's interception: sealed")
+    for phone in phones.values():
+        expect(phone.page.locator("#status .team-edge-white .token.miscommunication")).to_contain_text(
+            "0 Miscommunications")
+        expect(phone.page.locator("#notices")).to_contain_text("Corrected: White's transmission")
+    shot(table, "50-table-corrected-1280")
+    shot(phones["Ada"].page, "50-phone-corrected-390")
+
+    # Black decrypts; now its reveal is the last one, and White rejects a correction of it.
+    game.api[game.teammate("black")].post("guess", code=black_code, confirm=True)
+    expect(table.locator(".round-title")).to_contain_text("Round 3 of 8")
+    form = table.locator("form.correction-form")
+    expect(form).to_contain_text(f"round 2, Black's code {dashed(black_code)}")
+    form.locator('input[name="decryption"]').fill(dashed(wrong(black_code)))
+    form.get_by_role("button", name="Ask both sides to confirm").click()
+    phones["Ada"].see(answer)
+    phones["Ada"].page.get_by_role("button", name="Reject").click()
+    expect(table.locator(".notices")).to_contain_text("White rejected the correction: nothing changed.")
+    expect(table.locator(".stage .correction")).to_have_count(0)
+    expect(table.locator(".round-title")).to_contain_text("Round 3 of 8")
+    for team in OTHER:
+        expect(table.locator(f".team-{team} .token.miscommunication")).to_contain_text("0 Miscommunications")
+        expect(table.locator(f".team-{team} .token.interception")).to_contain_text("0 Interceptions")
+    for phone in phones.values():
+        expect(phone.page.locator("#task")).to_have_attribute("data-task", re.compile("^(write|wait_for)_clues$"))
+    assert game.api["Grace"].view()["correction"] is None
+    game.close()
+
+
+# --- 2. a seat handed to a new phone ----------------------------------------------------------
+
+def test_a_seat_moves_to_a_new_phone_by_qr_code(browser, live_server):
+    game = Tabletop(browser, live_server)
+    table, old = game.table, game.phones["Alan"]
+    expect(old.page.locator("#keywords li")).to_have_count(4)
+    keywords = old.page.locator("#keywords li").all_inner_texts()
+    game.announce("white")
+
+    game.open_tools()
+    table.locator("#seat-link-seat").select_option(label="Alan (White)")
+    table.get_by_role("button", name="Show a seat link").click()
+    card = table.locator(".seat-link")
+    expect(card).to_contain_text("A new seat link for Alan")
+    url = read_qr(table, ".seat-link .qr")
+    assert url.startswith(live_server.url + "/seat/")
+    assert card.locator(".link a").inner_text() == url
+    expect(table.locator(".notices")).to_contain_text("The table made a new seat link for Alan.")
+    shot(table, "50-table-seat-link-1280")
+
+    new = Phone(browser, "Alan")
+    new.page.goto(url)
+    expect(new.page.locator("h1")).to_contain_text("Take Alan's seat")
+    shot(new.page, "50-seat-page-390")
+    new.page.get_by_role("button", name="I am Alan: take the seat").click()
+    expect(new.page.locator(".topbar .who")).to_contain_text("Alan")
+    expect(new.page.locator(".topbar .who")).to_contain_text("White")
+    expect(new.page.locator("#keywords li")).to_have_text(keywords)
+    shot(new.page, "50-new-phone-seat-390")
+
+    expect(table.locator(".notices")).to_contain_text("Alan is back, on a new phone.")
+    expect(table.locator(".seat-link")).to_have_count(0)      # claimed: the link is spent
+    new.page.goto(url)                                        # and can't be used a second time
+    expect(new.page.locator(".error")).to_be_visible()
+
+    old.page.reload()
+    expect(old.page.locator(".topbar")).to_have_count(0)
+    expect(old.page.locator("#keywords")).to_have_count(0)
+    expect(old.page.locator(".error")).to_be_visible()
+    # the old phone says it has no seat any more
+    expect(old.page.locator(".error")).to_contain_text(
+                      sentence(live_server, REFUSALS, "seat_gone"))
+    shot(old.page, "50-old-phone-after-handoff-390")
+
+    # The new phone plays the seat: Alan decrypts White's round-1 code.
+    new.page.goto(f"{live_server.url}/play/{game.game_id}")
+    game.announce("black")
+    code = game.code("white")
+    new.see("Agree with your team on the code")
+    new.guess(code)
+    expect(table.locator(".reveal")).to_contain_text("No token")
+    new.close()
+    game.close()
+
+
+# --- 3. a rematch ---------------------------------------------------------------------------
+
+def test_a_rematch_deals_new_keywords_and_moves_the_encryptors_on(browser, live_server):
+    game = Tabletop(browser, live_server)
+    table, phones = game.table, game.phones
+    first_keywords = {team: game.api[name].view()["teams"][team]["keywords"]
+                      for name, team in (("Ada", "white"), ("Grace", "black"))}
+    game.open_tools()                                          # Ada stepped away: White's rotation moves on
+    table.get_by_role("button", name="Ada stepped away: the next White player takes the round").click()
+    expect(table.locator(".notices")).to_contain_text("Ada stepped away")
+    game.round(white=(False, False))                           # White misreads...
+    game.round()
+    assert {team: game.encryptor(team) for team in OTHER} == {"white": "Alan", "black": "Grace"}   # round 3
+    game.round(white=(False, False))                           # ...twice: Black wins after round 3
+    expect(table.locator(".result")).to_contain_text("Black wins!")
+    for phone in phones.values():
+        phone.see("Black wins!")
+
+    table.get_by_role("button", name="Rematch: same teams, new keywords").click()
+    expect(table.locator(".round-title")).to_contain_text("Round 1 of 8")
+    expect(table.locator(".team-white .token.miscommunication")).to_contain_text("0 Miscommunications")
+    expect(table.locator(".notices")).to_have_count(0)         # a fresh log for the new game
+    shot(table, "50-table-rematch-1280")
+    new_encryptors = {"white": "Ada", "black": "Linus"}       # the next in rotation after Alan and Grace
+    for name, phone in phones.items():                        # no phone navigates: they follow by polling
+        expect(phone.page.locator(".topbar .round")).to_contain_text("Round 1/8")
+        expect(phone.page.locator("#keywords li")).to_have_count(4)
+        words = phone.page.locator("#keywords li").all_inner_texts()
+        assert not set(words) & set(first_keywords["white"] + first_keywords["black"]), words
+        encryptor = name in new_encryptors.values()
+        expect(phone.page.locator("details.secret")).to_have_count(1 if encryptor else 0)
+        expect(table.locator(f".team-{TEAM_OF[name]} .roster li", has_text=name)
+               .locator(".badge")).to_have_count(1 if encryptor else 0)
+    shot(phones["Ada"].page, "50-phone-rematch-390")
+
+    # Game 1's summary stays reachable.
+    alan = phones["Alan"]
+    alan.page.goto(f"{live_server.url}/play/{game.game_id}/summary?match=1")
+    expect(alan.page.locator("h1")).to_contain_text("game 1")
+    expect(alan.page.locator(".summary-head")).to_contain_text("Black wins!")
+    for word in first_keywords["white"] + first_keywords["black"]:
+        expect(alan.page.locator(".summary-teams")).to_contain_text(word)
+    expect(alan.page.locator(".summary-round")).to_have_count(3)
+    log = alan.page.locator(".summary-log")
+    expect(log).to_contain_text("Ada stepped away; Alan is White's Encryptor this round.")
+    # the summary's log names each round once
+    expect(log).not_to_contain_text("Round 1: Round 1:")
+    shot(alan.page, "50-summary-game1-390")
+    game.close()
+
+
+# --- 4. the sand timer, on fake clocks -----------------------------------------------------------
+
+def test_the_sand_timer_counts_down_on_every_screen_without_waiting(browser, live_server):
+    service = live_server.server.app.extensions["games"]
+    now = [1_700_000_000.0]
+    service.clock = lambda: now[0]                             # the server's clock, which the test moves
+    game = Tabletop(browser, live_server, timer=30, fake_clock=True)
+    table, phones = game.table, game.phones
+    early, late, teammate = phones["Ada"], phones["Grace"], phones["Linus"]   # round 1's Encryptors: Ada, Grace
+    expect(late.page.locator("details.secret")).to_have_count(1)
+    expect(table.locator(".sand-timer")).to_have_count(0)     # nobody announced yet
+
+    early.reveal_code()
+    early.announce(["orbit", "evergreen", "fortress"])
+    early.see("Your clues, ready to read aloud")
+    for page in (late.page, table, teammate.page, early.page):
+        expect(page.locator(".sand-timer [data-clock]")).to_have_text("0:30")
+    expect(late.page.locator(".sand-timer")).to_contain_text("Sand timer: you have")
+    expect(table.locator(".sand-timer")).to_contain_text("Sand timer for Black's Encryptor:")
+    expect(teammate.page.locator(".sand-timer")).to_contain_text("Sand timer for your Encryptor:")
+
+    # Ten seconds pass in the browsers (not on the server): the countdowns move on by themselves.
+    for page in (late.page, table, teammate.page):
+        page.clock.run_for(10_000)
+        expect(page.locator(".sand-timer [data-clock]")).to_have_text("0:20")
+    shot(late.page, "50-phone-sand-timer-390")
+    shot(table, "50-table-sand-timer-1280")
+    shot(teammate.page, "50-phone-sand-timer-teammate-390")
+
+    for page in (late.page, table, teammate.page):
+        page.clock.fast_forward(21_000)
+    expect(late.page.locator(".sand-timer")).to_have_text("Time is up! Announce your clues now.")
+    expect(table.locator(".sand-timer")).to_have_text("Time is up for Black's Encryptor.")
+    expect(teammate.page.locator(".sand-timer")).to_have_text("Time is up for Black's Encryptor.")
+    shot(late.page, "50-phone-time-is-up-390")
+    shot(table, "50-table-time-is-up-1280")
+
+    # The server's clock passes the deadline too: a fresh page already says so, before any script runs.
+    now[0] += 31
+    html = late.context.request.get(late.page.url).text()
+    assert re.search(r'<p class="sand-timer big up"[^>]*>\s*Time is up! Announce your clues now\.', html), html
+    late.page.reload()
+    expect(late.page.locator(".sand-timer")).to_have_text("Time is up! Announce your clues now.")
+    table.reload()
+    expect(table.locator(".sand-timer")).to_have_text("Time is up for Black's Encryptor.")
+
+    # Nothing is scored on time: the late Encryptor still announces, and the round goes on.
+    late.reveal_code()
+    late.announce(["ripple", "fin", "spire"])
+    expect(table.locator(".big-clues")).to_contain_text("orbit")
+    expect(table.locator(".sand-timer")).to_have_count(0)
+    for team in OTHER:
+        expect(table.locator(f".team-{team} .token.miscommunication")).to_contain_text("0 Miscommunications")
+    teammate.see("No interception in round 1")
+
+    # Round 2, as Encryptors really do it: both look at their codes at once, then one announces first.
+    game.resolve("white")
+    game.resolve("black")
+    expect(table.locator(".round-title")).to_contain_text("Round 2 of 8")
+    late = phones[game.encryptor("black")]
+    expect(late.page.locator("details.secret")).to_have_count(1)
+    late.reveal_code()
+    game.announce("white")
+    expect(table.locator(".sand-timer [data-clock]")).to_have_text("0:30")
+    # the late Encryptor who is looking at the code sees the sand timer
+    expect(late.page.locator(".sand-timer")).to_contain_text("Sand timer: you have")
+    game.close()
+
+
+# --- 5. an Encryptor who stepped away ------------------------------------------------------------
+
+def test_the_table_skips_an_encryptor_who_stepped_away(browser, live_server):
+    game = Tabletop(browser, live_server)
+    table, ada, alan = game.table, game.phones["Ada"], game.phones["Alan"]
+    expect(ada.page.locator("details.secret")).to_have_count(1)
+    expect(alan.page.locator("details.secret")).to_have_count(0)
+    game.open_tools()
+    table.get_by_role("button", name="Ada stepped away: the next White player takes the round").click()
+    expect(table.locator(".notices")).to_contain_text("Ada stepped away; Alan is White's Encryptor this round.")
+    expect(table.locator(".team-white .roster li", has_text="Alan").locator(".badge")).to_have_text("Encryptor")
+    expect(alan.page.locator("details.secret")).to_have_count(1)
+    alan.see(sentence(live_server, TASKS, "write_clues"))
+    code = alan.reveal_code()
+    assert len(code) == 3 and set(code) <= {1, 2, 3, 4}
+    expect(ada.page.locator("details.secret")).to_have_count(0)
+    ada.see(sentence(live_server, TASKS, "wait_for_clues"))
+    expect(ada.page.locator("#notices")).to_contain_text("Ada stepped away; Alan is White's Encryptor this round.")
+    shot(alan.page, "50-phone-skipped-to-390")
+    shot(table, "50-table-skipped-1280")
+    # The skip button goes once the new Encryptor has announced.
+    alan.announce(["orbit", "evergreen", "fortress"])
+    expect(table.locator(".guess-status")).to_contain_text("Alan (White): clues ready")
+    expect(table.get_by_role("button", name=re.compile("stepped away: the next White"))).to_have_count(0)
+    game.close()

@@ -1,0 +1,823 @@
+"""The web layer for the host's corrections, seats, game settings, the try-out, the summary and the sand timer.
+
+Every refusal is a 4xx with a sentence a player understands, and leaves the game's event log as it was.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import re
+
+import pytest
+from sqlalchemy import func, select
+
+from companion.rules import Actor, RuleError
+from companion.store import games as games_table
+
+from .api import ApiGame, wrong
+
+_clue_numbers = itertools.count(1)
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+class SetUpGame(ApiGame):
+    """An ApiGame created with settings (mode, timer, words) through `POST /api/games`."""
+
+    def __init__(self, client, settings=None, white=("Ann", "Abe"), black=("Bea", "Bob"), start=True):
+        self.client = client
+        answer = client.post("/api/games", json=settings or {})
+        assert answer.status_code == 201, answer.get_json()
+        created = answer.get_json()
+        self.id, self.tokens, self.urls = created["game_id"], created["tokens"], created["urls"]
+        self.seats = {}
+        for team, names in (("white", white), ("black", black)):
+            for name in names:
+                joined = self.post("join", self.tokens[team], name=name)
+                assert joined.status_code == 200, joined.get_json()
+                self.seats[name] = joined.get_json()["token"]
+        if start:
+            assert self.post("start", self.tokens["host"]).status_code == 200
+
+
+def clues():
+    """Three fresh clues that are no English keyword."""
+    n = next(_clue_numbers)
+    return [f"zq{n}a", f"zq{n}b", f"zq{n}c"]
+
+
+def play_round(game, white_decrypts=True, black_decrypts=True) -> dict:
+    """A whole round through the API (wrong interceptions from round 2); returns what was said and guessed."""
+    said = {"white": clues(), "black": clues()}
+    game.announce("white", said["white"])
+    game.announce("black", said["black"])
+    codes = {team: game.code(team) for team in ("white", "black")}
+    interception = game.view(game.tokens["host"])["round"] > 1
+    guesses = {}
+    for team, decrypts in (("white", white_decrypts), ("black", black_decrypts)):
+        other = "black" if team == "white" else "white"
+        if interception:
+            guesses[(team, "interception")] = wrong(codes[team])
+            game.guess(other, team, wrong(codes[team]))
+        guesses[(team, "decryption")] = codes[team] if decrypts else wrong(codes[team])
+        game.guess(team, team, guesses[(team, "decryption")])
+    return {"clues": said, "codes": codes, "guesses": guesses}
+
+
+def finished_game(client):
+    """A game Black loses in round 2 (two Miscommunications); returns it and what happened."""
+    game = ApiGame(client)
+    keywords = {team: game.view(game.seats[name])["teams"][team]["keywords"]
+                for team, name in (("white", "Ann"), ("black", "Bea"))}
+    rounds = [play_round(game, black_decrypts=False), play_round(game, black_decrypts=False)]
+    assert game.view(game.tokens["host"])["phase"] == "over"
+    return game, keywords, rounds
+
+
+def log(game):
+    """The game's whole event log as stored."""
+    return game.client.application.extensions["games"].store.events_after(game.id)
+
+
+def sentence_in(answer, status, code=None) -> str:
+    """Assert a refusal answer: its status, and a sentence (JSON `error`, or an HTML page) for a person."""
+    assert answer.status_code == status, answer.get_data(as_text=True)[:500]
+    if answer.is_json:
+        body = answer.get_json()
+        if code:
+            assert body["code"] == code, body
+        text = body["error"]
+    else:
+        text = html.unescape(answer.get_data(as_text=True))
+    assert isinstance(text, str) and "." in text and len(text) > 15
+    return text
+
+
+def expected(app, code, **params) -> str:
+    """The sentence messages.REFUSALS words for a refusal code (in a request, as the app renders it)."""
+    from companion.messages import refusal
+    with app.test_request_context("/api/x"):
+        return refusal(code, **params)
+
+
+def csrf_of(page) -> str:
+    return re.search(r'name="csrf-token" content="([^"]+)"', page.get_data(as_text=True)).group(1)
+
+
+def browser(app, game_id=None, seat_token=None):
+    """A browser client: optionally holding a seat cookie for a game, and a CSRF token for its forms."""
+    client = app.test_client()
+    if seat_token:
+        with client.session_transaction() as session:
+            session["seats"] = {game_id: seat_token}
+    client.csrf = csrf_of(client.get("/"))
+    return client
+
+
+def count_games(app) -> int:
+    with app.extensions["games"].store.engine.connect() as conn:
+        return conn.execute(select(func.count()).select_from(games_table)).scalar_one()
+
+
+# --- states a refusal is tried in -------------------------------------------------------------
+
+def state(client, name):
+    """A game in one of the states below, through the API."""
+    if name == "lobby":
+        return ApiGame(client, start=False)
+    game = ApiGame(client)
+    if name == "writing":                 # round 1, no clues yet
+        return game
+    if name == "announced":               # round 1, White announced
+        game.announce("white", clues())
+        return game
+    if name in ("revealed", "pending"):   # round 1 revealed, round 2 not under way: the reveal is correctable
+        play_round(game)
+        if name == "pending":
+            last = game.view(game.tokens["host"])["rounds"][0]["transmissions"]["black"]
+            answer = game.post("correction", game.tokens["host"], decryption=wrong(last["code"]))
+            assert answer.status_code == 200, answer.get_json()
+        return game
+    if name == "over":
+        play_round(game, black_decrypts=False)
+        play_round(game, black_decrypts=False)
+        return game
+    raise ValueError(name)
+
+
+def token_of(game, role, client=None):
+    if role in ("host", "spectator"):
+        return game.tokens[role]
+    if role == "white_join":
+        return game.tokens["white"]
+    if role == "seat":
+        return game.seats["Abe"]
+    if role == "handoff":                 # a seat link the table issued for Abe
+        seat = game.view(game.seats["Abe"])["viewer"]["seat"]
+        assert game.post("seat-link", game.tokens["host"], seat=seat).status_code == 200
+        return game.client.application.extensions["games"].seat_links(game.id)[seat]
+    if role == "forged":
+        return "forged-" + "A" * 32
+    if role == "other_game":
+        return ApiGame(client, start=False).tokens["host"]
+    raise ValueError(role)
+
+
+NEW_COMMANDS = ("lock-joining", "move-player", "remove-player", "skip-encryptor", "take-back", "correction",
+                "answer-correction", "withdraw-correction", "swap-keyword", "seat-link", "cancel-seat-link",
+                "claim-seat", "rematch")
+
+# (command, state, who sends it, body, status, refusal code)
+REFUSED = [
+    # the wrong kind of token
+    ("lock-joining", "lobby", "seat", {"locked": True}, 403, "host_only"),
+    ("lock-joining", "lobby", "white_join", {"locked": True}, 403, "host_only"),
+    ("move-player", "lobby", "spectator", {"seat": 1}, 403, "host_only"),
+    ("remove-player", "lobby", "seat", {"seat": 1}, 403, "host_only"),
+    ("skip-encryptor", "writing", "seat", {"team": "white"}, 403, "host_only"),
+    ("take-back", "announced", "spectator", {}, 403, "host_only"),
+    ("correction", "revealed", "seat", {"decryption": [1, 2, 3]}, 403, "host_only"),
+    ("withdraw-correction", "pending", "seat", {}, 403, "host_only"),
+    ("seat-link", "writing", "seat", {"seat": 1}, 403, "host_only"),
+    ("seat-link", "writing", "handoff", {"seat": 1}, 403, "host_only"),
+    ("rematch", "over", "spectator", {}, 403, "host_only"),
+    ("swap-keyword", "writing", "host", {"number": 1}, 403, "players_only"),
+    ("swap-keyword", "writing", "spectator", {"number": 1}, 403, "players_only"),
+    ("swap-keyword", "writing", "handoff", {"number": 1}, 403, "players_only"),
+    ("answer-correction", "pending", "host", {"accept": True}, 403, "players_only"),
+    ("answer-correction", "pending", "white_join", {"accept": True}, 403, "players_only"),
+    ("cancel-seat-link", "writing", "seat", {"seat": 2}, 403, "host_only"),
+    ("cancel-seat-link", "writing", "handoff", {"seat": 2}, 403, "host_only"),
+    ("claim-seat", "writing", "seat", {}, 403, "seat_link_only"),
+    ("claim-seat", "writing", "host", {}, 403, "seat_link_only"),
+    ("claim-seat", "writing", "white_join", {}, 403, "seat_link_only"),
+    # the wrong phase
+    ("lock-joining", "writing", "host", {"locked": True}, 409, "game_in_progress"),
+    ("move-player", "writing", "host", {"seat": 1}, 409, "game_in_progress"),
+    ("remove-player", "over", "host", {"seat": 1}, 409, "game_over"),
+    ("skip-encryptor", "lobby", "host", {"team": "white"}, 409, "game_not_started"),
+    ("skip-encryptor", "over", "host", {"team": "white"}, 409, "game_over"),
+    ("skip-encryptor", "announced", "host", {"team": "white"}, 409, "clues_already_announced"),
+    ("take-back", "lobby", "host", {}, 409, "game_not_started"),
+    ("take-back", "writing", "host", {}, 409, "nothing_to_take_back"),
+    ("take-back", "pending", "host", {}, 409, "correction_pending"),
+    ("correction", "lobby", "host", {"decryption": [1, 2, 3]}, 409, "nothing_to_correct"),
+    ("correction", "writing", "host", {"decryption": [1, 2, 3]}, 409, "nothing_to_correct"),
+    ("correction", "pending", "host", {"decryption": [1, 2, 3]}, 409, "correction_pending"),
+    ("withdraw-correction", "revealed", "host", {}, 409, "no_correction"),
+    ("answer-correction", "revealed", "seat", {"accept": True}, 409, "no_correction"),
+    ("swap-keyword", "lobby", "seat", {"number": 1}, 409, "game_not_started"),
+    ("swap-keyword", "revealed", "seat", {"number": 1}, 409, "swap_too_late"),
+    ("swap-keyword", "over", "seat", {"number": 1}, 409, "game_over"),
+    ("rematch", "lobby", "host", {}, 409, "game_not_started"),
+    ("rematch", "writing", "host", {}, 409, "game_in_progress"),
+    ("lock-joining", "lobby", "host", {"locked": False}, 409, "already_open"),
+    ("cancel-seat-link", "writing", "host", {"seat": 2}, 409, "no_seat_link"),
+    # malformed bodies
+    ("lock-joining", "lobby", "host", {"locked": "yes"}, 400, "locked_malformed"),
+    ("lock-joining", "lobby", "host", {}, 400, "locked_malformed"),
+    ("lock-joining", "lobby", "host", [True], 400, "malformed_body"),
+    ("move-player", "lobby", "host", {"seat": "1"}, 400, "no_such_player"),
+    ("move-player", "lobby", "host", {"seat": 99}, 400, "no_such_player"),
+    ("remove-player", "lobby", "host", {"seat": True}, 400, "no_such_player"),
+    ("remove-player", "lobby", "host", {}, 400, "no_such_player"),
+    ("skip-encryptor", "writing", "host", {"team": "green"}, 400, "no_such_team"),
+    ("skip-encryptor", "writing", "host", {}, 400, "no_such_team"),
+    ("take-back", "announced", "host", [1], 400, "malformed_body"),
+    ("correction", "revealed", "host", {"decryption": "12"}, 400, "guess_malformed"),
+    ("correction", "revealed", "host", {}, 400, "guess_malformed"),
+    ("correction", "revealed", "host", {"decryption": [0, 5, 9]}, 400, "guess_malformed"),
+    ("withdraw-correction", "pending", "host", "withdraw", 400, "malformed_body"),
+    ("answer-correction", "pending", "seat", {"accept": "yes"}, 400, "accept_malformed"),
+    ("answer-correction", "pending", "seat", {}, 400, "accept_malformed"),
+    ("swap-keyword", "writing", "seat", {"number": 5}, 400, "keyword_number"),
+    ("swap-keyword", "writing", "seat", {"number": "2"}, 400, "keyword_number"),
+    ("swap-keyword", "writing", "seat", {"number": True}, 400, "keyword_number"),
+    ("seat-link", "writing", "host", {"seat": 99}, 400, "no_such_player"),
+    ("seat-link", "writing", "host", {"seat": "1"}, 400, "no_such_player"),
+    ("cancel-seat-link", "writing", "host", {"seat": "2"}, 400, "no_such_player"),
+    ("cancel-seat-link", "writing", "host", {}, 400, "no_such_player"),
+    ("claim-seat", "writing", "handoff", [1], 400, "malformed_body"),
+    ("rematch", "over", "host", [1], 400, "malformed_body"),
+    # forged and foreign tokens
+    *[(command, "writing", "forged", {}, 403, "no_capability") for command in NEW_COMMANDS],
+    *[(command, "writing", "other_game", {}, 403, "wrong_game") for command in ("take-back", "seat-link", "rematch")],
+]
+
+
+@pytest.mark.parametrize("command,state_name,role,body,status,code", REFUSED,
+                         ids=[f"{c}-{s}-{r}-{code}" for c, s, r, _, _, code in REFUSED])
+def test_each_new_command_is_refused_with_a_sentence_and_nothing_written(app, client, command, state_name, role,
+                                                                        body, status, code):
+    game = state(client, state_name)
+    token = token_of(game, role, client)
+    before = log(game)
+    answer = game.post(command, token, body)
+    sentence_in(answer, status, code)
+    assert answer.get_json()["error"] == expected(app, code)
+    assert log(game) == before, "a refused command changed the event log"
+
+
+def test_every_new_command_is_in_the_refusal_table():
+    assert {c for c, *_ in REFUSED} == set(NEW_COMMANDS)
+    for command in NEW_COMMANDS:
+        kinds = {status for c, _, _, _, status, _ in REFUSED if c == command}
+        assert {400, 403} <= kinds, command
+        # seat links have no phase: a phone can die in any phase, even during a pending correction
+        if command not in ("seat-link", "claim-seat"):
+            assert 409 in kinds, command
+
+
+def test_a_command_without_any_token_is_refused(client):
+    game = ApiGame(client)
+    before = log(game)
+    for command in NEW_COMMANDS:
+        sentence_in(game.post(command, None, {}), 403, "not_seated")
+    assert log(game) == before
+
+
+# --- the same refusals from the no-JavaScript forms -------------------------------------------
+
+FORM_REFUSED = [
+    # (state, path kind, who, command, form fields, status, code)
+    ("writing", "table", "host", "lock-joining", {"locked": "1"}, 409, "game_in_progress"),
+    ("writing", "table", "host", "skip-encryptor", {"team": "green"}, 400, "no_such_team"),
+    ("writing", "table", "host", "take-back", {}, 409, "nothing_to_take_back"),
+    ("revealed", "table", "host", "correction", {"decryption": "1-1"}, 400, "guess_malformed"),
+    ("lobby", "table", "host", "move-player", {"seat": "x"}, 400, "no_such_player"),
+    ("writing", "table", "host", "rematch", {}, 409, "game_in_progress"),
+    ("writing", "table", "host", "swap-keyword", {"number": "1"}, 400, "unknown_command"),
+    ("writing", "table", "seat", "take-back", {}, 403, "host_only"),
+    ("writing", "table", "spectator", "seat-link", {"seat": "1"}, 403, "host_only"),
+    ("writing", "table", "forged", "rematch", {}, 403, "no_capability"),
+    ("writing", "play", "seat", "swap-keyword", {"number": "7"}, 400, "keyword_number"),
+    ("revealed", "play", "seat", "swap-keyword", {"number": "1"}, 409, "swap_too_late"),
+    ("writing", "play", "seat", "answer-correction", {"accept": "1"}, 409, "no_correction"),
+    ("writing", "play", "seat", "lock-joining", {"locked": "1"}, 400, "unknown_command"),
+    ("writing", "play", None, "swap-keyword", {"number": "1"}, 403, "not_seated"),
+    ("writing", "seat", "seat", "claim-seat", {}, 403, "seat_link_only"),
+    ("writing", "seat", "forged", "claim-seat", {}, 403, "no_capability"),
+]
+
+
+@pytest.mark.parametrize("state_name,where,role,command,fields,status,code", FORM_REFUSED,
+                         ids=[f"{w}-{c}-{r}-{code}" for _, w, r, c, _, _, code in FORM_REFUSED])
+def test_the_forms_refuse_with_a_page_that_says_why(app, client, state_name, where, role, command, fields, status,
+                                                    code):
+    game = state(client, state_name)
+    token = token_of(game, role, client) if role else None
+    phone = browser(app, game.id, game.seats["Abe"] if where == "play" and role == "seat" else None)
+    path = {"table": f"/table/{token}/{command}", "play": f"/play/{game.id}/{command}",
+            "seat": f"/seat/{token}"}[where]
+    before = log(game)
+    answer = phone.post(path, data={**fields, "csrf_token": phone.csrf})
+    assert answer.status_code == status, answer.get_data(as_text=True)[:300]
+    assert answer.mimetype == "text/html"
+    assert expected(app, code) in html.unescape(answer.get_data(as_text=True))
+    assert log(game) == before
+
+
+def test_a_form_without_its_csrf_token_is_refused_before_the_rules(app, client):
+    game = state(client, "writing")
+    phone = browser(app)
+    before = log(game)
+    answer = phone.post(f"/table/{game.tokens['host']}/skip-encryptor", data={"team": "white"})
+    assert answer.status_code == 400 and "Reload it and try again" in answer.get_data(as_text=True)
+    assert log(game) == before
+
+
+def test_the_forms_carry_out_a_correction_and_a_skip(app, client):
+    """The accepted path through the forms: a skip, a correction proposed, confirmed by both teams' phones."""
+    game = state(client, "writing")
+    table = browser(app)
+    host = game.tokens["host"]
+    answer = table.post(f"/table/{host}/skip-encryptor", data={"team": "white", "csrf_token": table.csrf})
+    assert answer.status_code == 303 and answer.headers["Location"] == f"/table/{host}"
+    assert game.encryptor("white") == game.seats["Abe"]
+    play_round(game)
+    last = game.view(host)["rounds"][0]["transmissions"]["black"]
+    fixed = "-".join(map(str, wrong(last["code"])))
+    answer = table.post(f"/table/{host}/correction", data={"decryption": fixed, "csrf_token": table.csrf})
+    assert answer.status_code == 303
+    for name in ("Ann", "Bea"):
+        phone = browser(app, game.id, game.seats[name])
+        answer = phone.post(f"/play/{game.id}/answer-correction", data={"accept": "1", "csrf_token": phone.csrf})
+        assert answer.status_code == 303, answer.get_data(as_text=True)[:300]
+    view = game.view(host)
+    assert view["correction"] is None
+    assert view["teams"]["black"]["tokens"]["miscommunications"] == 1
+    assert [n["kind"] for n in view["notices"]][-3:] == ["correction_answered", "correction_answered",
+                                                         "reveal_corrected"]
+
+
+# --- creating games -------------------------------------------------------------------------
+
+EIGHT = "apple, pear\nplum\n\n kiwi ,fig,lime,lemon,melon"
+
+
+def test_the_api_creates_a_three_player_game_with_a_timer_and_its_own_words(client):
+    game = SetUpGame(client, {"mode": "three_player", "timer": 30, "words": EIGHT}, white=("Ann", "Abe"),
+                     black=("Ivy",))
+    created = log(game)[0][1]
+    assert created["type"] == "game_created"
+    assert (created["mode"], created["timer"]) == ("three_player", 30)
+    assert created["words"] == ["apple", "pear", "plum", "kiwi", "fig", "lime", "lemon", "melon"]
+    view = game.view(game.seats["Ann"])
+    assert view["mode"] == "three_player" and view["transmitting"] == ["white"]
+    assert set(view["teams"]["white"]["keywords"]) <= set(created["words"])
+    assert game.view(game.seats["Ivy"])["teams"]["white"]["keywords"] is None
+
+
+def test_the_api_creates_a_standard_game_by_default(client):
+    game = SetUpGame(client, {})
+    created = log(game)[0][1]
+    assert (created["mode"], created["timer"], created["words"]) == ("standard", None, None)
+
+
+@pytest.mark.parametrize("body,code,params,sentence", [
+    ({"timer": 5}, "timer_length", {"min": 10, "max": 600}, "The sand timer runs 10 to 600 seconds."),
+    ({"timer": 601}, "timer_length", {"min": 10, "max": 600}, None),
+    ({"timer": "30"}, "timer_length", {"min": 10, "max": 600}, None),
+    ({"timer": True}, "timer_length", {"min": 10, "max": 600}, None),
+    ({"timer": 30.5}, "timer_length", {"min": 10, "max": 600}, None),
+    ({"mode": "duo"}, "unknown_mode", {}, "Choose the standard game or the three-player game."),
+    ({"mode": None}, "unknown_mode", {}, None),
+    ({"words": "apple, pear, plum"}, "too_few_words", {"count": 3, "min": 8, "repeated": "-"},
+     "Your list has 3 different words; it needs at least 8."),
+    ({"words": "apple\nApples\npear\nplum\nfig\nlime\nlemon\nmelon"}, "too_few_words",
+     {"count": 7, "min": 8, "repeated": "Apples"}, "Your list has 7 different words"),
+    ({"words": "moon\n" * 20}, "too_few_words", None, "Your list has 1 different words"),
+    ({"words": ["apple", "pear"]}, "words_malformed", {}, None),
+    ({"words": "x" * 41 + "\n" + EIGHT}, "text_too_long", {"limit": 40}, None),
+    ({"language": "xx"}, "unknown_language", {}, None),
+    ([1, 2], "malformed_body", {}, None),
+])
+def test_a_game_with_bad_settings_is_refused_with_the_sentence_and_not_created(app, client, body, code, params,
+                                                                               sentence):
+    games_before = count_games(app)
+    answer = client.post("/api/games", json=body)
+    text = sentence_in(answer, 400, code)
+    if params is not None:
+        assert text == expected(app, code, **params)
+    if sentence:
+        assert sentence in text
+    assert count_games(app) == games_before
+
+
+def test_too_few_words_names_the_repeated_ones(app, client):
+    answer = client.post("/api/games", json={"words": "Moon, moons, MOON, star, sun"})
+    text = sentence_in(answer, 400, "too_few_words")
+    assert "3 different words" in text and "at least 8" in text
+    assert "moons" in text and "MOON" in text
+
+
+def test_too_few_words_names_a_word_typed_twice(app, client):
+    answer = client.post("/api/games", json={"words": "apple\napple\npear\nplum\nfig\nlime\nlemon\nmelon"})
+    text = sentence_in(answer, 400, "too_few_words")
+    assert "7 different words" in text
+    assert "(apple)" in text
+
+
+def test_the_home_page_keeps_what_the_host_typed_when_the_list_is_too_short(app):
+    home = browser(app)
+    games_before = count_games(app)
+    typed = "apple\nApples\npear\nplum"
+    answer = home.post("/games", data={"mode": "three_player", "timer": "1", "timer_seconds": "45", "words": typed,
+                                       "csrf_token": home.csrf})
+    assert answer.status_code == 400
+    page = answer.get_data(as_text=True)
+    assert "Your list has 3 different words; it needs at least 8." in html.unescape(page)
+    assert "(Apples)" in page
+    assert f">{typed}</textarea>" in page
+    assert re.search(r'value="three_player" checked', page)
+    assert re.search(r'name="timer" value="1" checked', page)
+    assert 'value="45"' in page
+    assert 'class="brand"' in page                 # the home page itself, not an error page
+    assert count_games(app) == games_before
+
+
+def test_the_home_page_refuses_a_bad_timer_and_keeps_the_seconds(app):
+    home = browser(app)
+    games_before = count_games(app)
+    answer = home.post("/games", data={"mode": "standard", "timer": "1", "timer_seconds": "5",
+                                       "csrf_token": home.csrf})
+    assert answer.status_code == 400
+    page = answer.get_data(as_text=True)
+    assert "The sand timer runs 10 to 600 seconds." in page and 'value="5"' in page
+    assert count_games(app) == games_before
+
+
+def test_the_home_page_creates_a_game_with_its_settings(app):
+    home = browser(app)
+    answer = home.post("/games", data={"mode": "three_player", "timer": "1", "timer_seconds": "45", "words": EIGHT,
+                                       "csrf_token": home.csrf})
+    assert answer.status_code == 303 and answer.headers["Location"].startswith("/table/")
+    token = answer.headers["Location"].rsplit("/", 1)[1]
+    capability, _ = app.extensions["games"].resolve(token)
+    created = app.extensions["games"].store.events_after(capability.game_id)[0][1]
+    assert (created["mode"], created["timer"], len(created["words"])) == ("three_player", 45, 8)
+
+
+# --- seat links -----------------------------------------------------------------------------
+
+def test_a_seat_link_hands_a_seat_to_a_new_phone_once(app, client):
+    game = ApiGame(client)
+    host, old = game.tokens["host"], game.seats["Abe"]
+    seat = game.view(old)["viewer"]["seat"]
+    answer = game.post("seat-link", host, seat=seat)
+    assert answer.status_code == 200 and answer.get_json()["events"] == ["seat_link_issued"]
+    links = app.extensions["games"].seat_links(game.id)
+    assert list(links) == [seat]
+    handoff = links[seat]
+    assert game.view(old)["viewer"]["name"] == "Abe"            # the old phone plays on until the claim
+
+    claimed = game.post("claim-seat", handoff)
+    assert claimed.status_code == 200, claimed.get_json()
+    body = claimed.get_json()
+    assert body["seat"] == seat and body["events"] == ["seat_claimed"]
+    new = body["token"]
+    assert new not in (old, handoff)
+    view = game.view(new)
+    assert view["viewer"] == {"role": "seat", "team": "white", "seat": seat, "name": "Abe"}
+    assert view["teams"]["white"]["keywords"] and view["teams"]["black"]["keywords"] is None
+    assert game.post("swap-keyword", new, number=2).status_code == 200    # the new phone acts for Abe
+
+    before = log(game)
+    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {old}"}), 403,
+                "no_capability")
+    sentence_in(game.post("guess", old, code=[1, 2, 3]), 403, "no_capability")
+    sentence_in(game.post("claim-seat", handoff), 403, "no_capability")       # single use
+    sentence_in(game.post("claim-seat", new), 403, "seat_link_only")          # a seat token can't claim
+    assert log(game) == before
+    assert app.extensions["games"].seat_links(game.id) == {}
+    assert [n["kind"] for n in view["notices"]] == ["seat_link_issued", "seat_claimed"]
+
+
+def test_a_new_seat_link_replaces_an_unclaimed_one(app, client):
+    game = ApiGame(client)
+    first = token_of(game, "handoff")
+    second = token_of(game, "handoff")
+    assert first != second
+    before = log(game)
+    sentence_in(game.post("claim-seat", first), 403, "no_capability")
+    assert log(game) == before
+    assert game.post("claim-seat", second).status_code == 200
+
+
+def test_a_cancelled_seat_link_stops_working_and_the_old_phone_plays_on(app, client):
+    game = ApiGame(client)
+    handoff = token_of(game, "handoff")
+    seat = game.view(game.seats["Abe"])["viewer"]["seat"]
+    answer = game.post("cancel-seat-link", game.tokens["host"], seat=seat)
+    assert answer.status_code == 200, answer.get_json()
+    assert app.extensions["games"].seat_links(game.id) == {}
+    before = log(game)
+    sentence_in(game.post("claim-seat", handoff), 403, "no_capability")
+    assert log(game) == before
+    assert game.view(game.seats["Abe"])["viewer"]["name"] == "Abe"
+
+
+def test_a_seat_link_is_claimed_in_the_browser(app, client):
+    game = ApiGame(client)
+    handoff = token_of(game, "handoff")
+    phone = browser(app)
+    page = phone.get(f"/seat/{handoff}")
+    assert page.status_code == 200
+    answer = phone.post(f"/seat/{handoff}", data={"csrf_token": phone.csrf})
+    assert answer.status_code == 303 and answer.headers["Location"] == f"/play/{game.id}"
+    assert "Abe" in phone.get(f"/play/{game.id}").get_data(as_text=True)
+    sentence_in(phone.get(f"/seat/{handoff}"), 403)          # used up
+    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {game.seats['Abe']}"}),
+                403, "no_capability")
+
+
+def test_a_phone_can_get_a_new_seat_link_while_a_correction_waits_and_answer_it(app, client):
+    game = state(client, "pending")
+    handoff = token_of(game, "handoff")                    # Abe's phone died
+    claimed = game.post("claim-seat", handoff)
+    assert claimed.status_code == 200, claimed.get_json()
+    new = claimed.get_json()["token"]
+    assert game.view(new)["you"]["task"] == "answer_correction"
+    assert game.post("answer-correction", new, accept=True).status_code == 200
+    assert game.view(new)["correction"]["confirmed"] == ["white"]
+
+
+def test_the_lobby_corrections_through_the_api(app, client):
+    game = ApiGame(client, white=("Ann", "Abe", "Amy", "Al"), black=("Bea",), start=False)
+    host = game.tokens["host"]
+    assert game.post("lock-joining", host, locked=True).status_code == 200
+    before = log(game)
+    text = sentence_in(game.post("join", game.tokens["black"], name="Eve"), 409, "joining_locked")
+    assert text == "Joining is locked. Ask the table screen to reopen it."
+    assert log(game) == before
+    assert game.view(host)["joining_locked"] is True
+    assert game.post("lock-joining", host, locked=False).status_code == 200
+
+    amy = game.seats["Amy"]
+    seat = game.view(amy)["viewer"]["seat"]
+    assert game.post("move-player", host, seat=seat).status_code == 200
+    assert game.view(amy)["viewer"]["team"] == "black"
+    ann = game.seats["Ann"]
+    assert game.post("remove-player", host, seat=game.view(ann)["viewer"]["seat"]).status_code == 200
+    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {ann}"}), 403,
+                "no_capability")
+    assert game.post("start", host).status_code == 200
+    # Amy's token was made for White: she now sees Black's keywords, never White's.
+    view = game.view(amy)
+    assert view["teams"]["black"]["keywords"] and view["teams"]["white"]["keywords"] is None
+    assert view["teams"]["black"]["keywords"] == game.view(game.seats["Bea"])["teams"]["black"]["keywords"]
+
+
+# --- the try-out ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode,names", [("standard", ["Ann", "Ben", "Cleo", "Dev"]),
+                                        ("three_player", ["Ann", "Ben", "Ivy"])])
+def test_a_try_out_gives_one_browser_every_seat_and_no_join_links(app, mode, names):
+    me = browser(app)
+    answer = me.post("/try", data={"mode": mode, "csrf_token": me.csrf})
+    assert answer.status_code == 303 and answer.headers["Location"].startswith("/table/")
+    with me.session_transaction() as session:
+        (game_id, mine), = session["try_out"].items()
+        seats_cookie = dict(session["seats"])
+    service = app.extensions["games"]
+    assert set(service.shared_tokens(game_id)) == {"host"}
+    assert answer.headers["Location"] == f"/table/{mine['host']}"
+    store_seats = {c.seat: c.token for c in service.store.capabilities_of(game_id, "seat")}
+    assert {int(s): t for s, t in mine["seats"].items()} == store_seats
+    assert len(store_seats) == len(names)
+    assert seats_cookie[game_id] == store_seats[1]
+    assert not service.store.capabilities_of(game_id, "join") and not service.store.capabilities_of(game_id,
+                                                                                                    "spectator")
+    table = me.get(f"/table/{mine['host']}").get_data(as_text=True)
+    assert "/join/" not in table and "/watch/" not in table
+
+    view = me.get(f"/api/games/{game_id}").get_json()
+    assert view["try_out"] and view["viewer"]["seat"] == 1
+    assert [p["name"] for t in ("white", "black") for p in view["teams"][t]["players"]] == names
+
+    last = len(names)
+    switched = me.post(f"/try/{game_id}/seat/{last}", data={"csrf_token": me.csrf})
+    assert switched.status_code == 303 and switched.headers["Location"] == f"/play/{game_id}"
+    with me.session_transaction() as session:
+        assert session["seats"][game_id] == store_seats[last]
+    assert me.get(f"/api/games/{game_id}").get_json()["viewer"]["name"] == names[-1]
+    assert names[-1] in me.get(f"/play/{game_id}").get_data(as_text=True)
+
+    before = service.store.events_after(game_id)
+    sentence_in(me.post(f"/try/{game_id}/seat/9", data={"csrf_token": me.csrf}), 403)    # no such seat
+    stranger = browser(app)
+    sentence_in(stranger.post(f"/try/{game_id}/seat/1", data={"csrf_token": stranger.csrf}), 403)
+    with pytest.raises(RuleError) as refused:
+        service.execute(game_id, Actor("join", "white"), {"type": "join", "name": "Eve"})
+    assert refused.value.code == "try_out_fixed_seats"
+    answer = me.post(f"/table/{mine['host']}/lock-joining", data={"locked": "1", "csrf_token": me.csrf})
+    assert answer.status_code == 403
+    assert "A try-out keeps its own seats" in html.unescape(answer.get_data(as_text=True))
+    assert service.store.events_after(game_id) == before
+
+
+def test_a_try_out_of_an_unknown_mode_is_refused_on_the_home_page(app):
+    me = browser(app)
+    games_before = count_games(app)
+    answer = me.post("/try", data={"mode": "duo", "csrf_token": me.csrf})
+    assert answer.status_code == 400
+    assert "Choose the standard game or the three-player game." in answer.get_data(as_text=True)
+    assert count_games(app) == games_before
+
+
+def test_the_api_cannot_create_a_try_out(app, client):
+    created = client.post("/api/games", json={"try_out": True, "players": {"white": ["A1", "A2"]}}).get_json()
+    assert set(created["tokens"]) == {"host", "spectator", "white", "black"}
+    view = client.get(f"/api/games/{created['game_id']}",
+                      headers={"Authorization": f"Bearer {created['tokens']['host']}"}).get_json()
+    assert not view["try_out"] and not view["teams"]["white"]["players"]
+
+
+# --- the summary ----------------------------------------------------------------------------
+
+def test_the_summary_waits_for_the_end(app, client):
+    game = ApiGame(client)
+    before = log(game)
+    answer = client.get(f"/api/games/{game.id}/summary", headers={"Authorization": f"Bearer {game.seats['Ann']}"})
+    assert sentence_in(answer, 409, "summary_not_ready") == "The summary is ready once the game is over."
+    page = client.get(f"/summary/{game.tokens['host']}")
+    assert page.status_code == 409 and "The summary is ready once the game is over." in page.get_data(as_text=True)
+    assert client.get(f"/summary/{game.tokens['spectator']}.json").status_code == 409
+    assert log(game) == before
+
+
+def test_the_summary_of_a_finished_game_reaches_everyone_and_holds_everything(app, client):
+    game, keywords, rounds = finished_game(client)
+    api = lambda token, query="": client.get(f"/api/games/{game.id}/summary{query}",  # noqa: E731
+                                             headers={"Authorization": f"Bearer {token}"})
+    phone = browser(app, game.id, game.seats["Bob"])
+    pages = {
+        "host": client.get(f"/summary/{game.tokens['host']}"),
+        "spectator": client.get(f"/summary/{game.tokens['spectator']}"),
+        "seat cookie": phone.get(f"/play/{game.id}/summary"),
+    }
+    for who, page in pages.items():
+        text = page.get_data(as_text=True)
+        assert page.status_code == 200, who
+        assert all(word in text for team in keywords for word in keywords[team]), who
+        assert all(clue in text for r in rounds for said in r["clues"].values() for clue in said), who
+    summary = api(game.seats["Ann"])
+    assert summary.status_code == 200
+    data = summary.get_json()
+
+    downloads = [client.get(f"/summary/{game.tokens['host']}.json"),
+                 client.get(f"/summary/{game.tokens['spectator']}.json"),
+                 phone.get(f"/play/{game.id}/summary.json")]
+    for download in downloads:
+        assert download.status_code == 200, download.get_data(as_text=True)[:200]
+        assert download.headers["Content-Disposition"].startswith("attachment")
+        assert f"decrypto-{game.id}-game-1.json" in download.headers["Content-Disposition"]
+        assert download.get_json() == data
+
+    assert data["match"] == 1 and data["phase"] == "over"
+    assert {team: data["teams"][team]["keywords"] for team in keywords} == keywords
+    assert data["result"]["winners"] == ["white"] and data["result"]["reason"] == "miscommunications"
+    assert [r["number"] for r in data["rounds"]] == [1, 2]
+    for r_view, played in zip(data["rounds"], rounds):
+        for team in ("white", "black"):
+            t = r_view["transmissions"][team]
+            assert t["clues"] == played["clues"][team]
+            assert t["code"] == played["codes"][team]
+            assert t["decryption"]["code"] == played["guesses"][(team, "decryption")]
+            if r_view["number"] > 1:
+                assert t["interception"]["code"] == played["guesses"][(team, "interception")]
+            else:
+                assert t["interception"] is None
+            assert t["awards"] == ([{"team": "black", "token": "miscommunications"}] if team == "black" else [])
+    assert data["teams"]["black"]["tokens"] == {"interceptions": 0, "miscommunications": 2}
+    for secret in list(game.seats.values()) + list(game.tokens.values()):
+        assert secret not in summary.get_data(as_text=True)
+
+    sentence_in(client.get(f"/summary/{game.tokens['white']}"), 403)           # a join link is not for this
+    sentence_in(api("forged-" + "A" * 30), 403, "no_capability")
+
+
+def test_after_a_rematch_the_first_game_stays_and_the_current_one_waits(app, client):
+    game, keywords, _ = finished_game(client)
+    host = game.tokens["host"]
+    first = client.get(f"/api/games/{game.id}/summary", headers={"Authorization": f"Bearer {host}"}).get_json()
+    answer = game.post("rematch", host)
+    assert answer.status_code == 200, answer.get_json()
+    assert game.view(host)["match"] == 2
+
+    api = lambda query: client.get(f"/api/games/{game.id}/summary{query}",  # noqa: E731
+                                   headers={"Authorization": f"Bearer {game.seats['Bea']}"})
+    again = api("?match=1")
+    assert again.status_code == 200 and again.get_json() == first
+    assert api("").get_json() == first                                   # the latest finished match
+    assert {t: again.get_json()["teams"][t]["keywords"] for t in keywords} == keywords
+    sentence_in(api("?match=2"), 409, "summary_not_ready")                 # not over yet
+    sentence_in(api("?match=7"), 409, "summary_not_ready")                 # no such match
+    assert client.get(f"/summary/{host}.json?match=2").status_code == 409
+    download = client.get(f"/summary/{game.tokens['spectator']}.json?match=1")
+    assert download.status_code == 200 and download.get_json() == first
+    assert "game-1.json" in download.headers["Content-Disposition"]
+
+    play_round(game, black_decrypts=False)
+    play_round(game, black_decrypts=False)
+    second = api("?match=2")
+    assert second.status_code == 200 and second.get_json()["match"] == 2
+    assert api("").get_json()["match"] == 2
+    assert api("?match=1").get_json() == first
+    page = client.get(f"/summary/{host}?match=1").get_data(as_text=True)
+    assert 'href="?match=2"' in page
+
+
+# --- the sand timer -------------------------------------------------------------------------
+
+TIMER_FIELDS = ("seconds", "late_team", "late_seat", "remaining", "up")
+
+
+def shown(page) -> str:
+    """A page's text as shown now: without the sentence its script shows once the countdown ends."""
+    assert page.status_code == 200
+    return html.unescape(re.sub(r'data-up-text="[^"]*"', "", page.get_data(as_text=True)))
+
+
+def test_the_sand_timer_runs_on_the_services_clock(app, client):
+    now = [1000.0]
+    app.extensions["games"].clock = lambda: now[0]
+    game = SetUpGame(client, {"timer": 30})
+    host = game.tokens["host"]
+    viewers = [host, game.tokens["spectator"], game.tokens["white"], game.tokens["black"], *game.seats.values()]
+    assert all(game.view(token)["timer"] is None for token in viewers)
+
+    game.announce("white", clues())                 # at t = 1000: Black's Encryptor has 30 seconds
+    late = game.encryptor("black")
+    late_seat = game.view(late)["viewer"]["seat"]
+    for token in viewers:
+        timer = game.view(token)["timer"]
+        assert {k: timer[k] for k in TIMER_FIELDS} == {"seconds": 30, "late_team": "black", "late_seat": late_seat,
+                                                       "remaining": 30, "up": False}
+    now[0] = 1012.0
+    assert all(game.view(token)["timer"]["remaining"] == 18 for token in viewers)
+    late_page = browser(app, game.id, late)
+    other_page = browser(app, game.id, game.seats["Ann"])
+    text = shown(late_page.get(f"/play/{game.id}"))
+    assert "Sand timer: you have" in text and "0:18" in text and "Time is up" not in text
+
+    now[0] = 1031.0
+    for token in viewers:
+        timer = game.view(token)["timer"]
+        assert timer["up"] is True and timer["remaining"] == 0 and timer["late_team"] == "black"
+    mine = shown(late_page.get(f"/play/{game.id}"))
+    assert "Time is up! Announce your clues now." in mine
+    theirs = shown(other_page.get(f"/play/{game.id}"))
+    assert "Time is up for Black's Encryptor." in theirs and "Time is up! Announce your clues now." not in theirs
+    table = shown(client.get(f"/table/{host}"))
+    assert "Time is up for" in table
+
+    answer = game.post("clues", late, clues=clues())          # late, but still allowed: a pacing aid only
+    assert answer.status_code == 200, answer.get_json()
+    assert all(game.view(token)["timer"] is None for token in viewers)
+    assert "Time is up" not in client.get(f"/table/{host}").get_data(as_text=True)
+
+
+def test_no_timer_without_the_setting_or_with_one_transmission(app, client):
+    now = [50.0]
+    app.extensions["games"].clock = lambda: now[0]
+    plain = ApiGame(client)
+    plain.announce("white", clues())
+    now[0] = 500.0
+    assert plain.view(plain.tokens["host"])["timer"] is None
+    three = SetUpGame(client, {"mode": "three_player", "timer": 30}, white=("Ann", "Abe"), black=("Ivy",))
+    three.announce("white", clues())
+    now[0] = 1000.0
+    assert three.view(three.tokens["host"])["timer"] is None
+
+
+def test_taking_back_the_first_clues_stops_the_timer(app, client):
+    now = [0.0]
+    app.extensions["games"].clock = lambda: now[0]
+    game = SetUpGame(client, {"timer": 20})
+    game.announce("black", clues())
+    now[0] = 5.0
+    assert game.view(game.tokens["host"])["timer"]["late_team"] == "white"
+    assert game.post("take-back", game.tokens["host"]).status_code == 200
+    assert game.view(game.tokens["host"])["timer"] is None
+    game.announce("white", clues())                 # at t = 5: now Black is late
+    now[0] = 15.0
+    timer = game.view(game.tokens["spectator"])["timer"]
+    assert timer["late_team"] == "black" and timer["remaining"] == 10
+
+
+def test_a_poll_with_an_etag_follows_the_version_not_the_clock_as_documented(app, client):
+    """docs/api.md: the ETag follows the version only; `up` shows on a request without If-None-Match."""
+    now = [0.0]
+    app.extensions["games"].clock = lambda: now[0]
+    game = SetUpGame(client, {"timer": 30})
+    game.announce("white", clues())
+    headers = {"Authorization": f"Bearer {game.tokens['spectator']}"}
+    first = client.get(f"/api/games/{game.id}", headers=headers)
+    assert first.get_json()["timer"]["up"] is False
+    now[0] = 31.0
+    again = client.get(f"/api/games/{game.id}", headers={**headers, "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    fresh = client.get(f"/api/games/{game.id}", headers=headers).get_json()["timer"]
+    assert fresh["up"] is True and fresh["remaining"] == 0
