@@ -48,9 +48,18 @@ def create_app(test_config: dict | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
         POLL_INTERVAL_MS=1500,
+        RATE_LIMITS=os.environ.get("RATE_LIMITS", "on"),
+        RATE_LIMIT_STORAGE=os.environ.get("RATE_LIMIT_STORAGE", "memory://"),
+        RATE_LIMIT_CREATE=os.environ.get("RATE_LIMIT_CREATE", "20 per minute; 200 per day"),
+        RATE_LIMIT_JOIN=os.environ.get("RATE_LIMIT_JOIN", "60 per minute"),
+        RATE_LIMIT_COMMANDS=os.environ.get("RATE_LIMIT_COMMANDS", "600 per minute"),
+        GAME_EXPIRY_HOURS=float(os.environ.get("GAME_EXPIRY_HOURS", 72)),   # since a game's last action
     )
     if test_config:
         app.config.update(test_config)
+    # Behind HTTPS the seat cookie is only ever sent encrypted.
+    if "SESSION_COOKIE_SECURE" not in (test_config or {}):
+        app.config["SESSION_COOKIE_SECURE"] = app.config["PUBLIC_URL"].startswith("https://")
     if not app.config.get("SECRET_KEY"):
         os.makedirs(app.instance_path, exist_ok=True)
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
@@ -66,7 +75,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         store.create_schema()
     except SQLAlchemyError:
         store.create_schema()       # another worker created it at the same moment; check again
-    app.extensions["games"] = GameService(store)
+    app.extensions["games"] = GameService(store, expiry_hours=app.config["GAME_EXPIRY_HOURS"])
 
     from .web import init_web
     init_web(app)

@@ -13,6 +13,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 
 from .keywords import load_pack
 from .rules import HOST, Actor, Game, RuleError, decide, replay
@@ -21,6 +22,7 @@ from .store import Capability, Conflict, Store
 TOKEN_BYTES = 24          # 192 bits: capabilities are unguessable
 GAME_ID_BYTES = 9
 MAX_ATTEMPTS = 20
+EXPIRY_CHECK_SECONDS = 600   # how often (at most) creating a game also deletes idle ones
 
 
 def new_token() -> str:
@@ -78,6 +80,11 @@ class StateCache:
                 self._items.move_to_end(game_id)
             return item
 
+    def forget(self, game_ids) -> None:
+        with self._lock:
+            for game_id in game_ids:
+                self._items.pop(game_id, None)
+
     def put(self, game_id: str, version: int, game: Game) -> None:
         with self._lock:
             known = self._items.get(game_id)
@@ -89,14 +96,26 @@ class StateCache:
 
 
 class GameService:
-    def __init__(self, store: Store, rng: random.Random | None = None, clock=time.time):
+    def __init__(self, store: Store, rng: random.Random | None = None, clock=time.time,
+                 expiry_hours: float = 72):
         self.store = store
         self.rng = rng or random.SystemRandom()
         self.clock = clock        # seconds; the sand timer reads it (tests pass their own)
         self.cache = StateCache()
+        self.expiry = timedelta(hours=expiry_hours)
+        self._expired_at = 0.0
+
+    def expire_idle_games(self) -> list[str]:
+        """Delete games nobody has played for `expiry_hours` (finished or abandoned): their links stop working."""
+        self._expired_at = time.monotonic()
+        deleted = self.store.delete_idle_games(datetime.now(timezone.utc) - self.expiry)
+        self.cache.forget(deleted)
+        return deleted
 
     def create(self, settings: dict | None = None) -> Created:
         """A new game from the create command's settings (language, mode, timer, words, try_out, players)."""
+        if time.monotonic() - self._expired_at > EXPIRY_CHECK_SECONDS:
+            self.expire_idle_games()
         game_id = secrets.token_urlsafe(GAME_ID_BYTES)
         first = decide(Game(), {**(settings or {}), "type": "create"}, HOST, self.rng)
         seats, _ = _capability_changes(game_id, first, Game())

@@ -95,6 +95,7 @@ REFUSALS = {
     "csrf": _l("This page was open too long or came from elsewhere. Reload it and try again."),
     "not_found": _l("There is nothing here. Check the link, or scan the QR code again."),
     "too_large": _l("That request is too large."),
+    "rate_limited": _l("Too many attempts from this device in a short time. Wait a minute, then try again."),
     "server_error": _l("Something went wrong on the server. Nothing was lost: reload the page in a moment."),
     "method_not_allowed": _l("That action can't be done from here."),
 }

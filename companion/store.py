@@ -130,6 +130,17 @@ class Store:
             return None
         return Capability(row.token, row.game_id, row.kind, row.team, row.seat), row.version
 
+    def delete_idle_games(self, idle_since: datetime) -> list[str]:
+        """Delete every game with no event since `idle_since` (finished or abandoned); returns their ids."""
+        last_event = (select(events.c.game_id).group_by(events.c.game_id)
+                      .having(func.max(events.c.created_at) < idle_since))
+        with self.engine.begin() as conn:
+            idle = [row.game_id for row in conn.execute(last_event)]
+            for table in (events, capabilities):
+                conn.execute(delete(table).where(table.c.game_id.in_(idle)))
+            conn.execute(delete(games).where(games.c.id.in_(idle)))
+        return idle
+
     def capabilities_of(self, game_id: str, kind: str | None = None) -> list[Capability]:
         query = select(capabilities).where(capabilities.c.game_id == game_id)
         if kind:

@@ -26,8 +26,9 @@ class Server:
     def __init__(self, database_url: str, workers: int = 2):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        # The bots of the load and crash tests all play from 127.0.0.1: no per-address rate limits.
         self.env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "crash-test",
-                    "PUBLIC_URL": self.url}
+                    "PUBLIC_URL": self.url, "RATE_LIMITS": "off"}
         self.workers = workers
         self.process = None
 

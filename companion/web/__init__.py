@@ -18,9 +18,11 @@ def init_web(app: Flask) -> None:
                                   get_locale=get_locale)
     from .api import api
     from .errors import init_errors
+    from .limits import init_limits
     from .pages import pages
     from .summary import summary
     app.register_blueprint(pages)
     app.register_blueprint(summary)
     app.register_blueprint(api)
     init_errors(app)
+    init_limits(app)

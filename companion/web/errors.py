@@ -17,10 +17,11 @@ _STATUS = {
                      "clue_reused", "clue_repeated", "unknown_command", "csrf", "unknown_mode", "timer_length",
                      "words_malformed", "too_many_words", "too_few_words", "locked_malformed", "no_such_player",
                      "no_such_team", "accept_malformed", "keyword_number"), 400),
-    "not_found": 404, "method_not_allowed": 405, "too_large": 413, "busy": 503, "server_error": 500,
+    "not_found": 404, "method_not_allowed": 405, "too_large": 413, "rate_limited": 429, "busy": 503,
+    "server_error": 500,
 }
 _HTTP_CODES = {401: "no_capability", 403: "no_capability", 404: "not_found", 405: "method_not_allowed",
-               413: "too_large"}
+               413: "too_large", 429: "rate_limited"}
 
 
 class Refused(Exception):
@@ -56,4 +57,8 @@ def init_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(error):
         default = "server_error" if error.code >= 500 else "malformed_body"
-        return refusal_response(_HTTP_CODES.get(error.code, default), status=error.code)
+        response = refusal_response(_HTTP_CODES.get(error.code, default), status=error.code)
+        if error.code == 429:      # keep Flask-Limiter's Retry-After and X-RateLimit headers
+            response = app.make_response(response)
+            response.headers.extend(error.get_headers())
+        return response

@@ -1,0 +1,41 @@
+"""Rate limits on what a stranger could flood: creating games and trying to take seats.
+
+In-memory per process by default (`RATE_LIMIT_STORAGE`, e.g. `redis://...`, shares them between workers
+and servers). A table of eight phones joining at once is far below the limits; `RATE_LIMITS=off` turns
+them off (the load tests play a hundred tables from one address).
+"""
+
+from __future__ import annotations
+
+from flask import Flask, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+# endpoint -> the config keys of its limits (each limit keeps its own count, by its config key)
+LIMITED = {
+    "pages.create_game": ("RATE_LIMIT_CREATE",),
+    "pages.create_try_out": ("RATE_LIMIT_CREATE",),
+    "api.create_game": ("RATE_LIMIT_CREATE",),
+    "pages.join_submit": ("RATE_LIMIT_JOIN",),
+    "pages.seat_link_claim": ("RATE_LIMIT_JOIN",),
+    "api.game_command": ("RATE_LIMIT_COMMANDS", "RATE_LIMIT_JOIN"),
+}
+_SEATING_COMMANDS = ("join", "claim-seat")
+
+
+def _not_seating() -> bool:
+    """Only the API's seating commands count against the join limit."""
+    return request.endpoint == "api.game_command" and request.view_args.get("command") not in _SEATING_COMMANDS
+
+
+def init_limits(app: Flask) -> None:
+    """One limiter per app (its counters belong to this app), wrapped around the registered views."""
+    limiter = Limiter(get_remote_address, app=app, storage_uri=app.config["RATE_LIMIT_STORAGE"],
+                      enabled=app.config["RATE_LIMITS"] != "off", headers_enabled=True)
+    for endpoint, keys in LIMITED.items():
+        view = app.view_functions[endpoint]
+        for key in keys:
+            exempt = _not_seating if key == "RATE_LIMIT_JOIN" else None
+            view = limiter.shared_limit(app.config[key], scope=key, exempt_when=exempt)(view)
+        app.view_functions[endpoint] = view
+    app.extensions["rate_limits"] = limiter
