@@ -313,7 +313,7 @@ def _skip_encryptor(game, command, actor, rng):
     _require_host(actor)
     _require_phase(game, PLAYING)
     team = command.get("team")
-    if team not in game.round.transmissions:
+    if not isinstance(team, str) or team not in game.round.transmissions:
         raise RuleError("no_such_team")
     if game.round.transmissions[team].clues is not None:
         raise RuleError("clues_already_announced")

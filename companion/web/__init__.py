@@ -17,6 +17,7 @@ def init_web(app: Flask) -> None:
     app.jinja_env.globals.update(team_name=team_name, reason_text=reason_text, tasks=TASKS, causes=CAUSES, refusal=refusal,
                                   get_locale=get_locale)
     from .api import api
+    from .assets import init_assets
     from .errors import init_errors
     from .limits import init_limits
     from .pages import pages
@@ -26,3 +27,4 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(api)
     init_errors(app)
     init_limits(app)
+    init_assets(app)
