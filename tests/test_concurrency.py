@@ -72,3 +72,17 @@ def test_twenty_simultaneous_seals_of_one_guess_take_effect_once(server):
     white, black = view["rounds"][0]["transmissions"]["white"], view["rounds"][0]["transmissions"]["black"]
     assert white["resolved"] and white["decryption"]["code"] == [1, 2, 3]
     assert not black["resolved"] and not black["decryption"]["sealed"]
+
+
+def test_twenty_simultaneous_clue_announcements_by_one_encryptor_take_effect_once(server):
+    gid, tokens, seats = new_game(server)
+    answers = at_once([
+        (lambda n=n: server.request("POST", f"/api/games/{gid}/clues",
+                                    {"clues": [f"tide{n}", f"crater{n}", f"howl{n}"]}, seats["Ann"]))
+        for n in range(20)])
+    statuses = sorted(status for status, _ in answers)
+    assert statuses.count(200) == 1 and set(statuses[1:]) == {409}, statuses
+    winner = next(n for n, (status, _) in enumerate(answers) if status == 200)
+    view = server.request("GET", f"/api/games/{gid}", token=seats["Ann"])[1]
+    assert view["rounds"][0]["transmissions"]["white"]["clues"] == [f"tide{winner}", f"crater{winner}", f"howl{winner}"]
+    assert view["version"] == answers[winner][1]["version"]        # nothing else was written
