@@ -28,6 +28,8 @@ MAX_WORDS = 500                   # fits the request size limit with room to spa
 TIMER_SECONDS = (10, 600)         # the sand timer's allowed lengths; 30 is the rulebook's
 LANGUAGES = ("en",)
 _ZERO_WIDTH_JOINER = "\u200d"   # inside emoji like 👩‍🚀; every other invisible character is refused
+# Letters that print as nothing (Hangul fillers, the blank braille pattern): they don't make a text visible.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,12 @@ def _clean_text(value, max_length: int, error: str) -> str:
         raise RuleError("text_has_control_characters")
     if len(text) > max_length:
         raise RuleError("text_too_long", limit=max_length)
-    return text
+    return text if _visible(text) else ""      # a text nobody can see counts as empty
+
+
+def _visible(text: str) -> bool:
+    """At least one character that prints: a letter, digit, punctuation mark or symbol."""
+    return any(unicodedata.category(c)[0] in "LNPS" and c not in _BLANK_LETTERS for c in text)
 
 
 # The refusal for a command sent in the wrong phase, by the phase the game is in.
@@ -217,6 +224,8 @@ def _join(game, command, actor, rng):
     if game.joining_locked:
         raise RuleError("joining_locked")
     name = _clean_text(command.get("name"), NAME_LENGTH[1], "name_required")
+    if not name:
+        raise RuleError("name_required")
     if len(name) < NAME_LENGTH[0]:
         raise RuleError("name_length", min=NAME_LENGTH[0], max=NAME_LENGTH[1])
     _check_room(game, actor.team, name)
@@ -427,7 +436,7 @@ def _swap_keyword(game, command, actor, rng):
     if player.team in game.swapped:
         raise RuleError("already_swapped")
     number = command.get("number")
-    if number not in (1, 2, 3, 4) or isinstance(number, bool):
+    if type(number) is not int or number not in (1, 2, 3, 4):     # not True, not 2.0
         raise RuleError("keyword_number")
     fresh = spare_words(game, _words(game, command))
     if not fresh:

@@ -18,7 +18,11 @@ CREATE_SETTINGS = ("language", "mode", "timer", "words")
 
 
 def _body():
-    body = request.get_json(silent=True) if request.content_length else {}
+    """The request's JSON object ({} for no body); deeply nested JSON is malformed, not a crash."""
+    try:
+        body = request.get_json(silent=True) if request.get_data(cache=True) else {}
+    except RecursionError:
+        body = None
     if body is None:
         raise Refused("malformed_body")
     return body

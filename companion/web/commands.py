@@ -50,7 +50,7 @@ def _form_value(field: str, value: str):
     if field in _FORM_BOOLEANS:
         return value == "1"
     if field in _FORM_NUMBERS:
-        return int(value) if value.isdigit() and len(value) < 6 else value
+        return int(value) if value.isascii() and value.isdigit() and len(value) < 6 else value
     return value
 
 

@@ -25,7 +25,8 @@ START_PROBLEMS = ("team_size", "teams_uneven", "three_player_seats")    # rules.
 TOKEN_KINDS = ("interceptions", "miscommunications")
 
 # Refusals any command can meet before the rules see it.
-COMMAND_REFUSALS = ("no_capability", "wrong_game", "not_seated", "malformed_body", "csrf", "too_large", "busy")
+COMMAND_REFUSALS = ("no_capability", "wrong_game", "not_seated", "seat_gone", "malformed_body", "csrf", "too_large",
+                    "busy", "rate_limited")
 # The refusal for a token of the wrong kind, by the kind a command needs (web.auth.from_token).
 SENDER_REFUSALS = {"host": "host_only", "seat": "players_only", "join": "join_link_only",
                    "handoff": "seat_link_only"}
@@ -670,7 +671,7 @@ def paths() -> dict:
             }, "Optional; a body, if sent, must be a JSON object. Other fields are ignored.", required=(),
                 closed=False), {"language": "en", "mode": "standard", "timer": 30})},
             "responses": {"201": {"description": "Created.", **json_body(ref("CreatedGame"))},
-                          **refusals("malformed_body", "too_large", "unknown_language", "unknown_mode",
+                          **refusals("malformed_body", "too_large", "rate_limited", "unknown_language", "unknown_mode",
                                      "timer_length", "words_malformed", "too_many_words", "too_few_words",
                                      *TEXT_REFUSALS)},
         }},

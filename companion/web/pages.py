@@ -74,7 +74,7 @@ def settings_from_form(form) -> dict:
     settings = {"language": "en", "mode": form.get("mode", "standard")}
     if form.get("timer") == "1":
         seconds = form.get("timer_seconds", "")
-        settings["timer"] = int(seconds) if seconds.isdigit() and len(seconds) < 5 else -1
+        settings["timer"] = int(seconds) if seconds.isascii() and seconds.isdigit() and len(seconds) < 5 else -1
     if form.get("words", "").strip():
         settings["words"] = form["words"]
     return settings

@@ -10,7 +10,8 @@ CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'se
 
 
 def uses_bearer_token() -> bool:
-    return request.headers.get("Authorization", "").startswith("Bearer ")
+    """An API call authenticated by its bearer token (pages only ever act with the seat cookie)."""
+    return request.path.startswith("/api/") and request.headers.get("Authorization", "").startswith("Bearer ")
 
 
 def init_security(app: Flask) -> None:

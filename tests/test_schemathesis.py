@@ -1,0 +1,354 @@
+"""Schemathesis fuzzes the JSON API from the app's own /api/openapi.json, with real tokens.
+
+Games are set up in every phase (lobby, round 1 and 2, a pending correction, the keyword tiebreak and
+its judging, over, a timer, a three-player rematch), and every generated request carries a game id
+and a bearer token: mostly a real pair of the same game, sometimes a token of another game, a removed
+seat's token, a forged token or a random game id. So the fuzzing gets past the capability checks into
+the rules. For every answer: no 5xx, a documented status code, content type, headers and body
+(schemathesis's own checks), and a refusal's `error` is the sentence messages.REFUSALS has for its `code`.
+
+Positive data (what the document allows, with any extra fields) and negative data (what it doesn't:
+wrong types, non-objects, bodies that aren't JSON). Each operation starts from a copy of the same
+set-up database, so one operation's fuzzing can't change another's games.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import uuid
+from dataclasses import dataclass
+
+import hypothesis
+import pytest
+import schemathesis
+import schemathesis.checks
+from hypothesis import HealthCheck, strategies as st
+from schemathesis import GenerationMode
+from sqlalchemy import text
+
+from companion import create_app
+from companion.messages import REFUSALS
+from companion.web.commands import COMMANDS
+from companion.web.openapi import openapi_document
+
+pytestmark = pytest.mark.slow
+
+SCHEMA_PATH = "/api/openapi.json"
+# Examples per operation (FUZZ_EXAMPLES=500 for a longer hunt); negative data gets half as many.
+POSITIVE_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", 50))
+NEGATIVE_EXAMPLES = max(POSITIVE_EXAMPLES // 2, 1)
+
+# The WSGI transport sends requests' default `Accept-Encoding: gzip, deflate` but, unlike requests over HTTP,
+# doesn't decompress the answer (the app gzips JSON over 500 bytes): ask for it uncompressed.
+IDENTITY = {"Accept-Encoding": "identity"}
+
+CHECKS = [schemathesis.checks.not_a_server_error, schemathesis.checks.status_code_conformance,
+          schemathesis.checks.content_type_conformance, schemathesis.checks.response_schema_conformance,
+          schemathesis.checks.response_headers_conformance]
+
+
+def make_app(database_url: str):
+    # RATE_LIMITS: the fuzzer creates far more games a minute than a person could (rate limits have
+    # their own tests). TESTING stays off: an error becomes the 500 a player would get (schemathesis
+    # re-raises its exception too, traceback and all).
+    return create_app({"SECRET_KEY": "fuzz-" + uuid.uuid4().hex, "DATABASE_URL": database_url,
+                       "RATE_LIMITS": "off"})
+
+
+# --- games in every phase ----------------------------------------------------------------------
+
+class Game:
+    """A game played through the API with bearer tokens."""
+
+    def __init__(self, client, settings=None, white=("Ann", "Abe"), black=("Bea", "Bob"), start=True):
+        self.client = client
+        answer = client.post("/api/games", json=settings or {})
+        assert answer.status_code == 201, answer.get_json()
+        created = answer.get_json()
+        self.id, self.tokens = created["game_id"], created["tokens"]
+        self.seats: dict[str, str] = {}        # name -> seat token
+        self.numbers: dict[str, int] = {}      # name -> seat number
+        self.team_of: dict[str, str] = {}
+        self.extra: dict[str, str] = {}        # other credentials: a seat link, a removed seat's token
+        for team, names in (("white", white), ("black", black)):
+            for name in names:
+                self.join(team, name)
+        self.clue_count = 0
+        if start:
+            self.do("start", self.tokens["host"])
+
+    def join(self, team, name):
+        joined = self.do("join", self.tokens[team], {"name": name})
+        self.seats[name], self.numbers[name], self.team_of[name] = joined["token"], joined["seat"], team
+
+    def do(self, command, token, body=None):
+        answer = self.client.post(f"/api/games/{self.id}/{command}", json=body or {},
+                                  headers={"Authorization": f"Bearer {token}"})
+        assert answer.status_code == 200, (command, answer.get_json())
+        return answer.get_json()
+
+    def view(self, token=None):
+        answer = self.client.get(f"/api/games/{self.id}",
+                                 headers={"Authorization": f"Bearer {token or self.tokens['host']}"})
+        assert answer.status_code == 200, answer.get_json()
+        return answer.get_json()
+
+    def encryptor(self, team) -> str:
+        return next(p["name"] for p in self.view()["teams"][team]["players"] if p["encryptor"])
+
+    def guesser(self, team) -> str:
+        """Who guesses `team`'s transmission for `team`: a player who is not its Encryptor."""
+        encryptor = self.encryptor(team)
+        return next(n for n, t in self.team_of.items() if t == team and n != encryptor)
+
+    def announce(self, team):
+        self.clue_count += 1
+        clues = [f"zq{self.clue_count}{letter}" for letter in "abc"]
+        self.do("clues", self.seats[self.encryptor(team)], {"clues": clues})
+
+    def code(self, team):
+        return self.view(self.seats[self.encryptor(team)])["you"]["code"]
+
+    def play_round(self, decrypts=None, announce=True):
+        """Announce, then for each transmission a wrong interception (from round 2) and a decryption,
+        right unless `decrypts[team]` is False."""
+        view = self.view()
+        teams = view["transmitting"]
+        if announce:
+            for team in teams:
+                self.announce(team)
+        for team in teams:
+            code = self.code(team)
+            other = "black" if team == "white" else "white"
+            if view["round"] > 1:
+                interceptor = next(n for n, t in self.team_of.items() if t == other)
+                self.do("guess", self.seats[interceptor], {"code": wrong(code), "confirm": True})
+            right = (decrypts or {}).get(team, True)
+            self.do("guess", self.seats[self.guesser(team)], {"code": code if right else wrong(code),
+                                                               "confirm": True})
+
+
+def wrong(code):
+    return [code[1], code[0], code[2]]
+
+
+def set_up_games(client) -> dict[str, Game]:
+    games = {}
+
+    lobby = games["lobby"] = Game(client, white=("Ann", "Abe", "Amy"), start=False)
+    lobby.do("remove-player", lobby.tokens["host"], {"seat": lobby.numbers["Amy"]})
+    lobby.extra["removed-seat"] = lobby.seats.pop("Amy")
+    link = lobby.do("seat-link", lobby.tokens["host"], {"seat": lobby.numbers["Abe"]})
+    lobby.extra["seat-link"] = link["seat_link"]["token"]
+
+    locked = games["locked-lobby"] = Game(client, white=("Ann",), black=(), start=False)
+    locked.do("lock-joining", locked.tokens["host"], {"locked": True})
+
+    games["round-1-writing"] = Game(client)
+
+    guessing = games["round-1-guessing"] = Game(client)
+    guessing.announce("white")
+    guessing.announce("black")
+    guessing.do("guess", guessing.seats[guessing.guesser("white")], {"code": "1-2-3"})      # a draft
+
+    second = games["round-2-guessing"] = Game(client)
+    second.play_round()
+    second.announce("white")
+    second.announce("black")
+    second.do("guess", second.seats["Bea"], {"code": [1, 1, 2], "confirm": True})          # a sealed interception
+    handed = second.do("seat-link", second.tokens["host"], {"seat": second.numbers["Bob"]})
+    claimed = client.post(f"/api/games/{second.id}/claim-seat",
+                          headers={"Authorization": f"Bearer {handed['seat_link']['token']}"}).get_json()
+    second.extra["handed-over-seat"] = second.seats["Bob"]
+    second.seats["Bob"] = claimed["token"]
+
+    correction = games["correction-pending"] = Game(client)
+    correction.play_round()
+    last = correction.view()["last_reveal"]
+    correction.do("correction", correction.tokens["host"], {"decryption": wrong(last["code"])})
+    correction.do("answer-correction", correction.seats["Ann"], {"accept": True})
+
+    for name in ("keyword-guessing", "keyword-judging"):
+        tiebreak = games[name] = Game(client)
+        tiebreak.play_round(decrypts={"white": False, "black": False})
+        tiebreak.play_round(decrypts={"white": False, "black": False})     # both miscommunicate twice: a tie
+        tiebreak.do("keyword-guesses", tiebreak.seats["Ann"], {"guesses": ["whale", "", "moon", "x"]})
+        if name == "keyword-judging":
+            tiebreak.do("keyword-guesses", tiebreak.seats["Bea"], {"guesses": ["", "", "", ""]})
+
+    over = games["over"] = Game(client)
+    over.play_round(decrypts={"black": False})
+    over.play_round(decrypts={"black": False})
+
+    timer = games["timer-running"] = Game(client, {"timer": 30})
+    timer.announce("white")
+
+    three = games["three-player-rematch"] = Game(client, {"mode": "three_player"}, black=("Ivy",))
+    three.play_round(decrypts={"white": False})
+    three.play_round(decrypts={"white": False})     # the Interceptor's second token
+    three.do("rematch", three.tokens["host"])
+
+    for name, game in games.items():
+        assert game.view()["phase"] == {"lobby": "lobby", "locked-lobby": "lobby", "keyword-guessing":
+                                        "keyword_guessing", "keyword-judging": "keyword_judging",
+                                        "over": "over"}.get(name, "playing"), name
+    return games
+
+
+# --- who asks ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Credential:
+    label: str              # shown when a case fails
+    kind: str               # the capability kind, or "invalid"
+    game_id: str | None     # None: schemathesis makes one up
+    token: str | None       # None: no token of ours (schemathesis may make one up)
+
+
+def credentials(games: dict[str, Game]) -> list[Credential]:
+    found = []
+    for name, game in games.items():
+        found += [Credential(f"{name}/host", "host", game.id, game.tokens["host"]),
+                  Credential(f"{name}/spectator", "spectator", game.id, game.tokens["spectator"]),
+                  *[Credential(f"{name}/join-{team}", "join", game.id, game.tokens[team]) for team in ("white", "black")],
+                  *[Credential(f"{name}/seat-{player}", "seat", game.id, token)
+                    for player, token in game.seats.items()]]
+        if "seat-link" in game.extra:
+            found.append(Credential(f"{name}/seat-link", "handoff", game.id, game.extra["seat-link"]))
+        for stale in ("removed-seat", "handed-over-seat"):
+            if stale in game.extra:
+                found.append(Credential(f"{name}/{stale}", "invalid", game.id, game.extra[stale]))
+    lobby, over = games["lobby"], games["over"]
+    found += [Credential("host-of-another-game", "invalid", lobby.id, over.tokens["host"]),
+              Credential("seat-of-another-game", "invalid", over.id, lobby.seats["Ann"]),
+              Credential("forged-token", "invalid", lobby.id, "forged-" + "A" * 32),
+              Credential("unknown-game", "invalid", "no-such-game", over.tokens["host"]),
+              Credential("no-token", "invalid", over.id, None),
+              Credential("made-up-game-and-token", "invalid", None, None)]
+    return found
+
+
+# --- the checks ----------------------------------------------------------------------------------
+
+def sentence_patterns(app) -> dict[str, re.Pattern]:
+    """Each refusal code's sentence, as a pattern (its %(params)s match anything)."""
+    with app.test_request_context("/api/x"):
+        templates = {code: str(message) for code, message in REFUSALS.items()}
+    return {code: re.compile("".join(".+" if part.startswith("%(") else re.escape(part)
+                                     for part in re.split(r"(%\(\w+\)s)", template)) + r"\Z", re.S)
+            for code, template in templates.items()}
+
+
+def refusal_check(patterns):
+    def refusal_has_its_sentence(ctx, response, case):
+        """A 4xx answer is a JSON refusal whose `error` is the sentence for its `code`."""
+        if response.status_code < 400:
+            return None
+        body = json.loads(response.content)
+        assert body["code"] in patterns, f"unknown refusal code {body['code']!r}"
+        assert patterns[body["code"]].match(body["error"]), \
+            f"{body['error']!r} is not the sentence for {body['code']!r}"
+        return None
+    return refusal_has_its_sentence
+
+
+# --- the fuzzing ---------------------------------------------------------------------------------
+
+def operations():
+    for path, item in openapi_document()["paths"].items():
+        for method in item:
+            if method != "parameters" and path != SCHEMA_PATH:
+                yield path, method.upper()
+
+
+def sender(path: str) -> str | None:
+    """The capability kind a command needs (None: any, or none)."""
+    name = path.rsplit("/", 1)[1]
+    return COMMANDS[name][2] if path.startswith("/api/games/{game_id}/") and name in COMMANDS else None
+
+
+def integral_floats(value):
+    """The same JSON with every integer written as a float (2 as 2.0): to JSON Schema, 2.0 *is* an integer,
+    so the document allows it wherever it allows 2, and Python's json reads it as a float."""
+    if isinstance(value, dict):
+        return {k: integral_floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [integral_floats(v) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2 ** 53:
+        return float(value)
+    return value
+
+
+def has_negatable_input(operation) -> bool:
+    """Negative data needs something to break besides the game id and token we set: a body or a query."""
+    definition = operation.definition.raw
+    return "requestBody" in definition or any(p.get("in") == "query" for p in definition.get("parameters", []))
+
+
+@pytest.fixture(scope="module")
+def set_up_database(tmp_path_factory):
+    """The games, set up once; each test fuzzes a copy (SQLite), or the same database (TEST_DATABASE_URL)."""
+    shared = os.environ.get("TEST_DATABASE_URL")
+    path = tmp_path_factory.mktemp("fuzz") / "games.sqlite3"
+    app = make_app(shared or f"sqlite:///{path}")
+    games = set_up_games(app.test_client())
+    app.extensions["games"].store.engine.dispose()
+    return shared, path, credentials(games)
+
+
+@pytest.fixture
+def fuzzed_app(set_up_database, tmp_path):
+    shared, path, found = set_up_database
+    if shared:
+        return make_app(shared), found
+    copy = tmp_path / "games.sqlite3"
+    app = make_app(f"sqlite:///{path}")
+    with app.extensions["games"].store.engine.connect() as conn:
+        conn.execute(text("VACUUM INTO :target"), {"target": str(copy)})
+    app.extensions["games"].store.engine.dispose()
+    return make_app(f"sqlite:///{copy}"), found
+
+
+@pytest.mark.parametrize("path,method", list(operations()), ids=[f"{m} {p}" for p, m in operations()])
+def test_the_api_answers_any_request_as_documented(fuzzed_app, path, method):
+    app, found = fuzzed_app
+    schema = schemathesis.openapi.from_wsgi(SCHEMA_PATH, app)
+    operation = schema[path][method]
+    checks = [*CHECKS, refusal_check(sentence_patterns(app))]
+    needs_game = "{game_id}" in path
+    wanted = sender(path)
+    fitting = [c for c in found if c.kind == wanted] if wanted else [c for c in found if c.kind != "invalid"]
+    strategies = {}
+
+    def cases_for(credential, mode):
+        """Cases for one caller (cached: building a strategy from the schema is the slow part)."""
+        if (credential, mode) not in strategies:
+            path_parameters = {"game_id": credential.game_id} if needs_game and credential.game_id else None
+            headers = {"Authorization": f"Bearer {credential.token}"} if needs_game and credential.token else None
+            strategies[credential, mode] = operation.as_strategy(mode, path_parameters=path_parameters,
+                                                                 headers=headers)
+        return strategies[credential, mode]
+
+    def run(mode, examples):
+        # Three cases in four come from a caller of the kind the operation needs, the rest from anyone.
+        callers = st.one_of(st.sampled_from(fitting), st.sampled_from(fitting), st.sampled_from(fitting),
+                            st.sampled_from(found)) if needs_game else st.just(found[0])
+
+        @hypothesis.settings(max_examples=examples, deadline=None, derandomize=True, database=None,
+                             suppress_health_check=list(HealthCheck), print_blob=False)
+        @hypothesis.given(data=st.data())
+        def fuzz(data):
+            credential = data.draw(callers, label="caller")
+            case = data.draw(cases_for(credential, mode), label="case")
+            hypothesis.note(f"caller: {credential.label}")
+            if isinstance(case.body, (dict, list)) and data.draw(st.booleans(), label="integers as 2.0"):
+                case.body = integral_floats(case.body)
+            case.call_and_validate(checks=checks, headers=IDENTITY)
+
+        fuzz()
+
+    run(GenerationMode.POSITIVE, POSITIVE_EXAMPLES)
+    if has_negatable_input(operation):
+        run(GenerationMode.NEGATIVE, NEGATIVE_EXAMPLES)
