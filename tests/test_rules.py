@@ -64,7 +64,7 @@ def test_a_fifth_player_cannot_join_a_team():
         table.do({"type": "join", "name": "A5"}, Actor("join", "white"))
 
 
-@pytest.mark.parametrize("name,code", [("A", "name_length"), ("x" * 21, "text_too_long"), ("   ", "name_length"),
+@pytest.mark.parametrize("name,code", [("A", "name_length"), ("x" * 21, "text_too_long"), ("   ", "name_required"),
                                        ("ann", "name_taken"), ("ÁNN", "name_taken"), (None, "name_required"),
                                        ("Bad\x00name", "text_has_control_characters")])
 def test_names_are_two_to_twenty_characters_and_unique_in_a_team(name, code):
