@@ -5,7 +5,7 @@
   var pollUrl = body.dataset.poll;
   var token = body.dataset.token;          // table screen and spectator only; phones use their cookie
   var csrf = document.querySelector('meta[name="csrf-token"]');
-  var etag = null;
+  var etag = body.dataset.etag || null;    // the view this page shows: a poll answers 304 until it changes
   var interval = Number(body.dataset.interval || 1500);
   var dirty = new WeakSet();               // forms the player has started to fill in
 

@@ -40,18 +40,13 @@ def create_game():
 @api.get("/games/<game_id>")
 def game_view(game_id):
     caller = api_caller(game_id)
-    c = caller.capability
-
-    def etag(version):
-        return f"v{version}-{c.kind}-{c.team or ''}-{c.seat or ''}"
-
-    if request.if_none_match.contains_weak(etag(caller.version)):
+    if request.if_none_match.contains_weak(caller.etag(caller.version)):
         response = current_app.response_class(status=304)   # nothing changed: nothing loaded or rendered
         version = caller.version
     else:
         version, game = service().load(game_id, caller.version)
         response = jsonify(view_for(game, caller.viewer, version, now=service().clock()))
-    response.set_etag(etag(version), weak=True)
+    response.set_etag(caller.etag(version), weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
 

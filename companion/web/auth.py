@@ -33,6 +33,11 @@ class Caller:
         c = self.capability
         return Viewer(c.kind, seat=c.seat, team=c.team)
 
+    def etag(self, version: int) -> str:
+        """The poll's ETag for this caller's view at `version` (weak: it names the view, not its bytes)."""
+        c = self.capability
+        return f"v{version}-{c.kind}-{c.team or ''}-{c.seat or ''}"
+
     @property
     def actor(self) -> Actor:
         c = self.capability

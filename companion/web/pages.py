@@ -50,6 +50,7 @@ def render_view(template: str, caller: Caller, error: str | None = None, status:
     g.mode = view["mode"]          # team names read it (the three-player game names its sides differently)
     return render_template(template, view=view, game_id=caller.game_id, error=error,
                            poll_interval=current_app.config["POLL_INTERVAL_MS"],
+                           etag=f'W/"{caller.etag(version)}"',     # the first poll is a 304 if nothing changed
                            try_out_bar=_try_out_bar(caller.game_id) if view["try_out"] else None, **extra), status
 
 
