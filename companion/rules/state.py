@@ -75,6 +75,7 @@ class Round:
     number: int
     transmissions: dict[str, Transmission]    # the teams that transmit, in the order they are guessed
     announced: list[str] = field(default_factory=list)   # teams in the order their clues came
+    rotation: dict[str, int] = field(default_factory=dict)   # the Encryptor rotation as the round began
 
     @property
     def interception_allowed(self) -> bool:
@@ -220,7 +221,7 @@ def _count_tokens(game: Game, team: str, intercepted: bool, miscommunicated: boo
 def _new_round(game: Game, number: int, codes: dict) -> Round:
     return Round(number, {team: Transmission(team=team, code=tuple(codes[team]),
                                              encryptor=game.encryptor_for(team, number).seat)
-                          for team in game.transmitting})
+                          for team in game.transmitting}, rotation=dict(game.rotation))
 
 
 def _deal(game: Game, keywords: dict) -> None:
@@ -319,7 +320,11 @@ def _apply_in_place(game: Game, event: dict) -> None:
         game.correction = None
         _notice(game, kind)
     elif kind == "round_reopened":
-        # The end of this round is judged again: whatever followed it automatically is undone.
+        # The end of this round is judged again: whatever followed it automatically is undone,
+        # including a skip of an Encryptor in a round that now never happened.
+        undone = [r for r in game.rounds if r.number > event["round"]]
+        if undone:
+            game.rotation = dict(undone[0].rotation)
         game.rounds = [r for r in game.rounds if r.number <= event["round"]]
         game.phase, game.tiebreak, game.result = PLAYING, None, None
     elif kind == "reveal_corrected":
