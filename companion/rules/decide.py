@@ -26,7 +26,7 @@ WORD_MAX_LENGTH = 40
 MIN_WORDS = 8                     # a custom list must hold at least this many distinct words
 MAX_WORDS = 500                   # fits the request size limit with room to spare
 TIMER_SECONDS = (10, 600)         # the sand timer's allowed lengths; 30 is the rulebook's
-LANGUAGES = ("en",)
+LANGUAGES = ("en", "fr", "ko")       # each has a keyword pack and a catalogue
 _ZERO_WIDTH_JOINER = "\u200d"   # inside emoji like 👩‍🚀; every other invisible character is refused
 # Letters that print as nothing (Hangul fillers, the blank braille pattern): they don't make a text visible.
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")

@@ -2,12 +2,20 @@
 
 Used for the mechanical clue checks (no own keyword, no reuse) and for proposing matches in the
 keyword tiebreak. The table keeps the last word on anything subtler (synonyms, translations).
+
+Languages: English and French plurals (-s, -es, -x, French -aux for -al); Korean has no case, and
+a noun carries its particle or plural marker in the same word (사과를, 사과들), so those are
+stripped too. NFKC folds compatibility forms (full-width letters, compatibility jamo ㄱ) and
+decomposed accents or Hangul to one spelling.
 """
 
 import re
 import unicodedata
 
 _PLURAL_ENDINGS = ("es", "s", "x")
+# What Korean attaches to a noun: the plural 들 and common particles (longest first).
+_KOREAN_ENDINGS = ("들에게", "에게서", "으로", "에서", "에게", "까지", "부터", "처럼", "보다", "들", "은", "는",
+                   "이", "가", "을", "를", "의", "에", "로", "와", "과", "도", "만")
 
 
 def normalize(text: str) -> str:
@@ -18,10 +26,23 @@ def normalize(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", without_marks).split())
 
 
+def _is_hangul(char: str) -> bool:
+    return "\uac00" <= char <= "\ud7a3"
+
+
 def _singulars(word: str) -> set[str]:
-    """The word and what it would be without a plural ending (CAFES -> CAFE, BOXES -> BOX)."""
-    return {word} | {word[: -len(ending)] for ending in _PLURAL_ENDINGS
-                     if word.endswith(ending) and len(word) - len(ending) >= 3}
+    """The word and what it would be without a plural ending (CAFES -> CAFE, BOXES -> BOX,
+    CHEVAUX -> CHEVAL) or, in Korean, without its particle or plural marker (사과를 -> 사과)."""
+    forms = {word}
+    if word and _is_hangul(word[-1]):
+        forms |= {word[: -len(ending)] for ending in _KOREAN_ENDINGS
+                  if word.endswith(ending) and len(word) - len(ending) >= 1}
+        return forms
+    forms |= {word[: -len(ending)] for ending in _PLURAL_ENDINGS
+              if word.endswith(ending) and len(word) - len(ending) >= 3}
+    if word.endswith("aux") and len(word) >= 5:
+        forms.add(word[:-3] + "al")
+    return forms
 
 
 def same_word(a: str, b: str) -> bool:

@@ -1,21 +1,42 @@
 """The web layer: thin blueprints over the game service, plus the security boundary of requests."""
 
-from flask import Flask
+from urllib.parse import urlencode
+
+from flask import Flask, g, redirect, request, session
 from flask_babel import Babel, get_locale
+
+from ..rules.decide import LANGUAGES
 
 from ..messages import CAUSES, TASKS, reason_text, refusal, team_name
 from .security import init_security
 
 
+# Each language in its own words, for the language switch.
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "ko": "한국어"}
+
+
 def _locale():
-    return "en"   # English is the only catalogue for now
+    """This phone's own choice, else the game's language, else the browser's, else English."""
+    chosen = session.get("language")
+    if chosen in LANGUAGES:
+        return chosen
+    return g.get("game_language") or request.accept_languages.best_match(LANGUAGES) or "en"
 
 
 def init_web(app: Flask) -> None:
     Babel(app, locale_selector=_locale)
+
+    @app.before_request
+    def _language_from_link():
+        """`?lang=fr` on any page: this phone's interface language from now on (other phones keep theirs)."""
+        language = request.args.get("lang")
+        if request.method == "GET" and language in LANGUAGES:
+            session["language"] = language
+            rest = {k: v for k, v in request.args.items() if k != "lang"}
+            return redirect(request.path + ("?" + urlencode(rest) if rest else ""), 303)
     init_security(app)
     app.jinja_env.globals.update(team_name=team_name, reason_text=reason_text, tasks=TASKS, causes=CAUSES, refusal=refusal,
-                                  get_locale=get_locale)
+                                  get_locale=get_locale, language_names=LANGUAGE_NAMES)
     from .api import api
     from .assets import init_assets
     from .errors import init_errors

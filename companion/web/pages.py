@@ -7,7 +7,9 @@ pages' script uses the JSON API when it is on.
 from __future__ import annotations
 
 from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
+from flask_babel import refresh as refresh_locale
 
 from ..addresses import public_base_url
 from ..messages import refusal
@@ -44,10 +46,15 @@ def seat_link_url(token: str) -> str:
     return f"{base_url()}seat/{token}"
 
 
-def render_view(template: str, caller: Caller, error: str | None = None, status: int = 200, **extra):
+def render_view(template: str, caller: Caller, refused: RuleError | Refused | None = None, status: int = 200,
+                **extra):
+    """A game page from the caller's view; `refused` is a command's refusal, worded on the page."""
     version, game = service().load(caller.game_id, caller.version)
     view = view_for(game, caller.viewer, version, now=service().clock())
     g.mode = view["mode"]          # team names read it (the three-player game names its sides differently)
+    g.game_language = view["language"]   # the page speaks the game's language unless this phone chose another
+    refresh_locale()
+    error = refusal(refused.code, **refused.params) if refused is not None else None
     return render_template(template, view=view, game_id=caller.game_id, error=error,
                            poll_interval=current_app.config["POLL_INTERVAL_MS"],
                            etag=f'W/"{caller.etag(version)}"',     # the first poll is a 304 if nothing changed
@@ -55,11 +62,11 @@ def render_view(template: str, caller: Caller, error: str | None = None, status:
 
 
 def _run(caller: Caller, command: dict, actor: Actor | None = None):
-    """Run a command from a form: (outcome, None), or (None, (sentence, status)) to show on the page."""
+    """Run a command from a form: (outcome, None), or (None, (refusal, status)) to show on the page."""
     try:
         return service().execute(caller.game_id, actor or caller.actor, command), None
     except (RuleError, Refused) as error:
-        return None, (refusal(error.code, **error.params), status_of(error.code))
+        return None, (error, status_of(error.code))
 
 
 @pages.get("/healthz")
@@ -72,7 +79,7 @@ def healthz():
 
 def settings_from_form(form) -> dict:
     """The create command's settings from the home page's form."""
-    settings = {"language": "en", "mode": form.get("mode", "standard")}
+    settings = {"language": form.get("language", "en"), "mode": form.get("mode", "standard")}
     if form.get("timer") == "1":
         seconds = form.get("timer_seconds", "")
         settings["timer"] = int(seconds) if seconds.isascii() and seconds.isdigit() and len(seconds) < 5 else -1
@@ -112,7 +119,8 @@ def try_out_names(mode: str) -> dict[str, list[str]]:
 def create_try_out():
     mode = request.form.get("mode", "standard")
     try:
-        created = service().create({"language": "en", "mode": mode, "try_out": True, "players": try_out_names(mode)})
+        created = service().create({"language": str(get_locale()), "mode": mode, "try_out": True,
+                                    "players": try_out_names(mode)})
     except RuleError as error:
         return _home(refusal(error.code, **error.params), status_of(error.code), request.form)
     host = service().shared_tokens(created.game_id)["host"]

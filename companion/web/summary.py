@@ -7,6 +7,7 @@ finished match; every earlier match of a game (before each rematch) stays availa
 from __future__ import annotations
 
 from flask import Blueprint, g, jsonify, render_template, request, url_for
+from flask_babel import refresh as refresh_locale
 
 from ..views import summary_for
 from .auth import Caller, api_caller, from_token, service
@@ -28,7 +29,8 @@ def _finished(caller: Caller) -> tuple[dict, list[int]]:
 
 def _page(caller: Caller, json_url: str, back_url: str):
     view, finished = _finished(caller)
-    g.mode = view["mode"]
+    g.mode, g.game_language = view["mode"], view["language"]
+    refresh_locale()
     return render_template("pages/summary.html", view=view, finished=finished, back_url=back_url,
                            json_url=f"{json_url}?match={view['match']}")
 
