@@ -35,8 +35,10 @@ def _singulars(word: str) -> set[str]:
     CHEVAUX -> CHEVAL) or, in Korean, without its particle or plural marker (사과를 -> 사과)."""
     forms = {word}
     if word and _is_hangul(word[-1]):
+        # Only a stem of two syllables or more: 종이 (paper) is not 종 (bell) with a particle. A
+        # one-syllable keyword with a particle is left to the table (a missed catch, never a false one).
         forms |= {word[: -len(ending)] for ending in _KOREAN_ENDINGS
-                  if word.endswith(ending) and len(word) - len(ending) >= 1}
+                  if word.endswith(ending) and len(word) - len(ending) >= 2}
         return forms
     forms |= {word[: -len(ending)] for ending in _PLURAL_ENDINGS
               if word.endswith(ending) and len(word) - len(ending) >= 3}
