@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from sqlalchemy import (Column, DateTime, ForeignKey, Integer, MetaData, String, Table, Text,
-                        UniqueConstraint, create_engine, delete, event, func, insert, select)
+                        UniqueConstraint, create_engine, delete, event, func, insert, select, text)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -42,6 +42,20 @@ events = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("game_id", "seq", name="uq_events_game_seq"),
 )
+
+
+schema_version = Table(
+    "schema_version", metadata,
+    Column("version", Integer, primary_key=True),
+    Column("description", String(200), nullable=False),
+    Column("applied_at", DateTime(timezone=True), nullable=False),
+)
+
+# The schema's history: (version, what it does, upgrade(connection)). Append; never edit a step that shipped.
+MIGRATIONS = [
+    (1, "games, capabilities and the event log",
+     lambda conn: metadata.create_all(conn, tables=[games, capabilities, events], checkfirst=True)),
+]
 
 
 class Conflict(Exception):
@@ -82,7 +96,21 @@ class Store:
         self.engine = engine
 
     def create_schema(self) -> None:
-        metadata.create_all(self.engine)
+        """Create or upgrade the tables: every migration this database has not had yet, in order."""
+        with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":     # workers starting together take turns
+                conn.execute(text("SELECT pg_advisory_xact_lock(727465)"))
+            schema_version.create(conn, checkfirst=True)
+            done = conn.execute(select(func.coalesce(func.max(schema_version.c.version), 0))).scalar_one()
+            for version, description, upgrade in MIGRATIONS:
+                if version > done:
+                    upgrade(conn)
+                    conn.execute(insert(schema_version).values(version=version, description=description,
+                                                               applied_at=_now()))
+
+    def schema_version(self) -> int:
+        with self.engine.connect() as conn:
+            return conn.execute(select(func.coalesce(func.max(schema_version.c.version), 0))).scalar_one()
 
     def create_game(self, game_id: str, first_events: list[dict], caps: list[Capability]) -> None:
         with self.engine.begin() as conn:
