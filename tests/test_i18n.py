@@ -58,3 +58,49 @@ def test_babel_extracts_the_sentences_from_python_and_templates():
         for lazy in table.values():
             assert lazy._args[0] in flat
     assert "New game" in flat and "Seal our guess" in flat
+
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def catalogue(language: str):
+    with open(ROOT / "translations" / language / "LC_MESSAGES" / "messages.po", "rb") as po:
+        return read_po(po)
+
+
+@pytest.mark.parametrize("language", ["fr", "ko"])
+def test_every_message_is_translated_and_keeps_its_placeholders(language):
+    translations = catalogue(language)
+    assert not translations.fuzzy, f"{language}: the catalogue is marked fuzzy, so it would not be compiled"
+    messages = {m.id if isinstance(m.id, str) else m.id[0]: m for m in translations if m.id}
+    assert extracted_messages() - set(messages) == set(), f"{language}: run scripts/update-catalogues"
+    for message in messages.values():
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(strings), f"{language}: no translation for {ids[0]!r}"
+        assert not message.fuzzy, f"{language}: fuzzy translation for {ids[0]!r}"
+        expected = set(PLACEHOLDER.findall(ids[-1])) | set(PLACEHOLDER.findall(ids[0]))
+        for string in strings:
+            kept = set(PLACEHOLDER.findall(string))
+            # A plural form may say "one" in words instead of %(num)s; nothing else may be lost or added.
+            assert kept - expected == set() and expected - kept <= {"num"}, f"{language}: {ids[0]!r} -> {string!r}"
+
+
+@pytest.mark.parametrize("language,sentence", [
+    ("fr", "Nouvelle partie"), ("ko", "새 게임"),
+])
+def test_the_home_page_speaks_the_phones_language(client, language, sentence):
+    answer = client.get(f"/?lang={language}")
+    assert answer.status_code == 303
+    page = client.get("/").get_data(as_text=True)
+    assert f'<html lang="{language}">' in page and sentence in page
+
+
+def test_a_game_page_speaks_the_games_language_until_a_phone_chooses_its_own(app, client):
+    created = client.post("/api/games", json={"language": "fr"}).get_json()
+    table = f"/table/{created['tokens']['host']}"
+    assert "Lancer la partie" in client.get(table).get_data(as_text=True)
+    other_phone = app.test_client()
+    assert other_phone.get(table + "?lang=ko").status_code == 303
+    assert "게임 시작" in other_phone.get(table).get_data(as_text=True)
+    assert "Lancer la partie" in client.get(table).get_data(as_text=True)     # the first phone keeps French
