@@ -98,6 +98,12 @@ def home():
     return _home()
 
 
+@pages.get("/rules")
+def rules():
+    """The rules digest and the rulebook's FAQ, in this phone's language."""
+    return render_template("pages/rules.html")
+
+
 @pages.post("/games")
 def create_game():
     try:
