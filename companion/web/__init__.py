@@ -20,7 +20,17 @@ def _locale():
     chosen = session.get("language")
     if chosen in LANGUAGES:
         return chosen
-    return g.get("game_language") or request.accept_languages.best_match(LANGUAGES) or "en"
+    return g.get("game_language") or _game_language() or request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+def _game_language() -> str | None:
+    """The language of the game this request is about (an API refusal speaks it too); read only when
+    something is translated, so a poll answered 304 never loads the game."""
+    game_id = g.get("game_id")
+    if game_id is None:
+        return None
+    from .auth import service
+    return service().load(game_id)[1].language
 
 
 def init_web(app: Flask) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import current_app, request, session
+from flask import current_app, g, request, session
 
 from ..games import GameService
 from ..rules import Actor
@@ -49,6 +49,7 @@ def from_token(token: str | None, game_id: str | None = None, kinds: tuple[str, 
     if found is None:
         raise Refused("no_capability")
     capability, version = found
+    g.game_id = capability.game_id        # the game's language words any refusal (web.__init__._locale)
     if game_id is not None and capability.game_id != game_id:
         raise Refused("wrong_game")
     if kinds is not None and capability.kind not in kinds:
