@@ -1,0 +1,1 @@
+"""The performance benchmark: `bench/run` (see docs/performance.md)."""

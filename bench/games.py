@@ -1,0 +1,238 @@
+"""Games made in-process, written straight into the store: tables ready to play, games in the middle of
+a round, finished games; and the one planner the bots use to pick a legal next move.
+
+Every event comes from `companion.rules.decide` (as the service would write it), so every stored log
+replays; only the HTTP round trips are skipped, which makes thousands of games cheap to set up.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from flask import Flask
+from flask.sessions import SecureCookieSessionInterface
+from sqlalchemy import insert
+
+from companion.games import GAME_ID_BYTES, _capability_changes, new_token
+from companion.keywords import load_pack
+from companion.rules import ALL_CODES, HOST, OVER, PLAYING, TEAMS, Actor, Game, decide, other, replay
+from companion.store import Capability, Store, capabilities, events, games
+from companion.views import Viewer, view_for
+
+from .server import SECRET_KEY
+
+NAMES = {"white": ("Ann", "Abe", "Ada", "Amy"), "black": ("Bea", "Bob", "Ben", "Bo")}
+WORDS = list(load_pack("en"))
+
+
+@dataclass
+class Prepared:
+    """A game as the bots and phones know it: its id, tokens, seats, and (in-process) its state."""
+    game_id: str
+    events: list[dict]
+    caps: list[Capability]
+    state: Game
+    seats: dict[int, tuple[str, str]] = field(default_factory=dict)    # seat -> (team, seat token)
+    cookies: dict[int, str] = field(default_factory=dict)              # seat -> the phone's session cookie
+
+    @property
+    def version(self) -> int:
+        return len(self.events)
+
+    def token(self, kind: str, team: str | None = None) -> str:
+        return next(c.token for c in self.caps if c.kind == kind and (team is None or c.team == team))
+
+    def etag(self, seat: int) -> str:
+        """The weak ETag a seat's poll answers at this version (companion/web/api.py)."""
+        return f'W/"v{self.version}-seat-{self.seats[seat][0]}-{seat}"'
+
+
+# --- the planner: a legal next move, from what the table screen shows ------------------------------
+
+def wrong(code, rng: random.Random) -> list[int]:
+    return list(rng.choice([c for c in ALL_CODES if c != tuple(code)]))
+
+
+def plan(view: dict, codes: dict[str, list[int]], rng: random.Random,
+         p_decrypt: float = 0.8, p_intercept: float = 0.25) -> tuple[str | int, str, dict]:
+    """(who, command, body) for the next move: who is "host" or a seat. `view` is the host's view;
+    `codes` the codes of this round's transmissions (each on its Encryptor's phone)."""
+    phase = view["phase"]
+    members = {t: [p["seat"] for p in view["teams"][t]["players"]] for t in TEAMS}
+    if phase == "lobby":
+        return "host", "start", {}
+    if phase == OVER:
+        return "host", "rematch", {}
+    if phase == "keyword_judging":
+        return "host", "verdicts", {"verdicts": view["tiebreak"]["proposal"]}
+    if phase == "keyword_guessing":
+        team = next(t for t in TEAMS if not view["tiebreak"]["sealed"][t])
+        return rng.choice(members[team]), "keyword-guesses", {"guesses": [f"guess{n}" for n in range(4)]}
+    assert phase == PLAYING, phase
+    r = view["rounds"][-1]
+    for team in view["transmitting"]:
+        t = r["transmissions"][team]
+        if not t["announced"]:
+            clues = [f"{team[0]}{view['match']}r{r['number']}{x}" for x in "abc"]
+            return t["encryptor"], "clues", {"clues": clues}
+    team = view["transmission"]
+    t = r["transmissions"][team]
+    code = codes[team]
+    if not t["decryption"]["sealed"]:
+        seat = rng.choice([s for s in members[team] if s != t["encryptor"]])
+        return seat, "guess", {"code": list(code) if rng.random() < p_decrypt else wrong(code, rng), "confirm": True}
+    seat = rng.choice(members[other(team)])
+    return seat, "guess", {"code": list(code) if rng.random() < p_intercept else wrong(code, rng), "confirm": True}
+
+
+# --- playing in-process -------------------------------------------------------------------------------
+
+def _command(name: str, body: dict) -> dict:
+    from companion.web.commands import from_json
+    command = from_json(name, body)
+    if command["type"] in ("start", "rematch"):
+        command["words"] = WORDS
+    elif command["type"] == "announce_clues":
+        command["at"] = 0.0
+    return command
+
+
+class Builder:
+    """Plays one game in-process with `decide`, as the service would, collecting its events and tokens."""
+
+    def __init__(self, rng: random.Random, players: int = 8):
+        self.rng = rng
+        self.game_id = secrets.token_urlsafe(GAME_ID_BYTES)
+        self.state = Game()
+        self.events: list[dict] = []
+        self.caps: list[Capability] = []
+        self._run(HOST, {"type": "create", "language": "en"})
+        self.caps += [Capability(new_token(), self.game_id, "host"), Capability(new_token(), self.game_id, "spectator"),
+                      Capability(new_token(), self.game_id, "join", team="white"),
+                      Capability(new_token(), self.game_id, "join", team="black")]
+        for i in range(players // 2):
+            for team in TEAMS:
+                self._run(Actor("join", team=team), {"type": "join", "name": NAMES[team][i]})
+
+    def _run(self, actor: Actor, command: dict) -> list[dict]:
+        new = decide(self.state, command, actor, self.rng)
+        grants, revoked = _capability_changes(self.game_id, new, self.state)
+        assert not revoked
+        self.caps += grants
+        self.state = replay(new, self.state)
+        self.events += new
+        return new
+
+    def actor(self, who) -> Actor:
+        if who == "host":
+            return HOST
+        return Actor("seat", team=self.state.player(who).team, seat=who)
+
+    def codes(self) -> dict[str, list[int]]:
+        r = self.state.round
+        return {team: list(t.code) for team, t in r.transmissions.items()} if r else {}
+
+    def next_move(self) -> tuple[str | int, str, dict]:
+        return plan(view_for(self.state, Viewer("host"), len(self.events)), self.codes(), self.rng)
+
+    def move(self) -> tuple[str | int, str, dict]:
+        who, name, body = self.next_move()
+        self._run(self.actor(who), _command(name, body))
+        return who, name, body
+
+    def start(self) -> "Builder":
+        self.move()
+        return self
+
+    def play_until(self, done) -> "Builder":
+        while not done(self.state):
+            self.move()
+        return self
+
+    def prepared(self) -> Prepared:
+        seats = {c.seat: (c.team, c.token) for c in self.caps if c.kind == "seat"}
+        return Prepared(self.game_id, self.events, self.caps, self.state, seats)
+
+
+def started_game(rng: random.Random) -> Prepared:
+    """Eight players seated, the game started: round 1, no clues yet."""
+    return Builder(rng).start().prepared()
+
+
+def mid_game(rng: random.Random, round_number: int = 4) -> Prepared:
+    """A game played (in-process) into round `round_number` (or to its end if it ends sooner)."""
+    return Builder(rng).start().play_until(
+        lambda g: g.phase != PLAYING or (g.round.number >= round_number and g.round.transmissions["white"].clues)
+    ).prepared()
+
+
+def finished_game(rng: random.Random) -> Prepared:
+    return Builder(rng).start().play_until(lambda g: g.phase == OVER).prepared()
+
+
+def clone(template: Prepared) -> Prepared:
+    """The same log under a new game id and new tokens (a finished game is only ever read)."""
+    game_id = secrets.token_urlsafe(GAME_ID_BYTES)
+    caps = [Capability(new_token(), game_id, c.kind, c.team, c.seat) for c in template.caps]
+    seats = {c.seat: (c.team, c.token) for c in caps if c.kind == "seat"}
+    return Prepared(game_id, template.events, caps, template.state, seats)
+
+
+# --- the actions of scenario 4 -------------------------------------------------------------------------
+
+def action_script(game: Prepared, rng: random.Random, rounds: int = 2) -> list[tuple[str, dict]]:
+    """The moves of the game's first `rounds` rounds as (token, command, body), every one legal whatever
+    codes the server draws: the guesses are fixed, and no game can end before the end of round 2."""
+    builder = Builder.__new__(Builder)
+    builder.rng, builder.game_id, builder.state = rng, game.game_id, game.state
+    builder.events, builder.caps = list(game.events), list(game.caps)
+    moves = []
+    while builder.state.phase == PLAYING and builder.state.round.number <= rounds:
+        who, name, body = builder.next_move()
+        if name == "guess":
+            body = {"code": [1, 2, 3], "confirm": True}
+        builder._run(builder.actor(who), _command(name, body))
+        token = game.token("host") if who == "host" else game.seats[who][1]
+        moves.append((token, name, body))
+    return moves
+
+
+# --- phones' cookies -------------------------------------------------------------------------------------
+
+_signer = None
+
+
+def session_cookie(game_id: str, seat_token: str) -> str:
+    """The `decrypto` cookie a phone holds once seated (and once a page gave it a CSRF token)."""
+    global _signer
+    if _signer is None:
+        app = Flask("bench")
+        app.secret_key = SECRET_KEY
+        _signer = SecureCookieSessionInterface().get_signing_serializer(app)
+    value = _signer.dumps({"seats": {game_id: seat_token}, "csrf_token": secrets.token_hex(20), "_permanent": True})
+    return f"decrypto={value}"
+
+
+def with_cookies(game: Prepared) -> Prepared:
+    game.cookies = {seat: session_cookie(game.game_id, token) for seat, (_, token) in game.seats.items()}
+    return game
+
+
+# --- writing them ---------------------------------------------------------------------------------------
+
+def insert_games(store: Store, prepared: list[Prepared], batch: int = 500) -> None:
+    """Write the games (their rows, tokens and whole event logs), `batch` games per transaction."""
+    now = datetime.now(timezone.utc)
+    for start in range(0, len(prepared), batch):
+        chunk = prepared[start:start + batch]
+        with store.engine.begin() as conn:
+            conn.execute(insert(games), [{"id": p.game_id, "created_at": now} for p in chunk])
+            conn.execute(insert(capabilities), [{"token": c.token, "game_id": c.game_id, "kind": c.kind,
+                                                 "team": c.team, "seat": c.seat} for p in chunk for c in p.caps])
+            conn.execute(insert(events), [{"game_id": p.game_id, "seq": seq, "type": e["type"],
+                                           "data": json.dumps(e, ensure_ascii=False), "created_at": now}
+                                          for p in chunk for seq, e in enumerate(p.events, start=1)])

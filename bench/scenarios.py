@@ -1,0 +1,69 @@
+"""The throughput scenarios (wrk): what each request list holds."""
+
+from __future__ import annotations
+
+import random
+
+from .games import Prepared
+from .wrk import Request
+
+PHONE = {"Accept": "application/json"}       # what live.js sends with each poll (plus the cookie)
+
+
+def bare() -> list[Request]:
+    return [Request("GET", "/", {})]
+
+
+def polls(games: list[Prepared], etag: bool) -> list[Request]:
+    """Every seat of every game polling with its phone's cookie, with or without its current ETag."""
+    requests = []
+    for g in games:
+        for seat, cookie in g.cookies.items():
+            headers = {**PHONE, "Cookie": cookie}
+            if etag:
+                headers["If-None-Match"] = g.etag(seat)
+            requests.append(Request("GET", f"/api/games/{g.game_id}", headers))
+    return requests
+
+
+def pages(games: list[Prepared]) -> list[Request]:
+    """Every seat's page (/play/<id>, HTML), as live.js fetches it again after a poll answered 200."""
+    return [Request("GET", f"/play/{g.game_id}", {"Accept": "text/html", "Cookie": cookie})
+            for g in games for cookie in g.cookies.values()]
+
+
+def spread(requests: list[Request], threads: int, rng: random.Random) -> list[list[Request]]:
+    """One shuffled list per wrk thread, each holding every request (so each thread cycles over all)."""
+    out = []
+    for _ in range(threads):
+        copy = list(requests)
+        rng.shuffle(copy)
+        out.append(copy)
+    return out
+
+
+def actions(scripts: list[tuple[str, list[tuple[str, str, dict]]]], threads: int, wave: int = 64) -> list[list[Request]]:
+    """Each game's moves (game id, [(token, command, body)]) as API requests, split between the wrk threads.
+
+    A thread plays `wave` games at a time, one move of each in turn: two moves of one game are `wave`
+    requests apart, so the previous one has long been answered (the order of a game's moves matters:
+    a refused move would show as a non-2xx answer)."""
+    import json
+    per_thread: list[list[Request]] = [[] for _ in range(threads)]
+    for n, (game_id, moves) in enumerate(scripts):
+        per_thread[n % threads].append((game_id, moves))
+    out = []
+    for mine in per_thread:
+        requests = []
+        for start in range(0, len(mine), wave):
+            group = mine[start:start + wave]
+            for k in range(max(len(m) for _, m in group)):
+                for game_id, moves in group:
+                    if k < len(moves):
+                        token, name, body = moves[k]
+                        requests.append(Request("POST", f"/api/games/{game_id}/{name}",
+                                                {"Authorization": f"Bearer {token}", "Content-Type": "application/json",
+                                                 "Accept": "application/json"},
+                                                json.dumps(body, separators=(",", ":"))))
+        out.append(requests)
+    return out

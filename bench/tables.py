@@ -1,0 +1,280 @@
+"""Scenario 5: simulated tables. Each table has eight phones that poll like the page script
+(static/live.js) and a bot that plays the game through the API; all in one asyncio process.
+
+A phone keeps one keep-alive connection (as a browser does), polls GET /api/games/<id> with its seat
+cookie and its last ETag every 1.5 s after the previous poll came back, and when the answer is a 200
+(the game changed) fetches its page's HTML again (/play/<id>), as live.js's refresh() does.
+The bot reads the table screen's view, learns each round's codes from the Encryptors' views, and makes
+one legal move every `action_every` seconds on average (clues, guesses, keyword guesses, verdicts, rematch).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import random
+import time
+from dataclasses import dataclass, field
+
+from . import machine
+from .games import Prepared, plan
+
+try:
+    import uvloop
+except ImportError:      # the plain event loop works too, at a higher cost per request
+    uvloop = None
+
+POLL_INTERVAL = 1.5      # seconds, as POLL_INTERVAL_MS
+TIMEOUT = 10.0           # seconds; a request slower than this counts as an error
+
+
+class Http:
+    """One HTTP/1.1 keep-alive connection: just enough of the protocol for this server."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.reader = self.writer = None
+        self.connects = 0
+
+    async def _connect(self):
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self.connects += 1
+
+    def close(self):
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, headers: str, body: bytes = b"") -> tuple[int, dict, bytes]:
+        data = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n{headers}"
+                f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+        for attempt in (1, 2):
+            reused = self.writer is not None
+            if not reused:
+                await self._connect()
+            try:
+                self.writer.write(data)
+                head = await self.reader.readuntil(b"\r\n\r\n")
+            except (asyncio.IncompleteReadError, ConnectionError) as error:
+                self.close()
+                # A kept-alive connection the server closed meanwhile: a browser retries it on a new one.
+                if reused and attempt == 1 and (not isinstance(error, asyncio.IncompleteReadError) or not error.partial):
+                    continue
+                raise
+            lines = head[:-4].split(b"\r\n")
+            status = int(lines[0].split(b" ", 2)[1])
+            fields = {}
+            for line in lines[1:]:
+                name, _, value = line.partition(b":")
+                fields[name.strip().lower().decode()] = value.strip().decode()
+            length = int(fields.get("content-length", 0))
+            content = await self.reader.readexactly(length) if length else b""
+            if fields.get("connection", "").lower() == "close":
+                self.close()
+            return status, fields, content
+        raise AssertionError("unreachable")
+
+
+@dataclass
+class Stats:
+    start: float              # the measurement window, loop time
+    end: float
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    errors: dict[str, int] = field(default_factory=dict)
+    first_errors: list[str] = field(default_factory=list)
+    connects: int = 0
+
+    def add(self, kind: str, started: float, seconds: float) -> None:
+        if self.start <= started < self.end:
+            self.latencies.setdefault(kind, []).append(seconds)
+
+    def error(self, kind: str, started: float, what: str) -> None:
+        if self.start <= started < self.end:
+            self.errors[kind] = self.errors.get(kind, 0) + 1
+            if len(self.first_errors) < 5:
+                self.first_errors.append(f"{kind}: {what}")
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def _headers(**fields) -> str:
+    return "".join(f"{k.replace('_', '-')}: {v}\r\n" for k, v in fields.items())
+
+
+async def _timed(stats: Stats, kind: str, conn: Http, method: str, path: str, headers: str, body: bytes = b"",
+                 ok=(200,)) -> tuple[int, dict, bytes] | None:
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    try:
+        answer = await asyncio.wait_for(conn.request(method, path, headers, body), TIMEOUT)
+    except Exception as error:      # noqa: BLE001 - counted, and the phone carries on
+        conn.close()
+        stats.error(kind, started, repr(error))
+        return None
+    stats.add(kind, started, loop.time() - started)
+    if answer[0] not in ok:
+        stats.error(kind, started, f"{method} {path}: {answer[0]} {answer[2][:200]!r}")
+        return None
+    return answer
+
+
+async def phone(port: int, game: Prepared, seat: int, stats: Stats, stop: float, delay: float) -> None:
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(delay)
+    conn, etag = Http(port), None
+    api, page = f"/api/games/{game.game_id}", f"/play/{game.game_id}"
+    cookie = game.cookies[seat]
+    poll_headers = _headers(Accept="application/json", Accept_Encoding="gzip, deflate, br", Cookie=cookie)
+    page_headers = _headers(Accept="text/html", Accept_Encoding="gzip, deflate, br", Cookie=cookie)
+    while loop.time() < stop:
+        headers = poll_headers + (f"If-None-Match: {etag}\r\n" if etag else "")
+        answer = await _timed(stats, "poll", conn, "GET", api, headers, ok=(200, 304))
+        if answer and answer[0] == 200:
+            first, etag = etag is None, answer[1].get("etag")
+            if not first:
+                await _timed(stats, "page", conn, "GET", page, page_headers)
+        await asyncio.sleep(POLL_INTERVAL)
+    conn.close()
+    stats.connects += conn.connects
+
+
+def _json(answer) -> dict:
+    body = answer[2]
+    if answer[1].get("content-encoding") == "gzip":
+        body = gzip.decompress(body)
+    return json.loads(body)
+
+
+async def bot(port: int, game: Prepared, stats: Stats, stop: float, every: float, rng: random.Random) -> None:
+    """Plays the table's game through the API with bearer tokens, one move every `every` s on average."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(rng.uniform(0, every))
+    conn, codes, codes_of = Http(port), {}, None
+    api = f"/api/games/{game.game_id}"
+    host = game.token("host")
+
+    def bearer(token):
+        return _headers(Accept="application/json", Authorization=f"Bearer {token}")
+
+    while loop.time() < stop:
+        answer = await _timed(stats, "bot_read", conn, "GET", api, bearer(host))
+        if answer is None:
+            await asyncio.sleep(every)
+            continue
+        view = _json(answer)
+        if view["phase"] == "playing" and codes_of != (view["match"], view["round"]):
+            codes = {}
+            for team in view["transmitting"]:     # each code is on its Encryptor's phone only
+                encryptor = view["rounds"][-1]["transmissions"][team]["encryptor"]
+                mine = await _timed(stats, "bot_read", conn, "GET", api, bearer(game.seats[encryptor][1]))
+                if mine:
+                    codes[team] = _json(mine)["you"]["code"]
+            codes_of = (view["match"], view["round"])
+        if view["phase"] != "playing" or len(codes) == len(view["transmitting"]):
+            who, name, body = plan(view, codes, rng)
+            token = host if who == "host" else game.seats[who][1]
+            data = json.dumps(body).encode()
+            await _timed(stats, "action", conn, "POST", f"{api}/{name}",
+                         bearer(token) + "Content-Type: application/json\r\n", data)
+        await asyncio.sleep(rng.uniform(0.5, 1.5) * every)
+    conn.close()
+    stats.connects += conn.connects
+
+
+@dataclass
+class StepResult:
+    tables: int
+    seconds: float
+    counts: dict[str, int]
+    p50_ms: dict[str, float]
+    p99_ms: dict[str, float]
+    errors: dict[str, int]
+    first_errors: list[str]
+    loop_lag_p99_ms: float
+    generator_cpu: float           # share of one core the load generator used
+    server_cpu: float              # cores the gunicorn workers used
+    connects: int
+    other_cpu: float = 0.0         # cores used by other processes on the machine meanwhile
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def p99_all_ms(self) -> float:
+        return self.p99_ms["all"]
+
+    def passed(self, limit_ms: float) -> bool:
+        return self.p99_all_ms < limit_ms and not self.errors
+
+    def brief(self) -> str:
+        kinds = ", ".join(f"{k} {self.counts[k] / self.seconds:.0f}/s p99 {self.p99_ms[k]:.0f} ms"
+                          for k in ("poll", "page", "action", "bot_read") if k in self.counts)
+        errors = f"; ERRORS {self.errors} {self.first_errors[:2]}" if self.errors else ""
+        return (f"{self.tables:4d} tables: p99 {self.p99_all_ms:6.1f} ms (p50 {self.p50_ms['all']:.1f} ms), "
+                f"{self.total / self.seconds:.0f} req/s [{kinds}]; loop lag p99 {self.loop_lag_p99_ms:.0f} ms, "
+                f"generator {self.generator_cpu:.0%} of a core, workers {self.server_cpu:.2f} cores, "
+                f"other processes {self.other_cpu:.2f} cores{errors}")
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    import os
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+async def _step(port: int, tables: list[Prepared], warmup: float, measure: float, every: float,
+                seed: int, worker_pids: list[int]) -> StepResult:
+    loop = asyncio.get_running_loop()
+    now = loop.time()
+    start, end = now + warmup, now + warmup + measure
+    stats = Stats(start, end)
+    rng = random.Random(seed)
+    tasks = []
+    for n, game in enumerate(tables):
+        for seat in game.cookies:
+            tasks.append(asyncio.create_task(phone(port, game, seat, stats, end, rng.uniform(0, POLL_INTERVAL))))
+        tasks.append(asyncio.create_task(bot(port, game, stats, end, every, random.Random(f"{seed}/{n}"))))
+    lags = []
+
+    async def ticker():
+        while loop.time() < end:
+            before = loop.time()
+            await asyncio.sleep(0.05)
+            if before >= start:
+                lags.append(loop.time() - before - 0.05)
+    tick = asyncio.create_task(ticker())
+    await asyncio.sleep(max(0.0, start - loop.time()))
+    cpu0, server0, wall0, m0 = time.process_time(), _cpu_seconds(worker_pids), time.monotonic(), machine.snapshot()
+    await asyncio.sleep(max(0.0, end - loop.time()))
+    cpu1, server1, wall1, m1 = time.process_time(), _cpu_seconds(worker_pids), time.monotonic(), machine.snapshot()
+    await asyncio.gather(*tasks, tick)
+    everything = [x for values in stats.latencies.values() for x in values]
+    counts = {k: len(v) for k, v in stats.latencies.items()}
+    counts_all = {**counts}
+    p50 = {k: percentile(v, 50) * 1000 for k, v in stats.latencies.items()}
+    p99 = {k: percentile(v, 99) * 1000 for k, v in stats.latencies.items()}
+    p50["all"], p99["all"] = percentile(everything, 50) * 1000, percentile(everything, 99) * 1000
+    return StepResult(len(tables), measure, counts_all, p50, p99, stats.errors, stats.first_errors,
+                      percentile(lags, 99) * 1000, (cpu1 - cpu0) / (wall1 - wall0),
+                      (server1 - server0) / (wall1 - wall0), stats.connects, machine.other_cores(m0, m1))
+
+
+def run_step(port: int, tables: list[Prepared], warmup: float, measure: float, every: float, seed: int,
+             worker_pids: list[int]) -> StepResult:
+    if uvloop is not None:
+        return uvloop.run(_step(port, tables, warmup, measure, every, seed, worker_pids))
+    return asyncio.run(_step(port, tables, warmup, measure, every, seed, worker_pids))
