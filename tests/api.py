@@ -1,6 +1,31 @@
-"""A test driver that plays games through the JSON API with bearer tokens, like a `curl` user."""
+"""A test driver that plays games through the JSON API with bearer tokens, like a `curl` user, and the
+helpers web tests share (a browser with its cookie and CSRF token, the sentence of a refusal)."""
 
 from __future__ import annotations
+
+import re
+
+from companion.messages import refusal
+
+
+def expected(app, code, **params) -> str:
+    """The sentence for a refusal code, as the app words it in a request."""
+    with app.test_request_context("/api/x"):
+        return refusal(code, **params)
+
+
+def csrf_of(page) -> str:
+    return re.search(r'name="csrf-token" content="([^"]+)"', page.get_data(as_text=True)).group(1)
+
+
+def browser(app, game_id=None, seat_token=None):
+    """A browser: optionally seated in a game by its cookie, with the CSRF token of its pages."""
+    client = app.test_client()
+    if seat_token:
+        with client.session_transaction() as session:
+            session["seats"] = {game_id: seat_token}
+    client.csrf = csrf_of(client.get("/"))
+    return client
 
 
 def wrong(code):

@@ -20,12 +20,12 @@ import pytest
 from markupsafe import escape
 from sqlalchemy import func, select
 
-from companion.messages import REFUSALS, refusal
+from companion.messages import REFUSALS
 from companion.rules.decide import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, MAX_WORDS, NAME_LENGTH, WORD_MAX_LENGTH
 from companion.store import games as games_table
 from companion.web.commands import COMMANDS
 
-from .api import ApiGame, wrong
+from .api import ApiGame, browser, csrf_of, expected, wrong
 
 _numbers = itertools.count(1)
 
@@ -49,12 +49,6 @@ def count_games(app) -> int:
         return conn.execute(select(func.count()).select_from(games_table)).scalar_one()
 
 
-def expected(app, code, **params) -> str:
-    """The sentence for a refusal code, as the app words it in a request."""
-    with app.test_request_context("/api/x"):
-        return refusal(code, **params)
-
-
 def assert_refused(app, answer, status, code, params=None):
     """A 4xx answering with the sentence for `code`: the JSON `error`, or on the page."""
     sentence = expected(app, code, **(params or {}))
@@ -65,19 +59,6 @@ def assert_refused(app, answer, status, code, params=None):
         assert answer.mimetype == "text/html"
         assert sentence in html.unescape(answer.get_data(as_text=True)), sentence
 
-
-def csrf_of(page) -> str:
-    return re.search(r'name="csrf-token" content="([^"]+)"', page.get_data(as_text=True)).group(1)
-
-
-def browser(app, game_id=None, seat_token=None):
-    """A browser: optionally seated in a game by its cookie, with the CSRF token of its pages."""
-    client = app.test_client()
-    if seat_token:
-        with client.session_transaction() as session:
-            session["seats"] = {game_id: seat_token}
-    client.csrf = csrf_of(client.get("/"))
-    return client
 
 
 def bearer(token):

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from companion.rules import Actor, RuleError
 from companion.store import games as games_table
 
-from .api import ApiGame, wrong
+from .api import ApiGame, browser, expected, wrong
 
 _clue_numbers = itertools.count(1)
 
@@ -94,25 +94,6 @@ def sentence_in(answer, status, code=None) -> str:
     return text
 
 
-def expected(app, code, **params) -> str:
-    """The sentence messages.REFUSALS words for a refusal code (in a request, as the app renders it)."""
-    from companion.messages import refusal
-    with app.test_request_context("/api/x"):
-        return refusal(code, **params)
-
-
-def csrf_of(page) -> str:
-    return re.search(r'name="csrf-token" content="([^"]+)"', page.get_data(as_text=True)).group(1)
-
-
-def browser(app, game_id=None, seat_token=None):
-    """A browser client: optionally holding a seat cookie for a game, and a CSRF token for its forms."""
-    client = app.test_client()
-    if seat_token:
-        with client.session_transaction() as session:
-            session["seats"] = {game_id: seat_token}
-    client.csrf = csrf_of(client.get("/"))
-    return client
 
 
 def count_games(app) -> int:
