@@ -10,8 +10,8 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from sqlalchemy import (Column, DateTime, ForeignKey, Integer, MetaData, String, Table, Text,
-                        UniqueConstraint, create_engine, delete, event, func, insert, select, text)
+from sqlalchemy import (Column, DateTime, ForeignKey, Index, Integer, MetaData, String, Table, Text,
+                        UniqueConstraint, bindparam, create_engine, delete, event, func, insert, select, text)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -42,6 +42,8 @@ events = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("game_id", "seq", name="uq_events_game_seq"),
 )
+# The idle-game expiry looks only at events older than its cutoff (not at every stored event).
+events_by_time = Index("ix_events_created_at", events.c.created_at)
 
 
 schema_version = Table(
@@ -55,7 +57,28 @@ schema_version = Table(
 MIGRATIONS = [
     (1, "games, capabilities and the event log",
      lambda conn: metadata.create_all(conn, tables=[games, capabilities, events], checkfirst=True)),
+    (2, "an index on the events' time, for the idle-game expiry",
+     lambda conn: events_by_time.create(conn, checkfirst=True)),
 ]
+
+
+# The statements of the hot paths, built once: building a select() and its cache key on every call cost
+# more than running it (docs/performance.md). Values are bound per call.
+_CURRENT_VERSION = (select(func.coalesce(func.max(events.c.seq), 0))
+                    .where(events.c.game_id == bindparam("game_id")))
+_CAPABILITY_WITH_VERSION = select(
+    capabilities,
+    select(func.coalesce(func.max(events.c.seq), 0))
+    .where(events.c.game_id == capabilities.c.game_id).scalar_subquery().label("version"),
+).where(capabilities.c.token == bindparam("token"))
+_EVENTS_AFTER = (select(events.c.seq, events.c.data, events.c.created_at)
+                 .where(events.c.game_id == bindparam("game_id"), events.c.seq > bindparam("seq"))
+                 .order_by(events.c.seq))
+_REVOKE = delete(capabilities).where(capabilities.c.game_id == bindparam("game_id"),
+                                     capabilities.c.kind == bindparam("kind"),
+                                     capabilities.c.seat == bindparam("seat"))
+_INSERT_EVENTS = insert(events)
+_INSERT_CAPABILITIES = insert(capabilities)
 
 
 class Conflict(Exception):
@@ -87,7 +110,9 @@ def make_engine(url: str) -> Engine:
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
     else:
-        engine = create_engine(url, pool_pre_ping=True)
+        # No pre-ping (a round trip on every request): a connection the server dropped fails one request,
+        # which SQLAlchemy answers by discarding the pool; phones poll again, an action was not acknowledged.
+        engine = create_engine(url, pool_recycle=1800)
     return engine
 
 
@@ -126,10 +151,9 @@ class Store:
         try:
             with self.engine.begin() as conn:
                 self._insert_events(conn, game_id, version, new_events)
-                for kind, seat in revoked:
-                    conn.execute(delete(capabilities).where(capabilities.c.game_id == game_id,
-                                                            capabilities.c.kind == kind,
-                                                            capabilities.c.seat == seat))
+                if revoked:
+                    conn.execute(_REVOKE, [{"game_id": game_id, "kind": kind, "seat": seat}
+                                           for kind, seat in revoked])
                 self._insert_capabilities(conn, caps)
         except IntegrityError as error:
             raise Conflict(game_id) from error
@@ -137,33 +161,33 @@ class Store:
 
     def version(self, game_id: str) -> int:
         with self.engine.connect() as conn:
-            return conn.execute(select(func.coalesce(func.max(events.c.seq), 0))
-                                .where(events.c.game_id == game_id)).scalar_one()
+            return conn.execute(_CURRENT_VERSION, {"game_id": game_id}).scalar_one()
 
     def events_after(self, game_id: str, seq: int = 0) -> list[tuple[int, dict, datetime]]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(events.c.seq, events.c.data, events.c.created_at)
-                                .where(events.c.game_id == game_id, events.c.seq > seq)
-                                .order_by(events.c.seq)).all()
+            rows = conn.execute(_EVENTS_AFTER, {"game_id": game_id, "seq": seq}).all()
         return [(row.seq, json.loads(row.data), row.created_at) for row in rows]
 
     def capability(self, token: str) -> tuple[Capability, int] | None:
         """The capability a token grants and its game's current version, in one query (the poll path)."""
-        version = (select(func.coalesce(func.max(events.c.seq), 0))
-                   .where(events.c.game_id == capabilities.c.game_id).scalar_subquery())
         with self.engine.connect() as conn:
-            row = conn.execute(select(capabilities, version.label("version"))
-                               .where(capabilities.c.token == token)).first()
+            row = conn.execute(_CAPABILITY_WITH_VERSION, {"token": token}).first()
         if row is None:
             return None
         return Capability(row.token, row.game_id, row.kind, row.team, row.seat), row.version
 
     def delete_idle_games(self, idle_since: datetime) -> list[str]:
-        """Delete every game with no event since `idle_since` (finished or abandoned); returns their ids."""
-        last_event = (select(events.c.game_id).group_by(events.c.game_id)
-                      .having(func.max(events.c.created_at) < idle_since))
+        """Delete every game with no event since `idle_since` (finished or abandoned); returns their ids.
+
+        Only games with an event older than the cutoff are looked at (by the index on the events' time),
+        so the cost follows the games aged since the last sweep, not the games stored."""
+        recent = events.alias("recent")
+        idle_games = (select(events.c.game_id).distinct()
+                      .where(events.c.created_at < idle_since)
+                      .where(~select(recent.c.id).where(recent.c.game_id == events.c.game_id,
+                                                        recent.c.created_at >= idle_since).exists()))
         with self.engine.begin() as conn:
-            idle = [row.game_id for row in conn.execute(last_event)]
+            idle = [row.game_id for row in conn.execute(idle_games)]
             for table in (events, capabilities):
                 conn.execute(delete(table).where(table.c.game_id.in_(idle)))
             conn.execute(delete(games).where(games.c.id.in_(idle)))
@@ -183,11 +207,11 @@ class Store:
                  "data": json.dumps(e, ensure_ascii=False), "created_at": now}
                 for i, e in enumerate(new_events, start=1)]
         if rows:
-            conn.execute(insert(events), rows)
+            conn.execute(_INSERT_EVENTS, rows)
 
     @staticmethod
     def _insert_capabilities(conn, caps) -> None:
         rows = [{"token": c.token, "game_id": c.game_id, "kind": c.kind, "team": c.team, "seat": c.seat}
                 for c in caps]
         if rows:
-            conn.execute(insert(capabilities), rows)
+            conn.execute(_INSERT_CAPABILITIES, rows)

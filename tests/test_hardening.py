@@ -62,14 +62,19 @@ def test_rate_limits_can_be_switched_off(tmp_path):
 def test_idle_games_expire_and_their_links_stop_working(tmp_path):
     app = make_app(tmp_path, GAME_EXPIRY_HOURS=72)
     client = app.test_client()
-    old, fresh = ApiGame(client), ApiGame(client)
+    old, fresh, resumed = ApiGame(client), ApiGame(client), ApiGame(client)
     service = app.extensions["games"]
     host = client.get(f"/table/{old.tokens['host']}")
     assert host.status_code == 200
+    four_days_ago = datetime.now(timezone.utc) - timedelta(days=4)
     with service.store.engine.begin() as conn:      # the old game's last action was four days ago
-        conn.execute(update(events).where(events.c.game_id == old.id)
-                     .values(created_at=datetime.now(timezone.utc) - timedelta(days=4)))
+        conn.execute(update(events).where(events.c.game_id == old.id).values(created_at=four_days_ago))
+        # the resumed game began four days ago, but its last action is today's
+        last = service.store.version(resumed.id)
+        conn.execute(update(events).where(events.c.game_id == resumed.id, events.c.seq < last)
+                     .values(created_at=four_days_ago))
     assert service.expire_idle_games() == [old.id]
+    assert service.store.version(resumed.id) == last
     assert service.store.events_after(old.id) == []
     gone = client.get(f"/api/games/{old.id}", headers={"Authorization": f"Bearer {old.seats['Ann']}"})
     assert gone.status_code == 403 and "not valid" in gone.get_json()["error"]
