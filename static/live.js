@@ -2,10 +2,10 @@
 (function () {
   "use strict";
   var body = document.body;
-  var pollUrl = body.dataset.poll;
+  var pollUrl = body.dataset.poll;         // a live page polls itself (its address without a command)
   var token = body.dataset.token;          // table screen and spectator only; phones use their cookie
   var csrf = document.querySelector('meta[name="csrf-token"]');
-  var etag = body.dataset.etag || null;    // the view this page shows: a poll answers 304 until it changes
+  var etag = body.dataset.etag || null;    // the version this page shows: a poll answers 304 until it changes
   var interval = Number(body.dataset.interval || 1500);
   var dirty = new WeakSet();               // forms the player has started to fill in
 
@@ -20,28 +20,43 @@
   }
 
   // Replace each live region whose server HTML changed, except one holding a form being filled in.
+  function apply(html) {
+    var fresh = new DOMParser().parseFromString(html, "text/html");
+    fresh.querySelectorAll("[data-live]").forEach(function (region) {
+      var current = document.getElementById(region.id);
+      if (!current || current.dataset.html === comparable(region.innerHTML)) return;
+      var busy = current.querySelector("form") && (current.contains(document.activeElement) ||
+          Array.prototype.some.call(current.querySelectorAll("form"), function (f) { return dirty.has(f); }));
+      if (busy && (current.dataset.task || "") === (region.dataset.task || "")) return;
+      // Panels the player opened stay open across updates.
+      var opened = Array.prototype.map.call(current.querySelectorAll("details[id][open]"), function (d) { return d.id; });
+      current.innerHTML = region.innerHTML;
+      opened.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
+      current.dataset.html = comparable(region.innerHTML);
+      current.dataset.task = region.dataset.task || "";
+      wire(current);
+      startCountdowns(current);
+    });
+    body.className = fresh.body.className;
+  }
+
+  // Ask for this same page, naming the version shown: 304 while nothing changed, else the new page,
+  // whose changed regions replace ours. One request per poll, and one per change.
   function refresh() {
-    return fetch(location.href, {headers: {"Accept": "text/html"}, credentials: "same-origin"})
-      .then(function (r) { return r.ok ? r.text() : null; })
-      .then(function (html) {
-        if (!html) return;
-        var fresh = new DOMParser().parseFromString(html, "text/html");
-        fresh.querySelectorAll("[data-live]").forEach(function (region) {
-          var current = document.getElementById(region.id);
-          if (!current || current.dataset.html === comparable(region.innerHTML)) return;
-          var busy = current.querySelector("form") && (current.contains(document.activeElement) ||
-              Array.prototype.some.call(current.querySelectorAll("form"), function (f) { return dirty.has(f); }));
-          if (busy && (current.dataset.task || "") === (region.dataset.task || "")) return;
-          // Panels the player opened stay open across updates.
-          var opened = Array.prototype.map.call(current.querySelectorAll("details[id][open]"), function (d) { return d.id; });
-          current.innerHTML = region.innerHTML;
-          opened.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
-          current.dataset.html = comparable(region.innerHTML);
-          current.dataset.task = region.dataset.task || "";
-          wire(current);
-          startCountdowns(current);
+    var h = {"Accept": "text/html"};
+    if (etag) h["If-None-Match"] = etag;
+    return fetch(pollUrl, {headers: h, credentials: "same-origin", cache: "no-store"})
+      .then(function (r) {
+        if (r.status === 403 || r.status === 404) {
+          location.reload();            // the seat moved to another phone, or the game is gone: say so
+          return;
+        }
+        if (r.status !== 200) return;
+        var fresh = r.headers.get("ETag");
+        return r.text().then(function (html) {
+          apply(html);
+          if (fresh) etag = fresh;
         });
-        body.className = fresh.body.className;
       });
   }
 
@@ -51,20 +66,7 @@
   function poll() {
     if (polling) return;
     polling = true;
-    var h = headers();
-    if (etag) h["If-None-Match"] = etag;
-    fetch(pollUrl, {headers: h, credentials: "same-origin"})
-      .then(function (r) {
-        if (r.status === 403 || r.status === 404) {
-          location.reload();            // the seat moved to another phone, or the game is gone: say so
-          return;
-        }
-        if (r.status === 200) {
-          var first = etag === null;
-          etag = r.headers.get("ETag");
-          if (!first) return refresh();
-        }
-      })
+    refresh()
       .catch(function () {})
       .then(function () {
         polling = false;

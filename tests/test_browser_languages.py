@@ -479,7 +479,8 @@ def test_a_keyword_with_a_particle_is_refused_in_korean(browser, live_server):
     # Nothing was announced: the clues are still to write, on the phone, the table and in the API.
     enc.doing("write_clues")
     expect(table.locator(".stage .guess-status li").first).to_contain_text(ko("writing…"))
-    view = enc.context.request.get(live_server.url + enc.page.locator("body").get_attribute("data-poll")).json()
+    game_id = enc.page.locator("body").get_attribute("data-poll").rsplit("/", 1)[1]     # /play/<id>
+    view = enc.context.request.get(f"{live_server.url}/api/games/{game_id}").json()
     assert view["rounds"][-1]["transmissions"]["white"]["announced"] is False
 
     # With another clue the same form goes through.

@@ -67,7 +67,7 @@ def test_one_phone_plays_every_seat_of_a_four_player_try_out(browser, live_serve
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".round-title")).to_contain_text("Round 1 of 8")
     labelled(page)
-    game_id = page.locator("body").get_attribute("data-poll").rsplit("/", 1)[1]
+    game_id = page.locator(".seat-switch form").first.get_attribute("action").split("/")[2]   # /try/<id>/seat/1
     team_of = {"Ann": "white", "Ben": "white", "Cleo": "black", "Dev": "black"}
 
     # Round 1 from this one phone: both Encryptors announce, then both teams decrypt.

@@ -30,7 +30,7 @@ YEAR_IMMUTABLE = "public, max-age=31536000, immutable"
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "static"
 REPORT = ROOT / "artifacts" / "page-weight.txt"
-POLL = re.compile(r"^/api/games/[^/]+$")
+POLL = re.compile(r"^/(play|table|watch)/[^/]+$")     # a live page's script polls the page itself
 # What a page must show without JavaScript exactly as with it: its headings, task and who the phone is.
 MAIN_TEXT = "h1, h2, h3, .task-text, legend, .topbar .who"
 
@@ -70,7 +70,7 @@ class Request:
 
     @property
     def is_poll(self) -> bool:
-        return self.method == "GET" and bool(POLL.match(self.path))
+        return self.method == "GET" and self.kind == "Fetch" and bool(POLL.match(self.path))
 
     def header(self, name: str) -> str | None:
         return next((v for k, v in self.headers.items() if k.lower() == name.lower()), None)
@@ -94,7 +94,8 @@ class Traffic:
         self.cdp.send("Network.enable")
 
     def _count_poll(self, response) -> None:
-        if response.request.method == "GET" and POLL.match(urlsplit(response.url).path):
+        request = response.request
+        if request.method == "GET" and request.resource_type == "fetch" and POLL.match(urlsplit(response.url).path):
             self.polls_answered += 1
 
     def _requestWillBeSent(self, e):

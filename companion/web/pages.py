@@ -6,10 +6,9 @@ pages' script uses the JSON API when it is on.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, make_response, redirect, render_template, request, session, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from flask_babel import refresh as refresh_locale
 
 from ..addresses import public_base_url
 from ..messages import refusal
@@ -17,6 +16,7 @@ from ..qr import qr_svg
 from ..rules import TEAMS, Actor, RuleError
 from ..rules.decide import TIMER_SECONDS
 from ..views import view_for
+from . import speak
 from .auth import Caller, api_caller, from_token, remember_seat, seated_caller, service
 from .commands import commands_for, from_form
 from .errors import Refused, status_of
@@ -46,19 +46,38 @@ def seat_link_url(token: str) -> str:
     return f"{base_url()}seat/{token}"
 
 
+def _page_etag(caller: Caller, version: int) -> str:
+    """A live page's ETag: the caller's view at `version`, in this phone's own language if it chose one
+    (the page's HTML depends on nothing else that can change)."""
+    chosen = session.get("language")
+    return f"{caller.etag(version)}-{chosen}" if chosen else caller.etag(version)
+
+
+def unchanged(caller: Caller):
+    """The page's poll: a 304 when the page the phone shows is still current, without loading the game."""
+    etag = _page_etag(caller, caller.version)
+    if request.if_none_match.contains_weak(etag):
+        response = current_app.response_class(status=304)
+        response.set_etag(etag, weak=True)
+        return response
+    return None
+
+
 def render_view(template: str, caller: Caller, refused: RuleError | Refused | None = None, status: int = 200,
                 **extra):
     """A game page from the caller's view; `refused` is a command's refusal, worded on the page."""
     version, game = service().load(caller.game_id, caller.version)
     view = view_for(game, caller.viewer, version, now=service().clock())
-    g.mode = view["mode"]          # team names read it (the three-player game names its sides differently)
-    g.game_language = view["language"]   # the page speaks the game's language unless this phone chose another
-    refresh_locale()
+    speak(view["mode"], view["language"])
     error = refusal(refused.code, **refused.params) if refused is not None else None
-    return render_template(template, view=view, game_id=caller.game_id, error=error,
-                           poll_interval=current_app.config["POLL_INTERVAL_MS"],
-                           etag=f'W/"{caller.etag(version)}"',     # the first poll is a 304 if nothing changed
-                           try_out_bar=_try_out_bar(caller.game_id) if view["try_out"] else None, **extra), status
+    etag = _page_etag(caller, version)
+    response = make_response(render_template(
+        template, view=view, game_id=caller.game_id, error=error,
+        poll_interval=current_app.config["POLL_INTERVAL_MS"],
+        etag=f'W/"{etag}"',          # the script polls this page with it: 304 until the view changes
+        try_out_bar=_try_out_bar(caller.game_id) if view["try_out"] else None, **extra), status)
+    response.set_etag(etag, weak=True)
+    return response
 
 
 def _run(caller: Caller, command: dict, actor: Actor | None = None):
@@ -173,7 +192,8 @@ def _table_page(caller: Caller, error=None, status=200):
 
 @pages.get("/table/<token>")
 def table(token):
-    return _table_page(from_token(token, kinds=("host",)))
+    caller = from_token(token, kinds=("host",))
+    return unchanged(caller) or _table_page(caller)
 
 
 @pages.post("/table/<token>/<command>")
@@ -190,7 +210,7 @@ def table_command(token, command):
 @pages.get("/watch/<token>")
 def watch(token):
     caller = from_token(token, kinds=("spectator",))
-    return render_view("pages/watch.html", caller, token=token)
+    return unchanged(caller) or render_view("pages/watch.html", caller, token=token)
 
 
 # --- joining, and a seat's new link ---------------------------------------------------------
@@ -245,7 +265,8 @@ def seat_link_claim(token):
 
 @pages.get("/play/<game_id>")
 def play(game_id):
-    return render_view("pages/play.html", api_caller(game_id, cookie_only=True))
+    caller = api_caller(game_id, cookie_only=True)
+    return unchanged(caller) or render_view("pages/play.html", caller)
 
 
 @pages.post("/play/<game_id>/<command>")
