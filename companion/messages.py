@@ -5,11 +5,25 @@ Flask-Babel, so every sentence can be translated).
 """
 
 from flask import g, has_request_context
+from flask_babel import get_translations
 from flask_babel import lazy_gettext as _l
 
-TEAM_NAMES = {"white": _l("White"), "black": _l("Black")}
+
+def N_(message: str) -> str:
+    """Marks a message for extraction; it is translated where it is shown (`translate`)."""
+    return message
+
+
+def translate(message: str) -> str:
+    """`message` in this request's language, from the catalogue `speak` chose for it if there is one
+    (Flask-Babel finds the catalogue anew on every call: a sixth of a page's render, with ~50 messages)."""
+    catalogue = g.get("catalogue") if has_request_context() else None
+    return (catalogue or get_translations()).ugettext(message)
+
+
+TEAM_NAMES = {"white": N_("White"), "black": N_("Black")}
 # The three-player game: the team plays behind the white screen against one Interceptor.
-THREE_PLAYER_NAMES = {"white": _l("The team"), "black": _l("The Interceptor")}
+THREE_PLAYER_NAMES = {"white": N_("The team"), "black": N_("The Interceptor")}
 
 REFUSALS = {
     # joining and starting
@@ -152,7 +166,8 @@ CAUSES = {
 def team_name(team: str) -> str:
     """A side's name: White or Black, or in the three-player game the team and the Interceptor."""
     three = has_request_context() and g.get("mode") == "three_player"
-    return str((THREE_PLAYER_NAMES if three else TEAM_NAMES).get(team, team))
+    name = (THREE_PLAYER_NAMES if three else TEAM_NAMES).get(team)
+    return translate(name) if name else team
 
 
 def reason_text(result: dict) -> str:

@@ -6,7 +6,7 @@ The current state of a game is the fold of its events (`replay`). Events are JSO
 
 from __future__ import annotations
 
-import copy
+import pickle
 from dataclasses import dataclass, field
 
 from . import three_player
@@ -375,16 +375,22 @@ def _apply_in_place(game: Game, event: dict) -> None:
         raise ValueError(f"unknown event type {kind!r}")
 
 
+def _copy(game: Game) -> Game:
+    """A deep copy. The state is plain data, so a pickle round trip does it, 4x faster than
+    copy.deepcopy (which was a fifth of a command's CPU: docs/performance.md)."""
+    return pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
+
+
 def apply(game: Game, event: dict) -> Game:
     """The state after `event`; `game` itself is left as it was."""
-    after = copy.deepcopy(game)
+    after = _copy(game)
     _apply_in_place(after, event)
     return after
 
 
 def replay(events, game: Game | None = None) -> Game:
     """Fold events into a state (from scratch, or onward from a copy of `game`)."""
-    state = Game() if game is None else copy.deepcopy(game)
+    state = Game() if game is None else _copy(game)
     for event in events:
         _apply_in_place(state, event)
     return state

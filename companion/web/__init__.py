@@ -3,11 +3,12 @@
 from urllib.parse import urlencode
 
 from flask import Flask, g, redirect, request, session
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, get_translations
+from flask_babel import refresh as refresh_locale
 
 from ..rules.decide import LANGUAGES
 
-from ..messages import CAUSES, TASKS, reason_text, refusal, team_name
+from ..messages import CAUSES, TASKS, reason_text, refusal, team_name, translate
 from .security import init_security
 
 
@@ -33,8 +34,27 @@ def _game_language() -> str | None:
     return service().load(game_id)[1].language
 
 
+def speak(mode: str, language: str) -> None:
+    """From here on this request speaks the game's language (unless this phone chose its own) and names
+    its sides for the game's mode; its catalogue is looked up once, here."""
+    g.mode, g.game_language = mode, language
+    refresh_locale()
+    g.catalogue = get_translations()
+
+
+def _catalogue():
+    return g.get("catalogue") or get_translations()
+
+
 def init_web(app: Flask) -> None:
     Babel(app, locale_selector=_locale)
+    # Templates translate through this request's catalogue (see `speak`), as Flask-Babel's own callables do.
+    app.jinja_env.install_gettext_callables(
+        gettext=translate,
+        ngettext=lambda s, p, n: _catalogue().ungettext(s, p, n),
+        pgettext=lambda c, s: _catalogue().upgettext(c, s),
+        npgettext=lambda c, s, p, n: _catalogue().unpgettext(c, s, p, n),
+        newstyle=True)
 
     @app.before_request
     def _language_from_link():

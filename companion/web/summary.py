@@ -6,10 +6,10 @@ finished match; every earlier match of a game (before each rematch) stays availa
 
 from __future__ import annotations
 
-from flask import Blueprint, g, jsonify, render_template, request, url_for
-from flask_babel import refresh as refresh_locale
+from flask import Blueprint, jsonify, render_template, request, url_for
 
 from ..views import summary_for
+from . import speak
 from .auth import Caller, api_caller, from_token, service
 from .errors import Refused
 
@@ -29,8 +29,7 @@ def _finished(caller: Caller) -> tuple[dict, list[int]]:
 
 def _page(caller: Caller, json_url: str, back_url: str):
     view, finished = _finished(caller)
-    g.mode, g.game_language = view["mode"], view["language"]
-    refresh_locale()
+    speak(view["mode"], view["language"])
     return render_template("pages/summary.html", view=view, finished=finished, back_url=back_url,
                            json_url=f"{json_url}?match={view['match']}")
 
