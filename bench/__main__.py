@@ -143,19 +143,19 @@ def throughput(db: Database, bare: Server, settings: Settings, workdir: Path, rn
     url, store = db.fresh("throughput")
     polled = [G.with_cookies(G.mid_game(rng)) for _ in range(settings.polled_games)]
     G.insert_games(store, polled)
-    runs: dict[str, list[Measured]] = {k: [] for k in ("bare", "poll_304", "poll_200", "page", "actions")}
+    runs: dict[str, list[Measured]] = {k: [] for k in ("bare", "poll_304", "poll_200", "api_200", "actions")}
     threads = CONNECTIONS
     with Server(workdir / f"gunicorn-{db.kind}-throughput.log", url) as server:
-        # The lists are checked once: a 304 is a 304, a full view a 200.
+        # The lists are checked once: a 304 is a 304, a changed page or view a 200.
         game = polled[0]
-        status_304 = server.get(f"/api/games/{game.game_id}", {"Cookie": game.cookies[1],
-                                                                "If-None-Match": game.etag(1)})[0]
-        status_200 = server.get(f"/api/games/{game.game_id}", {"Cookie": game.cookies[1]})[0]
+        status_304 = server.get(f"/play/{game.game_id}", {"Cookie": game.cookies[1],
+                                                          "If-None-Match": game.etag(1)})[0]
+        status_200 = server.get(f"/play/{game.game_id}", {"Cookie": game.cookies[1]})[0]
         assert (status_304, status_200) == (304, 200), (status_304, status_200)
+        assert server.get(f"/api/games/{game.game_id}", {"Cookie": game.cookies[1]})[0] == 200
         poll_304 = S.spread(S.polls(polled, etag=True), threads, rng)
         poll_200 = S.spread(S.polls(polled, etag=False), threads, rng)
-        page = S.spread(S.pages(polled), threads, rng)
-        assert server.get(f"/play/{game.game_id}", {"Cookie": game.cookies[1]})[0] == 200
+        api_200 = S.spread(S.api_views(polled), threads, rng)
         for n in range(settings.rounds):
             runs["bare"].append(measure(bare, S.spread(S.bare(), threads, rng), workdir, "bare",
                                         settings.duration, profile=settings.profile and settings.profile / db.kind))
@@ -163,7 +163,7 @@ def throughput(db: Database, bare: Server, settings: Settings, workdir: Path, rn
                                             profile=settings.profile and settings.profile / db.kind))
             runs["poll_200"].append(measure(server, poll_200, workdir, "poll_200", settings.duration,
                                             profile=settings.profile and settings.profile / db.kind))
-            runs["page"].append(measure(server, page, workdir, "page", settings.duration,
+            runs["api_200"].append(measure(server, api_200, workdir, "api_200", settings.duration,
                                         profile=settings.profile and settings.profile / db.kind))
             # Fresh games for the moves (each move happens once): as many as the last bare rate could use.
             ceiling = max(m.result.rps for m in runs["bare"])
@@ -308,7 +308,7 @@ def report(settings: Settings, results: dict, started: float, header: list[str])
             f"wrk {CONNECTIONS} connections")
         say(f"  1. bare Flask endpoint (ceiling)     {bare_rps:8.0f} req/s   1.00x           "
             f"{bare_cpu:.2f} ms worker CPU/req")
-        names = {"poll_304": "2. poll, nothing changed (304)", "poll_200": "3. poll, game changed (200 view)",
+        names = {"poll_304": "2. poll, nothing changed (304)", "poll_200": "3. poll, game changed (200 page)",
                  "actions": "4. game actions (clues, guesses)"}
         for key, name in names.items():
             rps, cpu = median_rps(tp[key]), median_cpu(tp[key])
@@ -317,10 +317,10 @@ def report(settings: Settings, results: dict, started: float, header: list[str])
             note = f"  [{len(invalid)} run(s) invalid: {invalid[0].result.brief()}]" if invalid else ""
             say(f"  {name:36s} {rps:8.0f} req/s   {ratio:4.2f}x (>= {TARGETS[key]}x){verdict(ratio >= TARGETS[key], settings.smoke):9s}"
                 f"{cpu:.2f} ms worker CPU/req (CPU ratio {bare_cpu / cpu:.2f}x){note}")
-        rps, cpu = median_rps(tp["page"]), median_cpu(tp["page"])
-        say(f"     (the page's HTML, which live.js fetches after a 200: {rps:.0f} req/s, {rps / bare_rps:.2f}x, "
+        rps, cpu = median_rps(tp["api_200"]), median_cpu(tp["api_200"])
+        say(f"     (the API's JSON view, as an API client polls it after a change: {rps:.0f} req/s, {rps / bare_rps:.2f}x, "
             f"{cpu:.2f} ms worker CPU/req)")
-        for key in ("bare",) + tuple(names) + ("page",):
+        for key in ("bare",) + tuple(names) + ("api_200",):
             say(f"     {key:9s} runs: " + ", ".join(f"{m.result.rps:.0f}" for m in tp[key]) + " req/s; p99 "
                 + ", ".join(f"{m.result.p99_ms:.0f}" for m in tp[key]) + " ms; other processes "
                 + ", ".join(f"{m.other:.2f}" for m in tp[key]) + " cores")

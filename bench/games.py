@@ -47,7 +47,8 @@ class Prepared:
         return next(c.token for c in self.caps if c.kind == kind and (team is None or c.team == team))
 
     def etag(self, seat: int) -> str:
-        """The weak ETag a seat's poll answers at this version (companion/web/api.py)."""
+        """The weak ETag of a seat's page and view at this version (companion/web/pages.py, api.py), for a
+        phone that has not chosen a language of its own."""
         return f'W/"v{self.version}-seat-{self.seats[seat][0]}-{seat}"'
 
 

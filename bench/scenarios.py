@@ -7,7 +7,7 @@ import random
 from .games import Prepared
 from .wrk import Request
 
-PHONE = {"Accept": "application/json"}       # what live.js sends with each poll (plus the cookie)
+PHONE = {"Accept": "text/html"}       # what live.js sends with each poll of its page (plus the cookie)
 
 
 def bare() -> list[Request]:
@@ -15,20 +15,21 @@ def bare() -> list[Request]:
 
 
 def polls(games: list[Prepared], etag: bool) -> list[Request]:
-    """Every seat of every game polling with its phone's cookie, with or without its current ETag."""
+    """Every seat of every game polling its page (/play/<id>) as live.js does, with the phone's cookie,
+    with its current ETag (304) or without (200: the page, whose changed regions the script swaps in)."""
     requests = []
     for g in games:
         for seat, cookie in g.cookies.items():
             headers = {**PHONE, "Cookie": cookie}
             if etag:
                 headers["If-None-Match"] = g.etag(seat)
-            requests.append(Request("GET", f"/api/games/{g.game_id}", headers))
+            requests.append(Request("GET", f"/play/{g.game_id}", headers))
     return requests
 
 
-def pages(games: list[Prepared]) -> list[Request]:
-    """Every seat's page (/play/<id>, HTML), as live.js fetches it again after a poll answered 200."""
-    return [Request("GET", f"/play/{g.game_id}", {"Accept": "text/html", "Cookie": cookie})
+def api_views(games: list[Prepared]) -> list[Request]:
+    """Every seat's view as JSON (GET /api/games/<id>), as an API client polls it after a change."""
+    return [Request("GET", f"/api/games/{g.game_id}", {"Accept": "application/json", "Cookie": cookie})
             for g in games for cookie in g.cookies.values()]
 
 

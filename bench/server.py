@@ -26,13 +26,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def production_argv(port: int) -> list[str]:
-    """The gunicorn command line `python -m companion.serve` runs (WORKERS and PORT as given)."""
+def production_command(port: int) -> tuple[list[str], dict[str, str]]:
+    """The gunicorn command line `python -m companion.serve` runs (WORKERS and PORT as given), and the
+    environment variables it sets for gunicorn."""
     from companion import serve
     captured = {}
+    before = dict(os.environ)
 
     def execv(path, argv):
         captured["argv"] = list(argv)
+        captured["env"] = {k: v for k, v in os.environ.items() if k not in before}
         raise SystemExit(0)
 
     env = {"PORT": str(port), "PUBLIC_URL": f"http://127.0.0.1:{port}/"}
@@ -42,7 +45,7 @@ def production_argv(port: int) -> list[str]:
             serve.main()
         except SystemExit:
             pass
-    return captured["argv"]
+    return captured["argv"], captured["env"]
 
 
 class Server:
@@ -57,13 +60,15 @@ class Server:
                     "WORKERS": os.environ.get("WORKERS", "2")}
         if database_url:
             self.env["DATABASE_URL"] = database_url
-        self.argv = production_argv(self.port)
+        self.argv, production_env = production_command(self.port)
+        self.production_env = {k: v for k, v in production_env.items() if k not in ("PORT", "PUBLIC_URL")}
+        self.env.update(self.production_env)
         self.argv = [a.replace(f"0.0.0.0:{self.port}", f"127.0.0.1:{self.port}") for a in self.argv]
         self.argv[-1] = app
         self.process: subprocess.Popen | None = None
 
     def describe(self) -> str:
-        return " ".join(["gunicorn"] + self.argv[1:])
+        return " ".join([f"{k}={v}" for k, v in self.production_env.items()] + ["gunicorn"] + self.argv[1:])
 
     def start(self, timeout: float = 60) -> "Server":
         with open(self.log, "ab") as log:

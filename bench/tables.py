@@ -1,9 +1,9 @@
 """Scenario 5: simulated tables. Each table has eight phones that poll like the page script
 (static/live.js) and a bot that plays the game through the API; all in one asyncio process.
 
-A phone keeps one keep-alive connection (as a browser does), polls GET /api/games/<id> with its seat
-cookie and its last ETag every 1.5 s after the previous poll came back, and when the answer is a 200
-(the game changed) fetches its page's HTML again (/play/<id>), as live.js's refresh() does.
+A phone keeps one keep-alive connection (as a browser does) and polls its page, GET /play/<id>, with its
+seat cookie and its last ETag every 1.5 s after the previous poll came back, as live.js does: 304 while
+nothing changed, else the new page.
 The bot reads the table screen's view, learns each round's codes from the Encryptors' views, and makes
 one legal move every `action_every` seconds on average (clues, guesses, keyword guesses, verdicts, rematch).
 """
@@ -127,18 +127,14 @@ async def _timed(stats: Stats, kind: str, conn: Http, method: str, path: str, he
 async def phone(port: int, game: Prepared, seat: int, stats: Stats, stop: float, delay: float) -> None:
     loop = asyncio.get_running_loop()
     await asyncio.sleep(delay)
-    conn, etag = Http(port), None
-    api, page = f"/api/games/{game.game_id}", f"/play/{game.game_id}"
-    cookie = game.cookies[seat]
-    poll_headers = _headers(Accept="application/json", Accept_Encoding="gzip, deflate, br", Cookie=cookie)
-    page_headers = _headers(Accept="text/html", Accept_Encoding="gzip, deflate, br", Cookie=cookie)
+    conn, etag = Http(port), game.etag(seat)      # the ETag its page carried when it was loaded
+    page = f"/play/{game.game_id}"
+    poll_headers = _headers(Accept="text/html", Accept_Encoding="gzip, deflate, br", Cookie=game.cookies[seat])
     while loop.time() < stop:
-        headers = poll_headers + (f"If-None-Match: {etag}\r\n" if etag else "")
-        answer = await _timed(stats, "poll", conn, "GET", api, headers, ok=(200, 304))
+        headers = poll_headers + f"If-None-Match: {etag}\r\n"
+        answer = await _timed(stats, "poll", conn, "GET", page, headers, ok=(200, 304))
         if answer and answer[0] == 200:
-            first, etag = etag is None, answer[1].get("etag")
-            if not first:
-                await _timed(stats, "page", conn, "GET", page, page_headers)
+            etag = answer[1].get("etag", etag)
         await asyncio.sleep(POLL_INTERVAL)
     conn.close()
     stats.connects += conn.connects
@@ -215,7 +211,7 @@ class StepResult:
 
     def brief(self) -> str:
         kinds = ", ".join(f"{k} {self.counts[k] / self.seconds:.0f}/s p99 {self.p99_ms[k]:.0f} ms"
-                          for k in ("poll", "page", "action", "bot_read") if k in self.counts)
+                          for k in ("poll", "action", "bot_read") if k in self.counts)
         errors = f"; ERRORS {self.errors} {self.first_errors[:2]}" if self.errors else ""
         return (f"{self.tables:4d} tables: p99 {self.p99_all_ms:6.1f} ms (p50 {self.p50_ms['all']:.1f} ms), "
                 f"{self.total / self.seconds:.0f} req/s [{kinds}]; loop lag p99 {self.loop_lag_p99_ms:.0f} ms, "
