@@ -5,7 +5,7 @@ import re
 import pytest
 
 from companion.addresses import public_base_url
-from companion.store import make_engine
+from companion.store import Store, make_engine
 
 from .api import ApiGame, wrong
 
@@ -323,8 +323,8 @@ def test_a_wrong_method_is_a_405_even_without_a_csrf_token(game, client):
 
 def test_a_database_failure_is_a_500_with_a_sentence_and_no_details(app, tmp_path, monkeypatch):
     app.testing = False    # errors become responses, as in production
-    monkeypatch.setattr(app.extensions["games"].store, "engine",
-                        make_engine(f"sqlite:///{tmp_path}/missing-folder/decrypto.sqlite3"))   # a real driver error
+    monkeypatch.setattr(app.extensions["games"], "store",       # a real driver error
+                        Store(make_engine(f"sqlite:///{tmp_path}/missing-folder/decrypto.sqlite3")))
     for path in ("/healthz", "/api/games/abc"):
         answer = app.test_client().get(path, headers={"Authorization": "Bearer abc"})
         text = answer.get_data(as_text=True)
