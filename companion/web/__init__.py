@@ -47,6 +47,8 @@ def _catalogue():
 
 
 def init_web(app: Flask) -> None:
+    from .auth import SeatCookie
+    app.session_interface = SeatCookie()
     Babel(app, locale_selector=_locale)
     # Templates translate through this request's catalogue (see `speak`), as Flask-Babel's own callables do.
     app.jinja_env.install_gettext_callables(
