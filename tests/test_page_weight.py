@@ -333,7 +333,7 @@ def table() -> str:
     out += [line(r) for r in rows]
     out.append(f"\nkB = 1000 bytes received (response headers + compressed bodies), first visit with an empty "
                f"cache, Chromium at 390×844; budget {BUDGET // 1000} kB. 'html raw' is the page's HTML "
-               f"uncompressed. 'poll' is the script's first poll of /api/games/<id>; 'other' is /favicon.ico, "
+               f"uncompressed. 'poll' is the script's first poll of the page itself (a 304); 'other' is /favicon.ico, "
                f"a 404 (Chromium asks for it on the first page of its session only).")
     if IDLE_POLLS:
         out.append(f"While nothing changes, each poll (304 Not Modified, headers only) receives "
