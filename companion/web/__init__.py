@@ -8,7 +8,7 @@ from flask_babel import refresh as refresh_locale
 
 from ..rules.decide import LANGUAGES
 
-from ..messages import CAUSES, TASKS, reason_text, refusal, team_name, translate
+from ..messages import CAUSES, TASKS, catalogue, reason_text, refusal, team_name, translate
 from .security import init_security
 
 
@@ -42,10 +42,6 @@ def speak(mode: str, language: str) -> None:
     g.catalogue = get_translations()
 
 
-def _catalogue():
-    return g.get("catalogue") or get_translations()
-
-
 def init_web(app: Flask) -> None:
     from .auth import SeatCookie
     app.session_interface = SeatCookie()
@@ -53,9 +49,9 @@ def init_web(app: Flask) -> None:
     # Templates translate through this request's catalogue (see `speak`), as Flask-Babel's own callables do.
     app.jinja_env.install_gettext_callables(
         gettext=translate,
-        ngettext=lambda s, p, n: _catalogue().ungettext(s, p, n),
-        pgettext=lambda c, s: _catalogue().upgettext(c, s),
-        npgettext=lambda c, s, p, n: _catalogue().unpgettext(c, s, p, n),
+        ngettext=lambda s, p, n: catalogue().ungettext(s, p, n),
+        pgettext=lambda c, s: catalogue().upgettext(c, s),
+        npgettext=lambda c, s, p, n: catalogue().unpgettext(c, s, p, n),
         newstyle=True)
 
     @app.before_request
