@@ -94,7 +94,7 @@ class Database:
             url = self.postgres.database(name)
             engine_url = "postgresql+psycopg://" + url[len("postgresql://"):]
         store = Store(make_engine(engine_url))
-        store.create_schema()
+        store.migrate()
         return url, store
 
     @property

@@ -4,35 +4,54 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask
-from sqlalchemy.exc import SQLAlchemyError
 
 from .games import GameService
 from .store import Store, make_engine
 
 ROOT = Path(__file__).resolve().parent.parent
+INSTANCE = ROOT / "instance"
 
 
-def _secret_key(instance_path: str) -> str:
-    """SECRET_KEY from the environment, else one kept in instance/ so restarts keep phones signed in."""
+def secret_key(instance_path: str) -> str:
+    """SECRET_KEY from the environment, else one kept in instance/ so restarts keep phones signed in.
+
+    The file appears whole or not at all (written aside, then linked into place): a process starting at the
+    same moment reads the same key, never an empty file."""
     if os.environ.get("SECRET_KEY"):
         return os.environ["SECRET_KEY"]
     path = Path(instance_path) / "secret_key"
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return path.read_text().strip()
-    with os.fdopen(fd, "w") as handle:
-        key = secrets.token_hex(32)
-        handle.write(key)
-    return key
+    if not path.exists():
+        os.makedirs(instance_path, exist_ok=True)
+        fd, draft = tempfile.mkstemp(dir=instance_path, prefix=".secret_key.")   # mode 0600
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_hex(32))
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass                            # another process was first: its key is the key
+        finally:
+            os.unlink(draft)
+    return path.read_text().strip()
+
+
+def database_url(configured: str) -> str:
+    """The SQLAlchemy URL of the games' database: DATABASE_URL as configured, else a SQLite file in instance/."""
+    url = configured or f"sqlite:///{INSTANCE / 'decrypto.sqlite3'}"
+    for plain in ("postgres://", "postgresql://"):
+        if url.startswith(plain):
+            url = "postgresql+psycopg://" + url[len(plain):]
+    if url.startswith("sqlite:///"):
+        Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+    return url
 
 
 def create_app(test_config: dict | None = None) -> Flask:
-    app = Flask(__name__, instance_path=str(ROOT / "instance"), instance_relative_config=True,
+    app = Flask(__name__, instance_path=str(INSTANCE), instance_relative_config=True,
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
     app.config.from_mapping(
         DATABASE_URL=os.environ.get("DATABASE_URL", ""),
@@ -61,20 +80,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     if "SESSION_COOKIE_SECURE" not in (test_config or {}):
         app.config["SESSION_COOKIE_SECURE"] = app.config["PUBLIC_URL"].startswith("https://")
     if not app.config.get("SECRET_KEY"):
-        os.makedirs(app.instance_path, exist_ok=True)
-        app.config["SECRET_KEY"] = _secret_key(app.instance_path)
-    url = app.config["DATABASE_URL"] or f"sqlite:///{Path(app.instance_path) / 'decrypto.sqlite3'}"
-    if url.startswith("postgres://"):
-        url = "postgresql+psycopg://" + url[len("postgres://"):]
-    elif url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url[len("postgresql://"):]
-    if url.startswith("sqlite:///"):
-        Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
-    store = Store(make_engine(url))
-    try:
-        store.create_schema()
-    except SQLAlchemyError:
-        store.create_schema()       # another worker created it at the same moment; check again
+        app.config["SECRET_KEY"] = secret_key(app.instance_path)
+    store = Store(make_engine(database_url(app.config["DATABASE_URL"])))
+    store.check_schema()
     app.extensions["games"] = GameService(store, expiry_hours=app.config["GAME_EXPIRY_HOURS"])
 
     from .web import init_web

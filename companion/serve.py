@@ -11,6 +11,8 @@ import sys
 
 from .addresses import lan_address
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
 
 def main() -> None:
     port = os.environ.get("PORT", "8000")
@@ -27,6 +29,8 @@ def main() -> None:
                         # tables), reused from one poll to the next: 1.5 s apart, so more than gunicorn's 2 s
                         "--worker-connections", "4000", "--keep-alive", "5",
                         *access_log,
+                        # migrates the database once, before any worker starts
+                        "--config", os.path.join(ROOT, "gunicorn.conf.py"),
                         "--forwarded-allow-ips", os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
                         "app:app"])
 

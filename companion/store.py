@@ -7,11 +7,14 @@ read version N can't both append event N+1; the loser gets `Conflict` and decide
 from __future__ import annotations
 
 import json
+import sqlite3
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from sqlalchemy import (Column, DateTime, ForeignKey, Index, Integer, MetaData, String, Table, Text,
-                        UniqueConstraint, bindparam, create_engine, delete, event, func, insert, select, text)
+                        UniqueConstraint, bindparam, create_engine, delete, event, func, insert, inspect, select, text)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -60,6 +63,8 @@ MIGRATIONS = [
     (2, "an index on the events' time, for the idle-game expiry",
      lambda conn: events_by_time.create(conn, checkfirst=True)),
 ]
+LATEST_SCHEMA = MIGRATIONS[-1][0]
+_SCHEMA_VERSION = select(func.coalesce(func.max(schema_version.c.version), 0))
 
 
 # The statements of the hot paths, built once: building a select() and its cache key on every call cost
@@ -98,6 +103,19 @@ def _now():
     return datetime.now(timezone.utc)
 
 
+def _use_wal(cursor, patience: float = 30) -> None:
+    """Put the SQLite file in WAL mode (it stays so). Switching takes an exclusive lock for which SQLite does
+    not wait: processes opening a fresh file together are told "database is locked", so retry until it is."""
+    deadline = time.monotonic() + patience
+    while cursor.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": 30})
@@ -105,7 +123,7 @@ def make_engine(url: str) -> Engine:
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record):
             cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")      # readers never wait for the writer
+            _use_wal(cursor)                               # readers never wait for the writer
             cursor.execute("PRAGMA synchronous=FULL")      # an acknowledged action survives power loss
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
@@ -129,22 +147,57 @@ class Store:
         self.reader = (engine.execution_options(isolation_level="AUTOCOMMIT")
                        if engine.dialect.name == "postgresql" else engine)
 
-    def create_schema(self) -> None:
-        """Create or upgrade the tables: every migration this database has not had yet, in order."""
-        with self.engine.begin() as conn:
-            if conn.dialect.name == "postgresql":     # workers starting together take turns
-                conn.execute(text("SELECT pg_advisory_xact_lock(727465)"))
+    def migrate(self) -> int:
+        """Create or upgrade the tables: every migration this database has not had yet, in order, while
+        holding the database's write lock, so that servers or processes starting together take turns and the
+        later ones find nothing left to do. Returns the schema version."""
+        with self._exclusive() as conn:
             schema_version.create(conn, checkfirst=True)
-            done = conn.execute(select(func.coalesce(func.max(schema_version.c.version), 0))).scalar_one()
+            done = conn.execute(_SCHEMA_VERSION).scalar_one()
             for version, description, upgrade in MIGRATIONS:
                 if version > done:
                     upgrade(conn)
                     conn.execute(insert(schema_version).values(version=version, description=description,
                                                                applied_at=_now()))
+        return LATEST_SCHEMA
+
+    def check_schema(self) -> None:
+        """What a worker does at start: the schema must be the one this code was written for. A database
+        that is behind is migrated (under the lock) when nobody did it first, as in tests or `flask run`;
+        `gunicorn.conf.py` migrates before any worker starts, so there workers only read the version."""
+        version = self.schema_version()
+        if version > LATEST_SCHEMA:
+            raise RuntimeError(f"the database has schema version {version}, newer than this code's "
+                               f"{LATEST_SCHEMA}: update the app before serving from it")
+        if version < LATEST_SCHEMA:
+            self.migrate()
 
     def schema_version(self) -> int:
+        """The database's schema version; 0 for a database without tables."""
         with self.reader.connect() as conn:
-            return conn.execute(select(func.coalesce(func.max(schema_version.c.version), 0))).scalar_one()
+            if not inspect(conn).has_table(schema_version.name):
+                return 0
+            return conn.execute(_SCHEMA_VERSION).scalar_one()
+
+    @contextmanager
+    def _exclusive(self):
+        """A transaction that holds the database's write lock from its first statement.
+
+        SQLite: BEGIN IMMEDIATE (the driver's own BEGIN is deferred and skips DDL, so two processes could both
+        see a table missing and both create it). PostgreSQL: an advisory lock held until the commit."""
+        if self.engine.dialect.name == "sqlite":
+            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                except BaseException:
+                    conn.exec_driver_sql("ROLLBACK")
+                    raise
+                conn.exec_driver_sql("COMMIT")
+        else:
+            with self.engine.begin() as conn:
+                conn.execute(text("SELECT pg_advisory_xact_lock(727465)"))
+                yield conn
 
     def create_game(self, game_id: str, first_events: list[dict], caps: list[Capability]) -> None:
         with self.engine.begin() as conn:

@@ -1,7 +1,13 @@
 """The app creates and upgrades its own tables (SQLite file, or PostgreSQL by TEST_DATABASE_URL)."""
 
-from sqlalchemy import inspect
+import multiprocessing
+import os
+from datetime import datetime, timezone
 
+import pytest
+from sqlalchemy import func, insert, inspect, select, text
+
+from companion.app import secret_key
 from companion.store import MIGRATIONS, Store, make_engine, schema_version
 
 from .conftest import database_url
@@ -9,8 +15,8 @@ from .conftest import database_url
 
 def test_a_new_database_gets_every_migration_once(tmp_path):
     store = Store(make_engine(database_url(tmp_path)))
-    store.create_schema()
-    store.create_schema()                  # a second worker, or a restart: nothing to do
+    store.migrate()
+    store.migrate()                  # a second worker, or a restart: nothing to do
     assert store.schema_version() == MIGRATIONS[-1][0]
     assert {"games", "capabilities", "events", "schema_version"} <= set(inspect(store.engine).get_table_names())
 
@@ -21,6 +27,70 @@ def test_a_database_from_before_migrations_is_upgraded_in_place(tmp_path, client
     game_id = client.post("/api/games").get_json()["game_id"]
     with store.engine.begin() as conn:
         schema_version.drop(conn)          # as it was before versioning
-    store.create_schema()
+    store.migrate()
     assert store.schema_version() == MIGRATIONS[-1][0]
     assert store.events_after(game_id)[0][1]["type"] == "game_created"
+
+
+def _migrate_at_the_barrier(url, barrier, answers):
+    store = Store(make_engine(url))
+    barrier.wait()
+    try:
+        answers.put(store.migrate())
+    except Exception as error:           # noqa: BLE001 - the test reports what a starting worker would die of
+        answers.put(repr(error))
+
+
+def _key_at_the_barrier(instance, barrier, answers):
+    barrier.wait()
+    answers.put(secret_key(instance))
+
+
+def _race(target, argument, processes=6):
+    """`processes` processes released at one instant, each calling target(argument); their answers."""
+    context = multiprocessing.get_context("spawn")
+    barrier, answers = context.Barrier(processes), context.Queue()
+    racers = [context.Process(target=target, args=(argument, barrier, answers)) for _ in range(processes)]
+    for racer in racers:
+        racer.start()
+    results = [answers.get(timeout=120) for _ in racers]
+    for racer in racers:
+        racer.join()
+    return results
+
+
+@pytest.mark.slow
+def test_processes_migrating_one_fresh_database_at_once_take_turns(tmp_path):
+    """Six processes released together on an empty database: every one finishes with the latest schema
+    (without the write lock, all but one died of 'table already exists' or 'database is locked')."""
+    for attempt in range(5):
+        if os.environ.get("TEST_DATABASE_URL"):
+            url = os.environ["TEST_DATABASE_URL"]
+            engine = make_engine(url)
+            with engine.begin() as conn:
+                conn.execute(text("DROP SCHEMA public CASCADE"))
+                conn.execute(text("CREATE SCHEMA public"))
+            engine.dispose()
+        else:
+            url = f"sqlite:///{tmp_path / f'race-{attempt}.sqlite3'}"
+        assert _race(_migrate_at_the_barrier, url) == [MIGRATIONS[-1][0]] * 6
+        with Store(make_engine(url)).engine.connect() as conn:
+            assert conn.execute(select(func.count()).select_from(schema_version)).scalar_one() == len(MIGRATIONS)
+
+
+def test_processes_starting_at_once_share_one_secret_key(tmp_path, monkeypatch):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    keys = _race(_key_at_the_barrier, str(tmp_path / "instance"))
+    assert len(set(keys)) == 1 and len(keys[0]) == 64
+    assert (tmp_path / "instance" / "secret_key").stat().st_mode & 0o077 == 0   # only the server reads it
+    assert [p.name for p in (tmp_path / "instance").iterdir()] == ["secret_key"]
+
+
+def test_a_worker_refuses_a_database_newer_than_its_code(tmp_path):
+    store = Store(make_engine(f"sqlite:///{tmp_path / 'newer.sqlite3'}"))
+    store.migrate()
+    with store.engine.begin() as conn:
+        conn.execute(insert(schema_version).values(version=MIGRATIONS[-1][0] + 1, description="from the future",
+                                                   applied_at=datetime.now(timezone.utc)))
+    with pytest.raises(RuntimeError, match="newer than this code"):
+        store.check_schema()
