@@ -33,9 +33,10 @@ def wrong(code):
 
 
 class ApiGame:
-    def __init__(self, client, white=("Ann", "Abe"), black=("Bea", "Bob"), start=True):
+    def __init__(self, client, white=("Ann", "Abe"), black=("Bea", "Bob"), start=True, settings=None):
+        """A game with these players; `settings` go into the create request (language, mode...)."""
         self.client = client
-        created = client.post("/api/games").get_json()
+        created = client.post("/api/games", json=settings).get_json()
         self.id = created["game_id"]
         self.tokens = created["tokens"]          # host, spectator, white, black (join)
         self.urls = created["urls"]

@@ -1,0 +1,261 @@
+"""The table screen read from across a table: at 1280×800, 1920×1080 and 1024×768 everything the players look
+at during a round (the round, the clues being read, both teams' tokens, both note sheets with every revealed
+clue) and at the end (the result and tokens beside the final round's reveals) fits in the window without
+scrolling, with the sheets' text at least 18px at 1280 wide; and Korean shows in Hangul, not in boxes.
+
+Games are played through the JSON API with long clues in English, French and Korean: round 3 (a few clues
+on the sheets), round 8 (seven and eight rounds of clues on the sheets) and the end. The codes are dealt at
+random, so the sheets are also checked to leave room for the unluckiest deal (one keyword number in every
+round: eight lines under it). The table screen is measured and photographed at each size
+(artifacts/screenshots/80-*.png: the window as it opens, and the whole page); `-s` prints the measures.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from companion.rules.words import contains_word, same_word
+
+from .api import ApiGame, wrong
+from .browser import SHOTS, shot
+from .test_browser_languages import BROKEN_WORDS
+
+pytestmark = pytest.mark.browser
+
+SIZES = [{"width": 1280, "height": 800}, {"width": 1920, "height": 1080}, {"width": 1024, "height": 768}]
+TEAMS = ("white", "black")
+OTHER = {"white": "black", "black": "white"}
+# Four players a team, with long names: the fullest roster a standard game has.
+NAMES = {"en": (("Alexandra", "Benjamin", "Charlotte", "Dominic"), ("Elizabeth", "Frederick", "Gabriella", "Harrison")),
+         "fr": (("Élodie", "François", "Marie-Claude", "Benoît"), ("Zoé", "Jean-Baptiste", "Gaëlle", "Hélène")),
+         "ko": (("민준", "서연", "지우", "하은"), ("도윤", "서윤", "시우", "하린"))}
+# Long clues, as players really give them: 24 for each team's sheet, and spares for words a keyword forbids.
+CLUES = {
+    "en": ["lighthouse", "thunderstorm", "grandmother", "marshmallow", "photosynthesis", "skyscraper",
+           "watermelon", "crossword", "submarine", "chandelier", "butterfly", "kangaroo", "volcano", "orchestra",
+           "wheelbarrow", "tournament", "parliament", "refrigerator", "telescope", "avalanche", "saxophone",
+           "cathedral", "helicopter", "pineapple", "caterpillar", "thermometer", "trampoline", "dinosaur",
+           "moustache", "scarecrow", "snowflake", "earthquake", "microscope", "playground", "strawberry",
+           "lumberjack", "fingerprint", "motorcycle", "newspaper", "quicksand", "rainforest", "sunflower",
+           "toothbrush", "waterfall", "windmill", "cheesecake", "honeymoon", "jellyfish", "blacksmith",
+           "campfire", "daydream", "eyebrow", "firework", "goldfish"],
+    "fr": ["éléphant", "crème brûlée", "forêt noire", "garçon", "hôpital", "île déserte", "pâte à crêpes",
+           "bibliothèque", "château fort", "réfrigérateur", "photosynthèse", "établissement", "arc-en-ciel",
+           "grand-mère", "tremblement", "parapluie", "boulangerie", "chaussette", "escargot", "feu d'artifice",
+           "montgolfière", "pamplemousse", "sous-marin", "tournesol", "trampoline", "grenouille", "hérisson",
+           "kangourou", "lampadaire", "marionnette", "nénuphar", "orchestre", "papillon", "quincaillerie",
+           "randonnée", "saxophone", "téléphérique", "ustensile", "vendange", "wagon-lit", "xylophone", "yaourt",
+           "zèbre", "brouillard", "cathédrale", "dinosaure", "épouvantail", "framboise", "gendarmerie",
+           "hélicoptère", "imperméable", "jardinière", "labyrinthe", "moustique"],
+    "ko": ["바다", "하늘색", "눈사람", "무지개", "김치찌개", "봄바람", "별빛", "도서관", "떡볶이", "반딧불",
+           "아이스크림", "냉장고", "해바라기", "소나기", "보름달", "자전거", "놀이공원", "지하철역", "고속도로",
+           "불꽃놀이", "운동장", "할머니", "거북선", "피아노", "우체국", "미끄럼틀", "초콜릿", "수박", "회전목마",
+           "눈썰매", "등대지기", "단풍나무", "돌고래", "만두국", "바이올린", "비행기표", "사진기", "선풍기",
+           "소방관", "숨바꼭질", "신호등", "앵무새", "얼음골", "연필깎이", "오징어", "우산꽂이", "은하수", "장난감",
+           "전화기", "종이비행기", "주전자", "청바지", "칫솔", "태권도"],
+}
+
+# Every element of `selector`, each one's box, whether it is the element seen at its own centre (nothing
+# covers it, nothing clips it away), whether its text overflows it, and its font size.
+BOXES = """selector => Array.from(document.querySelectorAll(selector), el => {
+  const r = el.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const seen = document.elementFromPoint(x, y);
+  return {text: el.innerText.trim().replace(/\\s+/g, ' '), left: r.left, top: r.top, right: r.right,
+          bottom: r.bottom, width: r.width, height: r.height, seen: !!seen && (el.contains(seen) || seen.contains(el)),
+          overflows: el.scrollWidth > el.clientWidth + 1, fontSize: parseFloat(getComputedStyle(el).fontSize)};
+})"""
+
+
+class Regions:
+    """What a player across the table must see at once, measured on the table screen."""
+
+    def __init__(self, page: Page):
+        self.page = page
+        self.size = page.viewport_size
+        self.fold = 0.0              # the bottom of the lowest required region
+        self.sheet_font = None       # the note sheets' text size
+
+    def boxes(self, selector: str, count: int | None = None) -> list[dict]:
+        found = self.page.evaluate(BOXES, selector)
+        assert found, f"nothing matches {selector}"
+        if count is not None:
+            assert len(found) == count, f"{len(found)} elements match {selector}, not {count}"
+        return found
+
+    def inside(self, selector: str, count: int | None = None) -> list[dict]:
+        """Every element of `selector` is on the screen, uncovered, its text not cut off."""
+        width, height = self.size["width"], self.size["height"]
+        boxes = self.boxes(selector, count)
+        for box in boxes:
+            where = f"{selector} “{box['text'][:40]}” at {width}×{height}: {box}"
+            assert box["width"] > 0 and box["height"] > 0, f"not shown: {where}"
+            assert box["left"] >= 0 and box["top"] >= 0, f"off the screen: {where}"
+            assert box["right"] <= width and box["bottom"] <= height, f"below or beside the window: {where}"
+            assert box["seen"], f"covered or clipped: {where}"
+            assert not box["overflows"], f"text cut off: {where}"
+            self.fold = max(self.fold, box["bottom"])
+        return boxes
+
+    def sheets(self, filed: dict[str, int]) -> None:
+        """Both note sheets, every revealed clue on them, and room for the unluckiest codes: the codes are
+        dealt at random, and a keyword number drawn in every round gets one line a round."""
+        longest, line = 0, None
+        for team in TEAMS:
+            self.inside(f".sheet.team-edge-{team}", 1)
+            entries = self.inside(f".sheet.team-edge-{team} .column li", 3 * filed[team])
+            self.sheet_font = min(box["fontSize"] for box in entries)
+            line = min([box["height"] for box in entries] + ([line] if line else []))
+            longest = max([longest] + self.page.evaluate(
+                "s => Array.from(document.querySelectorAll(s), ul => ul.children.length)",
+                f".sheet.team-edge-{team} .column ul"))
+        self.fold += (max(filed.values()) - longest) * line
+        assert self.fold <= self.size["height"], (
+            f"with a keyword number in every round the sheets would end at {self.fold:.0f}px, below the window")
+        if self.size["width"] == 1280:
+            assert self.sheet_font >= 18, f"sheet text of {self.sheet_font}px: read across a table it needs 18px"
+
+    def no_scrolling(self) -> None:
+        scroll = self.page.evaluate("[scrollX, scrollY]")
+        assert scroll == [0, 0], f"the page was scrolled to {scroll}"
+
+
+def resolve(game: ApiGame, number: int, team: str, decrypted=True, intercepted=False) -> None:
+    """Both guesses on `team`'s transmission of round `number` (nobody intercepts in round 1)."""
+    code = game.code(team)
+    if number > 1:
+        game.guess(OTHER[team], team, code if intercepted else wrong(code))
+    game.guess(team, team, code if decrypted else wrong(code))
+
+
+def play_round(game: ApiGame, number: int, clues: dict, white=(True, False), black=(True, False),
+               stop_before: str | None = None) -> None:
+    """Round `number`: both announce, then (decrypted, intercepted) for White's then Black's transmission;
+    `stop_before` leaves that team's transmission being read."""
+    for team in TEAMS:
+        game.announce(team, clues[team][3 * (number - 1):3 * number])
+    for team, outcome in zip(TEAMS, (white, black)):
+        if team == stop_before:
+            return
+        resolve(game, number, team, *outcome)
+
+
+def clues_for(game: ApiGame, language: str) -> dict[str, list[str]]:
+    """24 clues a team, none of them a keyword of its own, and the teams' clues different."""
+    pool, clues = list(CLUES[language]), {}
+    for team in TEAMS:
+        keywords = game.view(game.encryptor(team))["teams"][team]["keywords"]
+        mine = [c for c in pool if not any(contains_word(c, k) or same_word(c, k) for k in keywords)][:24]
+        assert len(mine) == 24, f"not enough clues for {team}"
+        clues[team] = mine
+        pool = [c for c in pool if c not in mine]
+    return clues
+
+
+def table_screen(browser, live_server, game: ApiGame) -> Page:
+    page = browser.new_context(viewport=SIZES[0]).new_page()
+    page.goto(game.urls["table"])
+    return page
+
+
+def look_at_every_size(page: Page, name: str, check) -> dict:
+    """At each size: keep screenshots of the window as it opens (not scrolled) and of the whole page, then
+    `check` the regions; returns the fold and the sheets' text size at each size."""
+    measured = {}
+    for size in SIZES:
+        page.set_viewport_size(size)
+        page.evaluate("document.fonts.ready.then(() => true)")
+        page.screenshot(path=str(SHOTS / f"{name}-{size['width']}-window.png"), animations="disabled")
+        shot(page, f"{name}-{size['width']}")          # the whole page, and nothing wider than the window
+        regions = Regions(page)
+        check(regions)
+        regions.no_scrolling()
+        assert not page.evaluate(BROKEN_WORDS), f"words cut in two at {size}: {page.evaluate(BROKEN_WORDS)}"
+        measured[f"{size['width']}×{size['height']}"] = {"fold": round(regions.fold), "sheet font": regions.sheet_font}
+    return measured
+
+
+def round_in_progress(regions: Regions, clues: list[str], filed: dict[str, int]) -> None:
+    """The round, the clues being read, both teams' tokens, and both sheets with `filed` rounds of clues."""
+    regions.inside(".round-title", 1)
+    assert [box["text"] for box in regions.inside(".big-clues li", 3)] == clues
+    for team in TEAMS:
+        regions.inside(f".scoreboard .team-{team} .tokens", 1)
+    regions.sheets(filed)
+
+
+def game_over(regions: Regions, final: dict[str, list[str]]) -> None:
+    """The result (the winner, both teams' tokens) beside the final round's reveals: each transmission's
+    clues, the interception, the decryption, the code and the tokens it gave."""
+    regions.inside(".result .team-banner, .result > h2", 1)
+    for team in TEAMS:
+        regions.inside(f".scoreboard .team-{team} .tokens", 1)
+        reveal = f".final-round .reveal.team-edge-{team}"
+        assert [box["text"] for box in regions.inside(f"{reveal} .clues li", 3)] == final[team]
+        regions.inside(f"{reveal} .step", 4)
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "ko"])
+def test_the_table_screen_shows_a_whole_round_without_scrolling(browser, live_server, language):
+    white, black = NAMES[language]
+    game = ApiGame(live_server.server.app.test_client(), white=white, black=black, settings={"language": language})
+    clues = clues_for(game, language)
+    table = table_screen(browser, live_server, game)
+    tag = f"80-{language}"
+    measured = {}
+
+    # Round 3, White's clues being read: a few clues on each sheet.
+    play_round(game, 1, clues)
+    play_round(game, 2, clues, white=(True, True))      # Black intercepts White
+    play_round(game, 3, clues, stop_before="white")
+    expect(table.locator(".big-clues li")).to_have_text(clues["white"][6:9])
+    measured["round 3"] = look_at_every_size(table, f"{tag}-round3", lambda regions: round_in_progress(
+        regions, clues["white"][6:9], {"white": 2, "black": 2}))
+
+    # Round 8, Black's clues being read: White's sheet is full (24 clues), Black's has 21.
+    resolve(game, 3, "white")
+    resolve(game, 3, "black")
+    for number in range(4, 8):
+        play_round(game, number, clues)
+    play_round(game, 8, clues, white=(True, True), stop_before="black")     # Black's second interception
+    expect(table.locator(".big-clues li")).to_have_text(clues["black"][21:24])
+    measured["round 8"] = look_at_every_size(table, f"{tag}-round8", lambda regions: round_in_progress(
+        regions, clues["black"][21:24], {"white": 8, "black": 7}))
+
+    # The end of round 8: Black wins with two Interceptions.
+    resolve(game, 8, "black")
+    expect(table.locator(".result")).to_be_visible()
+    measured["over"] = look_at_every_size(table, f"{tag}-over", lambda regions: game_over(
+        regions, {team: clues[team][21:24] for team in TEAMS}))
+    for state, sizes in measured.items():      # seen with -s
+        print(f"{language} {state}: " + ", ".join(f"{size} fold {m['fold']}px, sheets {m['sheet font']}px"
+                                                  for size, m in sizes.items()))
+    table.context.close()
+
+
+# Two different syllables drawn in the table screen's own font: tofu (a font without Hangul) draws the same box
+# for both, real glyphs differ.
+HANGUL = """el => {
+  const font = getComputedStyle(el).font;
+  const draw = text => {
+    const canvas = document.createElement('canvas'); canvas.width = 160; canvas.height = 80;
+    const g = canvas.getContext('2d'); g.font = font; g.fillText(text, 10, 60);
+    return Array.from(g.getImageData(0, 0, 160, 80).data);
+  };
+  const han = draw('한'), guk = draw('국');
+  return {font, ink: han.filter((v, i) => i % 4 === 3 && v > 0).length, same: han.join() === guk.join()};
+}"""
+
+
+def test_korean_shows_in_hangul_on_the_table_screen(browser, live_server):
+    game = ApiGame(live_server.server.app.test_client(), white=NAMES["ko"][0][:2], black=NAMES["ko"][1][:2],
+                   settings={"language": "ko"})
+    table = table_screen(browser, live_server, game)
+    expect(table.locator("html")).to_have_attribute("lang", "ko")
+    title = table.locator(".round-title")
+    expect(title).to_contain_text("1")
+    drawn = title.evaluate(HANGUL)
+    assert drawn["ink"] > 0, f"nothing drawn in {drawn['font']}"
+    assert not drawn["same"], (f"Hangul is drawn as boxes in {drawn['font']}: install a Korean font "
+                               "(scripts/install-test-tools installs fonts-nanum)")
+    table.context.close()
