@@ -1,7 +1,8 @@
-"""The table screen read from across a table: at 1280×800, 1920×1080 and 1024×768 everything the players look
-at during a round (the round, the clues being read, both teams' tokens, both note sheets with every revealed
-clue) and at the end (the result and tokens beside the final round's reveals) fits in the window without
-scrolling, with the sheets' text at least 18px at 1280 wide; and Korean shows in Hangul, not in boxes.
+"""The table screen read from across a table: at 1280×800, 1920×1080 and 1024×768 (and 1280×680, a laptop's
+browser window under its tabs) everything the players look at during a round (the round, the clues being read,
+both teams' tokens, both note sheets with every revealed clue) and at the end (the result and tokens beside the
+final round's reveals) fits in the window without scrolling, with the sheets' text at least 18px at 1280 wide;
+and Korean shows in Hangul, not in boxes.
 
 Games are played through the JSON API with long clues in English, French and Korean: round 3 (a few clues
 on the sheets), round 8 (seven and eight rounds of clues on the sheets) and the end. The codes are dealt at
@@ -23,7 +24,9 @@ from .test_browser_languages import BROKEN_WORDS
 
 pytestmark = pytest.mark.browser
 
-SIZES = [{"width": 1280, "height": 800}, {"width": 1920, "height": 1080}, {"width": 1024, "height": 768}]
+# A laptop, a big screen, a landscape tablet, and the laptop's browser window under its tabs and address bar.
+SIZES = [{"width": 1280, "height": 800}, {"width": 1920, "height": 1080}, {"width": 1024, "height": 768},
+         {"width": 1280, "height": 680}]
 TEAMS = ("white", "black")
 OTHER = {"white": "black", "black": "white"}
 # Four players a team, with long names: the fullest roster a standard game has.
@@ -165,8 +168,9 @@ def look_at_every_size(page: Page, name: str, check) -> dict:
     for size in SIZES:
         page.set_viewport_size(size)
         page.evaluate("document.fonts.ready.then(() => true)")
-        page.screenshot(path=str(SHOTS / f"{name}-{size['width']}-window.png"), animations="disabled")
-        shot(page, f"{name}-{size['width']}")          # the whole page, and nothing wider than the window
+        label = f"{name}-{size['width']}x{size['height']}"
+        page.screenshot(path=str(SHOTS / f"{label}-window.png"), animations="disabled")
+        shot(page, label)          # the whole page, and nothing wider than the window
         regions = Regions(page)
         check(regions)
         regions.no_scrolling()
@@ -228,8 +232,9 @@ def test_the_table_screen_shows_a_whole_round_without_scrolling(browser, live_se
     measured["over"] = look_at_every_size(table, f"{tag}-over", lambda regions: game_over(
         regions, {team: clues[team][21:24] for team in TEAMS}))
     for state, sizes in measured.items():      # seen with -s
-        print(f"{language} {state}: " + ", ".join(f"{size} fold {m['fold']}px, sheets {m['sheet font']}px"
-                                                  for size, m in sizes.items()))
+        print(f"{language} {state}: " + ", ".join(
+            f"{size} fold {m['fold']}px" + (f", sheets {m['sheet font']}px" if m["sheet font"] else "")
+            for size, m in sizes.items()))
     table.context.close()
 
 
