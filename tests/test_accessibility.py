@@ -97,12 +97,19 @@ def three_player_try_out(solo: Phone, url: str, audit: Audit) -> None:
         seats.nth(i).click()
         expect(seats.nth(i)).to_have_class(re.compile(r"\bcurrent\b"))
 
+    def encryptor() -> int:
+        for i in (0, 1):
+            sit(i)
+            if api.view()["you"]["encryptor"]:
+                return i
+        raise AssertionError("the team has no Encryptor")
+
     sit(0)
     api = ApiSession(solo, url, page.url.rsplit("/", 1)[1])
-    for number in range(1, 6):
-        encryptor = next(i for i in (0, 1) if sit(i) or api.view()["you"]["encryptor"])
+    for number in range(1, 6):    # the team decrypts every code and is never intercepted: it wins
+        encryptor_seat = encryptor()
         code = api.view()["you"]["code"]
-        decoder = 1 - encryptor
+        decoder = 1 - encryptor_seat
         if number <= 2:
             page.locator("details.secret summary").click()
             audit(page, f"try-out, three players: round {number}, the Encryptor")
@@ -192,6 +199,7 @@ def test_every_page_in_every_phase_passes_axe_wcag_22_aa(browser, live_server, l
     # Round 1: the Encryptors write; their teammates wait.
     enc, dec, codes = roles()
     audit(table, "table: round 1, Encryptors writing")
+    expect(spectator.page.locator(".round-title")).to_be_visible()
     audit(spectator.page, "watch: round 1")
     doing(phones[enc["white"]], "write_clues")
     phones[enc["white"]].page.locator("details.secret summary").click()
@@ -232,6 +240,7 @@ def test_every_page_in_every_phase_passes_axe_wcag_22_aa(browser, live_server, l
     doing(phones[enc["white"]], "no_interception_yet")
     expect(phones[enc["white"]].page.locator("#reveal .reveal")).to_be_visible()
     audit(phones[enc["white"]].page, "play: reveal")
+    expect(spectator.page.locator(".reveal")).to_be_visible()
     audit(spectator.page, "watch: reveal")
 
     # A correction waits for both teams; the table's tools are open.
@@ -307,5 +316,8 @@ def test_every_page_in_every_phase_passes_axe_wcag_22_aa(browser, live_server, l
 
     # The three-player game, as a try-out on the phone: the try-out bar and the Interceptor's screens.
     three_player_try_out(visitor, url, audit)
+    for phone in [visitor, spectator, *phones.values()]:
+        phone.close()
+    table_context.close()
 
     assert not audit.failures, "Accessibility problems (axe rule, impact, elements):\n" + audit.report()
