@@ -58,7 +58,7 @@ class Phone:
     def task(self) -> str:
         if not self.javascript:
             self.page.reload()
-        return self.page.locator("#task").inner_text()
+        return self.page.locator("#task-line").inner_text()
 
     def is_encryptor(self) -> bool:
         return self.page.locator("details.secret").count() > 0

@@ -193,7 +193,7 @@ class Player:
 
     @property
     def task(self):
-        return self.page.locator("#task .task-text")
+        return self.page.locator("#task-line")
 
     def doing(self, key: str, words: Words | None = None) -> None:
         expect(self.page.locator("#task")).to_have_attribute("data-task", key)

@@ -179,9 +179,9 @@ def test_a_three_player_try_out_on_a_table_sized_screen(browser, live_server):
     for i, clue in enumerate(["glimmer", "tundra", "whisker"], start=1):
         page.locator(f"#clue{i}").fill(clue)
     page.get_by_role("button", name="Announce these clues").click()
-    expect(page.locator("#task")).to_contain_text("Your team is guessing your code")
+    expect(page.locator("#task-line")).to_contain_text("Your team is guessing your code")
     switch(page, "Ivy")
-    expect(page.locator("#task")).to_contain_text("No interception in round 1")
+    expect(page.locator("#task-line")).to_contain_text("No interception in round 1")
     expect(page.locator("#keywords")).to_be_empty()
     shot(page, "40-try-out-interceptor-1280")
     to_table(page)
