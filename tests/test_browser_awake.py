@@ -318,7 +318,11 @@ def test_a_phone_calls_its_player_when_their_turn_comes_and_the_table_only_if_as
     expect(table.locator(".big-clues")).to_contain_text("white1x")
     assert cues(table) == {"vibrations": 1, "notes": 2}
 
+    # A draft saved for the team changes that phone's task card, but it is the same task: no new call.
     code = host.player("white", True).view()["you"]["code"]
+    host.player("white", False).post("guess", code=wrong(code), confirm=False)
+    expect(phones[guessers["white"]].page.locator("#task")).to_contain_text("Saved for your team")
+    called(guessers["white"], 1)
     host.player("white", False).post("guess", code=code, confirm=True)
     # Black's transmission: its guesser's phone is muted.
     shows(guessers["black"], "decrypt")
@@ -336,6 +340,11 @@ def test_a_phone_calls_its_player_when_their_turn_comes_and_the_table_only_if_as
 
 def test_the_late_encryptors_phone_calls_when_the_sand_timer_runs_out(browser, playwright, live_server):
     host = Host(playwright, live_server.url, timer=10)
+    table_context = browser.new_context(viewport=TABLE)
+    table_context.add_init_script(CUES)
+    table = table_context.new_page()
+    table.goto(host.urls["table"])
+    table.get_by_role("switch").check()                      # the host wants the table's sounds
     phones = {}
     for name in ("Ada", "Alan"):
         phones[name] = phone_with(browser, name, CUES)
@@ -349,6 +358,8 @@ def test_the_late_encryptors_phone_calls_when_the_sand_timer_runs_out(browser, p
     teammate = next(name for name in phones if name != late)
     expect(phones[late].page.locator("#task")).to_have_attribute("data-task", "write_clues")
     assert cues(phones[late].page) == {"vibrations": 1, "notes": 2}          # the round begins
+    expect(table.locator(".round-title")).to_contain_text("Round 1")
+    assert cues(table) == {"vibrations": 1, "notes": 2}
 
     host.player("black", True).post("clues", clues=["ripple", "fin", "spire"])
     expect(phones[late].page.locator(".sand-timer")).to_contain_text("Sand timer: you have")
@@ -358,6 +369,9 @@ def test_the_late_encryptors_phone_calls_when_the_sand_timer_runs_out(browser, p
     assert cues(phones[late].page) == {"vibrations": 2, "notes": 4}
     expect(phones[teammate].page.locator(".sand-timer")).to_contain_text("Time is up for White's Encryptor.")
     assert cues(phones[teammate].page) == {"vibrations": 0, "notes": 0}
+    expect(table.locator(".sand-timer")).to_contain_text("Time is up for White's Encryptor.")
+    assert cues(table) == {"vibrations": 2, "notes": 4}
     for phone in phones.values():
         phone.close()
+    table_context.close()
     host.close()
