@@ -209,6 +209,7 @@
     v.muted = v.loop = v.playsInline = true;
     v.setAttribute("playsinline", "");
     v.setAttribute("aria-hidden", "true");
+    v.disablePictureInPicture = v.disableRemotePlayback = true;      // nothing to offer the player
     v.className = "awake";
     body.dataset.awake.split(" ").forEach(function (src) {
       var source = document.createElement("source");
