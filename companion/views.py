@@ -36,6 +36,10 @@ class Viewer:
 
 SPECTATOR = Viewer("spectator")
 
+# The tasks that ask a player to act now: a phone calls its player when one of them arrives.
+TURN_TASKS = frozenset({"write_clues", "decrypt", "intercept", "intercept_alone", "guess_keywords",
+                        "answer_correction"})
+
 
 def view_for(game: Game, viewer: Viewer, version: int = 0, now: float | None = None) -> dict:
     """What `viewer` may see of `game`; `now` (seconds, the service's clock) runs the sand timer."""

@@ -30,14 +30,18 @@
       if (busy && (current.dataset.task || "") === (region.dataset.task || "")) return;
       // Panels the player opened stay open across updates.
       var opened = Array.prototype.map.call(current.querySelectorAll("details[id][open]"), function (d) { return d.id; });
+      var before = current.dataset.task || "";
       current.innerHTML = region.innerHTML;
       opened.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
       current.dataset.html = comparable(region.innerHTML);
       current.dataset.task = region.dataset.task || "";
       wire(current);
       startCountdowns(current);
+      // Something new to do here (the server marks such a task data-cue): call the player.
+      if (region.hasAttribute("data-cue") && current.dataset.task !== before) cue();
     });
     body.className = fresh.body.className;
+    awake();                                // the game may have started or ended
   }
 
   // Ask for this same page, naming the version shown: 304 while nothing changed, else the new page,
@@ -139,16 +143,23 @@
   }
 
   // The sand timer: each [data-countdown] counts down from the seconds left when its HTML was made.
+  // One marked data-cue="<its round and team>" calls this screen's player when it runs out here, once.
+  var timersCued = {};
   function startCountdowns(root) {
     root.querySelectorAll("[data-countdown]").forEach(function (el) {
       var clock = el.querySelector("[data-clock]");
       var deadline = Date.now() + Number(el.dataset.countdown) * 1000;
+      var running = Number(el.dataset.countdown) > 0;
       function tick() {
         if (!el.isConnected) return;
         var left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
         if (left === 0) {
           el.classList.add("up");
           el.textContent = el.dataset.upText;
+          if (running && el.dataset.cue && !timersCued[el.dataset.cue]) {
+            timersCued[el.dataset.cue] = true;
+            cue();
+          }
           return;
         }
         if (clock) clock.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
@@ -162,22 +173,114 @@
     if (event.target.closest("[data-print]")) window.print();
   });
 
-  // Keep the screen awake during a game where the browser allows it.
-  var wakeLock = null;
-  function keepAwake() {
-    if (!("wakeLock" in navigator) || !body.classList.contains("in-game") || document.hidden) return;
-    navigator.wakeLock.request("screen").then(function (lock) { wakeLock = lock; }).catch(function () {});
+  // Keep the screen awake during a game: the Screen Wake Lock where the browser has it (secure pages
+  // only), else the technique of NoSleep.js (github.com/richtr/NoSleep.js, MIT): a muted, looping,
+  // inline video, loaded in a game once the player has tapped the page. Chrome keeps the screen on for a
+  // muted video only while it is on screen and big, so it covers the page, transparent (app.css).
+  // static/awake.webm and .mp4 are 1 s of black at 10 frames/s (one frame alone never plays), made once:
+  //   ffmpeg -f lavfi -i color=c=black:s=16x16:r=10:d=1 -map_metadata -1 -c:v libvpx -b:v 1k awake.webm
+  //   ffmpeg -f lavfi -i color=c=black:s=16x16:r=10:d=1 -map_metadata -1 -c:v libx264 -tune stillimage
+  //          -pix_fmt yuv420p -bsf:v filter_units=remove_types=6 -movflags +faststart awake.mp4
+  var lock = null, requesting = false, tapped = false, video = null;
+  function awake() {
+    var wanted = body.classList.contains("in-game") && !document.hidden;
+    if ("wakeLock" in navigator) {
+      if (wanted && !lock && !requesting) {
+        requesting = true;
+        navigator.wakeLock.request("screen").then(function (sentinel) {
+          requesting = false;
+          lock = sentinel;                   // the browser lets go of it when the page is hidden
+          sentinel.addEventListener("release", function () { if (lock === sentinel) lock = null; });
+          awake();                           // the game may have ended meanwhile
+        }, function () { requesting = false; });
+      } else if (!wanted && lock) {
+        lock.release().catch(function () {});
+        lock = null;
+      }
+    } else if (tapped && body.dataset.awake) {
+      if (wanted && !video) video = awakeVideo();
+      if (wanted) video.play().catch(function () {});
+      else if (video) video.pause();
+    }
   }
+
+  function awakeVideo() {
+    var v = document.createElement("video");
+    v.muted = v.loop = v.playsInline = true;
+    v.setAttribute("playsinline", "");
+    v.setAttribute("aria-hidden", "true");
+    v.disablePictureInPicture = v.disableRemotePlayback = true;      // nothing to offer the player
+    v.className = "awake";
+    body.dataset.awake.split(" ").forEach(function (src) {
+      var source = document.createElement("source");
+      source.src = src;
+      source.type = "video/" + src.split("?")[0].split(".").pop();
+      v.appendChild(source);
+    });
+    return body.appendChild(v);
+  }
+
+  // The first tap lets the page play media: the fallback video, the cue's sound and vibration.
+  document.addEventListener("click", function () {
+    tapped = true;
+    if (soundSwitch) sound();
+    awake();
+  }, {capture: true, once: true});
+
   document.addEventListener("visibilitychange", function () {
-    keepAwake();
+    awake();
     if (!document.hidden && pollUrl) schedule(0);              // catch up at once on waking
   });
+
+  // The cue: a short chime and a buzz when this screen gets something to do, unless switched off.
+  // Phones have it on until muted, the table screen off until the host turns it on (remembered here).
+  var soundSwitch = document.querySelector("[data-sound]"), audio = null;
+  function remembered(value) {
+    var key = "decrypto-sound-" + soundSwitch.dataset.sound;
+    try {
+      if (value === undefined) return localStorage.getItem(key);
+      localStorage.setItem(key, value);
+    } catch (e) { return null; }           // storage refused: the switch still works on this page
+  }
+  if (soundSwitch) {
+    var saved = remembered();
+    if (saved) soundSwitch.checked = saved === "on";
+    soundSwitch.addEventListener("change", function () {
+      remembered(soundSwitch.checked ? "on" : "off");
+      if (soundSwitch.checked) sound();
+    });
+    soundSwitch.closest(".sound-switch").hidden = false;       // useless without this script
+  }
+
+  function sound() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!audio && Context) audio = new Context();
+    if (audio && audio.state === "suspended") audio.resume().catch(function () {});
+    return audio;
+  }
+
+  function cue() {
+    if (!soundSwitch || !soundSwitch.checked) return;
+    if (navigator.vibrate) navigator.vibrate([120, 80, 120]);
+    var ctx = sound();
+    if (!ctx) return;
+    [660, 880].forEach(function (pitch, i) {                   // two rising notes, 0.15 s each
+      var start = ctx.currentTime + i * 0.16, tone = ctx.createOscillator(), level = ctx.createGain();
+      tone.frequency.value = pitch;
+      level.gain.setValueAtTime(0.0001, start);
+      level.gain.exponentialRampToValueAtTime(0.3, start + 0.02);
+      level.gain.exponentialRampToValueAtTime(0.0001, start + 0.15);
+      tone.connect(level).connect(ctx.destination);
+      tone.start(start);
+      tone.stop(start + 0.16);
+    });
+  }
 
   document.querySelectorAll("[data-live]").forEach(function (region) {
     region.dataset.html = comparable(region.innerHTML);
   });
   wire(document);
   startCountdowns(document);
-  keepAwake();
+  awake();
   if (pollUrl) poll();
 })();

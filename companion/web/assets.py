@@ -26,7 +26,8 @@ def init_assets(app: Flask) -> None:
 
     @app.after_request
     def _cache_static(response):
-        if request.endpoint == "static" and response.status_code == 200:
+        # (206: a part of the file, as browsers ask for a video)
+        if request.endpoint == "static" and response.status_code in (200, 206):
             name = (request.view_args or {}).get("filename")
             if request.args.get("v") and request.args.get("v") == fingerprints.get(name):
                 response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
