@@ -4,11 +4,14 @@ join page that says at once when joining is locked."""
 import random
 import re
 import uuid
+from datetime import datetime, timedelta, timezone
 
 import pytest
+from sqlalchemy import update
 
 from companion import create_app
 from companion.games import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH, GameService
+from companion.store import events
 
 from .api import ApiGame, browser, expected
 from .conftest import database_url
@@ -122,12 +125,14 @@ def test_codes_never_collide_a_taken_code_is_drawn_again(tmp_path):
     assert len(set(first.values()) | set(second.values())) == 4
 
 
-def test_codes_go_with_their_game_when_it_expires(tmp_path):
-    app = make_app(tmp_path, GAME_EXPIRY_HOURS=0)
+def test_codes_go_with_their_game_when_it_expires(app):
     service: GameService = app.extensions["games"]
     created = service.create()
     code = service.join_codes(created.game_id)["white"]
     assert service.store.join_code(code) is not None
+    with service.store.engine.begin() as conn:          # nobody played it for four days
+        conn.execute(update(events).where(events.c.game_id == created.game_id)
+                     .values(created_at=datetime.now(timezone.utc) - timedelta(days=4)))
     assert service.expire_idle_games() == [created.game_id]
     assert service.store.join_code(code) is None
 
