@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from .keywords import load_pack
-from .rules import HOST, LOBBY, Actor, Game, RuleError, decide, replay
+from .rules import HOST, LOBBY, TEAMS, Actor, Game, RuleError, decide, replay
 from .rules.decide import PHASE_REFUSALS
 from .store import Capability, Conflict, Store
 
@@ -25,7 +25,7 @@ GAME_ID_BYTES = 9
 MAX_ATTEMPTS = 20
 EXPIRY_CHECK_SECONDS = 600   # how often (at most) creating a game also deletes idle ones
 # Join codes: read off the table screen and typed on a phone, so no two characters look alike
-# (no 0/O/Q, 1/I/L, 2/Z, 5/S, 8/B, U/V). 23**5 = 6.4 million codes; guessing is rate-limited and a code
+# (no 0/O/Q, 1/I/L, 2/Z, 5/S, 8/B, U/V). 22**5 = 5.2 million codes; guessing is rate-limited and a code
 # only works while its game's lobby is open (see `join_by_code`).
 JOIN_CODE_ALPHABET = "34679ACDEFGHJKMNPRTWXY"
 JOIN_CODE_LENGTH = 5
@@ -139,7 +139,7 @@ class GameService:
             caps = [Capability(new_token(), game_id, "host")] + seats
             codes = {}
             if not first[0]["try_out"]:     # a try-out can't take in anyone: no join links, no spectators
-                joins = [Capability(new_token(), game_id, "join", team=team) for team in ("white", "black")]
+                joins = [Capability(new_token(), game_id, "join", team=team) for team in TEAMS]
                 caps += [Capability(new_token(), game_id, "spectator"), *joins]
                 codes = {new_join_code(self.code_rng): c.token for c in joins}
                 if len(codes) < len(joins):
@@ -221,7 +221,7 @@ class GameService:
     def join_codes(self, game_id: str) -> dict[str, str]:
         """The game's join codes by team (none for a try-out)."""
         codes = self.store.join_codes_of(game_id)
-        return {team: codes[team] for team in ("white", "black") if team in codes}
+        return {team: codes[team] for team in TEAMS if team in codes}
 
     def seat_links(self, game_id: str) -> dict[int, str]:
         """Seat links the table screen issued and no phone has claimed yet: seat -> token."""
