@@ -72,6 +72,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         RATE_LIMIT_CREATE=os.environ.get("RATE_LIMIT_CREATE", "20 per minute; 200 per day"),
         RATE_LIMIT_JOIN=os.environ.get("RATE_LIMIT_JOIN", "60 per minute"),
         RATE_LIMIT_COMMANDS=os.environ.get("RATE_LIMIT_COMMANDS", "600 per minute"),
+        RATE_LIMIT_JOIN_CODE=os.environ.get("RATE_LIMIT_JOIN_CODE", "10 per minute; 60 per hour"),   # wrong codes
         GAME_EXPIRY_HOURS=float(os.environ.get("GAME_EXPIRY_HOURS", 72)),   # since a game's last action
     )
     if test_config:

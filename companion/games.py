@@ -16,17 +16,32 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from .keywords import load_pack
-from .rules import HOST, Actor, Game, RuleError, decide, replay
+from .rules import HOST, LOBBY, TEAMS, Actor, Game, RuleError, decide, replay
+from .rules.decide import PHASE_REFUSALS
 from .store import Capability, Conflict, Store
 
 TOKEN_BYTES = 24          # 192 bits: capabilities are unguessable
 GAME_ID_BYTES = 9
 MAX_ATTEMPTS = 20
 EXPIRY_CHECK_SECONDS = 600   # how often (at most) creating a game also deletes idle ones
+# Join codes: read off the table screen and typed on a phone, so no two characters look alike
+# (no 0/O/Q, 1/I/L, 2/Z, 5/S, 8/B, U/V). 22**5 = 5.2 million codes; guessing is rate-limited and a code
+# only works while its game's lobby is open (see `join_by_code`).
+JOIN_CODE_ALPHABET = "34679ACDEFGHJKMNPRTWXY"
+JOIN_CODE_LENGTH = 5
 
 
 def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def new_join_code(rng: random.Random) -> str:
+    return "".join(rng.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+
+
+def normal_join_code(typed: str) -> str:
+    """A join code as typed (any case, with spaces or dashes) as it is stored."""
+    return "".join(ch for ch in typed.upper() if ch.isalnum())
 
 
 @dataclass(frozen=True)
@@ -97,9 +112,10 @@ class StateCache:
 
 class GameService:
     def __init__(self, store: Store, rng: random.Random | None = None, clock=time.time,
-                 expiry_hours: float = 72):
+                 expiry_hours: float = 72, code_rng: random.Random | None = None):
         self.store = store
         self.rng = rng or random.SystemRandom()
+        self.code_rng = code_rng or random.SystemRandom()    # join codes (tests pass a seeded one)
         self.clock = clock        # seconds; the sand timer reads it (tests pass their own)
         self.cache = StateCache()
         self.expiry = timedelta(hours=expiry_hours)
@@ -116,16 +132,24 @@ class GameService:
         """A new game from the create command's settings (language, mode, timer, words, try_out, players)."""
         if time.monotonic() - self._expired_at > EXPIRY_CHECK_SECONDS:
             self.expire_idle_games()
-        game_id = secrets.token_urlsafe(GAME_ID_BYTES)
         first = decide(Game(), {**(settings or {}), "type": "create"}, HOST, self.rng)
-        seats, _ = _capability_changes(game_id, first, Game())
-        caps = [Capability(new_token(), game_id, "host")] + seats
-        if not first[0]["try_out"]:     # a try-out can't take in anyone: no join links, no spectators
-            caps += [Capability(new_token(), game_id, "spectator"),
-                     Capability(new_token(), game_id, "join", team="white"),
-                     Capability(new_token(), game_id, "join", team="black")]
-        self.store.create_game(game_id, first, caps)
-        return Created(game_id, {c.seat: c.token for c in seats})
+        for _ in range(MAX_ATTEMPTS):       # again with a new id and codes if one was taken
+            game_id = secrets.token_urlsafe(GAME_ID_BYTES)
+            seats, _ = _capability_changes(game_id, first, Game())
+            caps = [Capability(new_token(), game_id, "host")] + seats
+            codes = {}
+            if not first[0]["try_out"]:     # a try-out can't take in anyone: no join links, no spectators
+                joins = [Capability(new_token(), game_id, "join", team=team) for team in TEAMS]
+                caps += [Capability(new_token(), game_id, "spectator"), *joins]
+                codes = {new_join_code(self.code_rng): c.token for c in joins}
+                if len(codes) < len(joins):
+                    continue
+            try:
+                self.store.create_game(game_id, first, caps, codes)
+            except Conflict:
+                continue
+            return Created(game_id, {c.seat: c.token for c in seats})
+        raise RuleError("busy")
 
     def load(self, game_id: str, version: int | None = None) -> tuple[int, Game]:
         """The game's state at its latest version, folding only the events the cache hasn't seen."""
@@ -179,6 +203,25 @@ class GameService:
         if not token or len(token) > 100:
             return None
         return self.store.capability(token)
+
+    def join_by_code(self, typed: str) -> Capability:
+        """The join capability a typed join code stands for, while its game takes in players: refused once
+        joining is locked or the game started (and open again when joining reopens)."""
+        code = normal_join_code(typed)
+        found = self.store.join_code(code) if 0 < len(code) <= 20 else None
+        if found is None:
+            raise RuleError("no_such_join_code")
+        game = self.load(found.game_id)[1]
+        if game.phase != LOBBY:
+            raise RuleError(PHASE_REFUSALS[game.phase])
+        if game.joining_locked:
+            raise RuleError("joining_locked")
+        return found
+
+    def join_codes(self, game_id: str) -> dict[str, str]:
+        """The game's join codes by team (none for a try-out)."""
+        codes = self.store.join_codes_of(game_id)
+        return {team: codes[team] for team in TEAMS if team in codes}
 
     def seat_links(self, game_id: str) -> dict[int, str]:
         """Seat links the table screen issued and no phone has claimed yet: seat -> token."""

@@ -51,6 +51,7 @@ REFUSALS = {
     "words_malformed": _l("Write your words one per line (or separated by commas), at most 40 characters each."),
     "too_many_words": _l("That list is too long: at most %(max)s words."),
     "too_few_words": _l("Your list has %(count)s different words; it needs at least %(min)s. Repeated or plural forms of one word count once (%(repeated)s)."),
+    "no_such_join_code": _l("No game is waiting for players with this code. Check the code on the table screen, or scan your team's QR code."),
     "try_out_fixed_seats": _l("A try-out keeps its own seats: create a new game to play with other people."),
     # host corrections
     "joining_locked": _l("Joining is locked. Ask the table screen to reopen it."),
@@ -168,9 +169,10 @@ CAUSES = {
 }
 
 
-def team_name(team: str) -> str:
-    """A side's name: White or Black, or in the three-player game the team and the Interceptor."""
-    three = has_request_context() and g.get("mode") == "three_player"
+def team_name(team: str, mode: str | None = None) -> str:
+    """A side's name: White or Black, or in the three-player game the team and the Interceptor (of this
+    request's game, unless `mode` names another game's)."""
+    three = (mode or (has_request_context() and g.get("mode"))) == "three_player"
     name = (THREE_PLAYER_NAMES if three else TEAM_NAMES).get(team)
     return translate(name) if name else team
 

@@ -45,6 +45,13 @@ events = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("game_id", "seq", name="uq_events_game_seq"),
 )
+# A team's join link as a few letters to type, for a phone without a camera: unique among stored games.
+join_codes = Table(
+    "join_codes", metadata,
+    Column("code", String(8), primary_key=True),
+    Column("token", String(64), ForeignKey("capabilities.token"), nullable=False, index=True),
+)
+
 # The idle-game expiry looks only at events older than its cutoff (not at every stored event).
 events_by_time = Index("ix_events_created_at", events.c.created_at)
 
@@ -62,6 +69,8 @@ MIGRATIONS = [
      lambda conn: metadata.create_all(conn, tables=[games, capabilities, events], checkfirst=True)),
     (2, "an index on the events' time, for the idle-game expiry",
      lambda conn: events_by_time.create(conn, checkfirst=True)),
+    (3, "join codes: each team's join link as a short code to type",
+     lambda conn: join_codes.create(conn, checkfirst=True)),
 ]
 LATEST_SCHEMA = MIGRATIONS[-1][0]
 _SCHEMA_VERSION = select(func.coalesce(func.max(schema_version.c.version), 0))
@@ -82,12 +91,15 @@ _EVENTS_AFTER = (select(events.c.seq, events.c.data, events.c.created_at)
 _REVOKE = delete(capabilities).where(capabilities.c.game_id == bindparam("game_id"),
                                      capabilities.c.kind == bindparam("kind"),
                                      capabilities.c.seat == bindparam("seat"))
+_JOIN_CODE = (select(capabilities)
+              .join(join_codes, join_codes.c.token == capabilities.c.token)
+              .where(join_codes.c.code == bindparam("code")))
 _INSERT_EVENTS = insert(events)
 _INSERT_CAPABILITIES = insert(capabilities)
 
 
 class Conflict(Exception):
-    """Another writer appended at the same position first."""
+    """Another writer appended at the same position first (or a new game's id or join code was taken)."""
 
 
 @dataclass(frozen=True)
@@ -199,11 +211,19 @@ class Store:
                 conn.execute(text("SELECT pg_advisory_xact_lock(727465)"))
                 yield conn
 
-    def create_game(self, game_id: str, first_events: list[dict], caps: list[Capability]) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(insert(games).values(id=game_id, created_at=_now()))
-            self._insert_capabilities(conn, caps)
-            self._insert_events(conn, game_id, 0, first_events)
+    def create_game(self, game_id: str, first_events: list[dict], caps: list[Capability],
+                    codes: dict[str, str] | None = None) -> None:
+        """A new game with its capabilities and `codes` (join code -> join token); raises Conflict if its
+        id or one of its codes is already taken (nothing is written then)."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(games).values(id=game_id, created_at=_now()))
+                self._insert_capabilities(conn, caps)
+                if codes:
+                    conn.execute(insert(join_codes), [{"code": c, "token": t} for c, t in codes.items()])
+                self._insert_events(conn, game_id, 0, first_events)
+        except IntegrityError as error:
+            raise Conflict(game_id) from error
 
     def append(self, game_id: str, version: int, new_events: list[dict], caps: list[Capability] = (),
                revoked: list[tuple[str, int]] = ()) -> int:
@@ -238,6 +258,20 @@ class Store:
             return None
         return Capability(row.token, row.game_id, row.kind, row.team, row.seat), row.version
 
+    def join_code(self, code: str) -> Capability | None:
+        """The join capability a join code stands for."""
+        with self.reader.connect() as conn:
+            row = conn.execute(_JOIN_CODE, {"code": code}).first()
+        return Capability(row.token, row.game_id, row.kind, row.team, row.seat) if row else None
+
+    def join_codes_of(self, game_id: str) -> dict[str, str]:
+        """The game's join codes by team."""
+        query = (select(capabilities.c.team, join_codes.c.code)
+                 .join(join_codes, join_codes.c.token == capabilities.c.token)
+                 .where(capabilities.c.game_id == game_id))
+        with self.reader.connect() as conn:
+            return {row.team: row.code for row in conn.execute(query)}
+
     def delete_idle_games(self, idle_since: datetime) -> list[str]:
         """Delete every game with no event since `idle_since` (finished or abandoned); returns their ids.
 
@@ -253,6 +287,8 @@ class Store:
                     events.c.game_id.in_(chunk), events.c.created_at >= idle_since)).scalars())
             idle = sorted(aged - still_played)
             for chunk in _chunks(idle, 500):
+                conn.execute(delete(join_codes).where(join_codes.c.token.in_(
+                    select(capabilities.c.token).where(capabilities.c.game_id.in_(chunk)))))
                 for table in (events, capabilities):
                     conn.execute(delete(table).where(table.c.game_id.in_(chunk)))
                 conn.execute(delete(games).where(games.c.id.in_(chunk)))

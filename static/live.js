@@ -8,6 +8,7 @@
   var etag = body.dataset.etag || null;    // the version this page shows: a poll answers 304 until it changes
   var interval = Number(body.dataset.interval || 1500);
   var dirty = new WeakSet();               // forms the player has started to fill in
+  var drafts = body.dataset.drafts;        // a phone's game and team: its clue drafts are kept under them
 
   // A region's HTML without its CSRF tokens (they are re-signed on every page load).
   function comparable(html) { return html.replace(/name="csrf_token" value="[^"]*"/g, ""); }
@@ -42,6 +43,7 @@
     });
     body.className = fresh.body.className;
     awake();                                // the game may have started or ended
+    dropStaleDrafts();
   }
 
   // Ask for this same page, naming the version shown: 304 while nothing changed, else the new page,
@@ -103,7 +105,39 @@
     return data;
   }
 
+  // Clues typed but not announced survive a reload: kept in this phone's localStorage only, by game, team,
+  // match and round, and dropped once their form is gone (announced, taken over, or the round moved on).
+  var DRAFT = "decrypto-clues:";
+  function storage() { try { return window.localStorage; } catch (e) { return null; } }
+  function draftKey(form) { return DRAFT + drafts + ":" + form.dataset.draft; }
+
+  function keepDraft(form) {
+    var saved = storage(), key = draftKey(form), fields = form.querySelectorAll("input[name]:not([type=hidden])");
+    if (!saved) return;
+    var values = null;
+    try { values = JSON.parse(saved.getItem(key)); } catch (e) {}
+    if (Array.isArray(values) && values.some(Boolean)) {
+      fields.forEach(function (field, i) { if (!field.value && values[i]) field.value = values[i]; });
+      dirty.add(form);
+    }
+    form.addEventListener("input", function () {
+      var typed = Array.prototype.map.call(fields, function (field) { return field.value; });
+      try { saved.setItem(key, JSON.stringify(typed)); } catch (e) {}
+    });
+  }
+
+  function dropStaleDrafts() {
+    var saved = storage();
+    if (!saved || !drafts) return;
+    var current = Array.prototype.map.call(document.querySelectorAll("form[data-draft]"), draftKey);
+    for (var i = saved.length - 1; i >= 0; i--) {
+      var key = saved.key(i);
+      if (key && key.indexOf(DRAFT + drafts + ":") === 0 && current.indexOf(key) < 0) saved.removeItem(key);
+    }
+  }
+
   function wire(root) {
+    if (drafts) root.querySelectorAll("form[data-draft]").forEach(keepDraft);
     root.querySelectorAll("form[data-api]").forEach(function (form) {
       form.addEventListener("input", function () { dirty.add(form); });
       form.addEventListener("change", function () { dirty.add(form); });
@@ -120,6 +154,7 @@
           return r.json().then(function (answer) {
             if (!r.ok) throw new Error(answer.error);
             dirty.delete(form);
+            if (form.dataset.draft && storage()) storage().removeItem(draftKey(form));   // announced
             if (error) error.textContent = "";
             // Done with this form: focus left on its button must not hold its region's updates back.
             if (form.contains(document.activeElement)) document.activeElement.blur();
@@ -280,6 +315,7 @@
     region.dataset.html = comparable(region.innerHTML);
   });
   wire(document);
+  dropStaleDrafts();
   startCountdowns(document);
   awake();
   if (pollUrl) poll();

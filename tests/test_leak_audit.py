@@ -568,6 +568,7 @@ class World:
     def __init__(self, app, mode="standard", seed=11):
         self.app, self.service = app, app.extensions["games"]
         self.service.rng = random.Random(seed)               # the same deal every run
+        self.service.code_rng = random.Random(seed)          # and the same join codes
         self.store = self.service.store
         self.curl = app.test_client(use_cookies=False)       # a bearer-token client, like curl
         self.mode = mode
@@ -597,6 +598,10 @@ class World:
                                 headers={"Authorization": f"Bearer {decoy['tokens']['white']}"}).get_json()
         self.registry.update({tok: f"another game's {kind} token" for kind, tok in decoy["tokens"].items()})
         self.registry[joined["token"]] = "another game's seat token"
+        # Join codes open a team's join page: only the table screen shows them (and the API's create answer).
+        self.codes = {code: f"{team}'s join code" for team, code in data["codes"].items()}
+        self.registry.update({code: f"another game's {team} join code" for team, code in decoy["codes"].items()})
+        self.registry.update(self.codes)
         self.wrong = self.viewer("another game's seat token", "wrong", joined["token"], holding=joined["token"])
         self.refresh_registry()
 
@@ -639,7 +644,7 @@ class World:
     def allowed_tokens(self, v: Viewer) -> set[str]:
         if v.kind == "host":
             return ({self.tokens[k] for k in ("host", "spectator", "white", "black")}
-                    | set(self.service.seat_links(self.id).values()))
+                    | set(self.service.seat_links(self.id).values()) | set(self.codes))
         return {v.token} if v.token else set()
 
     def viewers(self) -> list[Viewer]:

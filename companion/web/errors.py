@@ -17,7 +17,7 @@ _STATUS = {
                      "clue_reused", "clue_repeated", "unknown_command", "csrf", "unknown_mode", "timer_length",
                      "words_malformed", "too_many_words", "too_few_words", "locked_malformed", "no_such_player",
                      "no_such_team", "accept_malformed", "keyword_number"), 400),
-    "not_found": 404, "method_not_allowed": 405, "too_large": 413, "rate_limited": 429, "busy": 503,
+    "not_found": 404, "no_such_join_code": 404, "method_not_allowed": 405, "too_large": 413, "rate_limited": 429, "busy": 503,
     "server_error": 500,
 }
 _HTTP_CODES = {401: "no_capability", 403: "no_capability", 404: "not_found", 405: "method_not_allowed",

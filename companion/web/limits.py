@@ -1,4 +1,4 @@
-"""Rate limits on what a stranger could flood: creating games and trying to take seats.
+"""Rate limits on what a stranger could flood: creating games, trying to take seats, guessing join codes.
 
 In-memory per process by default (`RATE_LIMIT_STORAGE`, e.g. `redis://...`, shares them between workers
 and servers). A table of eight phones joining at once is far below the limits; `RATE_LIMITS=off` turns
@@ -19,6 +19,7 @@ LIMITED = {
     "pages.join_submit": ("RATE_LIMIT_JOIN",),
     "pages.seat_link_claim": ("RATE_LIMIT_JOIN",),
     "api.game_command": ("RATE_LIMIT_COMMANDS", "RATE_LIMIT_JOIN"),
+    "pages.join_by_code": ("RATE_LIMIT_JOIN_CODE",),
 }
 _SEATING_COMMANDS = ("join", "claim-seat")
 
@@ -26,6 +27,12 @@ _SEATING_COMMANDS = ("join", "claim-seat")
 def _not_seating() -> bool:
     """Only the API's seating commands count against the join limit."""
     return request.endpoint == "api.game_command" and request.view_args.get("command") not in _SEATING_COMMANDS
+
+
+def _refused(response) -> bool:
+    """Only wrong join codes count against their limit: a table of phones behind one address that types its
+    codes right is never held up."""
+    return response.status_code >= 400
 
 
 def init_limits(app: Flask) -> None:
@@ -36,6 +43,7 @@ def init_limits(app: Flask) -> None:
         view = app.view_functions[endpoint]
         for key in keys:
             exempt = _not_seating if key == "RATE_LIMIT_JOIN" else None
-            view = limiter.shared_limit(app.config[key], scope=key, exempt_when=exempt)(view)
+            deduct = _refused if key == "RATE_LIMIT_JOIN_CODE" else None
+            view = limiter.shared_limit(app.config[key], scope=key, exempt_when=exempt, deduct_when=deduct)(view)
         app.view_functions[endpoint] = view
     app.extensions["rate_limits"] = limiter

@@ -295,6 +295,12 @@ def schemas() -> dict:
                 "white": string("White's join page (what White's QR code holds)."),
                 "black": string("Black's join page (what Black's QR code holds)."),
             }, "The same capabilities as pages for browsers, on the server's public address."),
+            "codes": obj({
+                "white": string("White's join code: typed under \"Join with a code\" on the home page, it "
+                                "opens White's join page while the game is in its lobby and joining is open."),
+                "black": string("Black's join code, likewise."),
+            }, "Each team's join link as a short code for a phone without a camera (five characters; no "
+               "two look alike). Keep them for the table, like the join links."),
         }),
         "CommandResult": obj({
             "version": integer("The game's version after this command (the number of events so far).",

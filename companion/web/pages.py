@@ -11,9 +11,9 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from ..addresses import public_base_url
-from ..messages import refusal
+from ..messages import refusal, team_name
 from ..qr import qr_svg
-from ..rules import TEAMS, Actor, RuleError
+from ..rules import OVER, TEAMS, Actor, RuleError
 from ..rules.decide import TIMER_SECONDS
 from ..views import view_for
 from . import speak
@@ -27,14 +27,15 @@ DEFAULT_TIMER = 30     # the rulebook's sand timer
 
 
 def game_links(game_id: str) -> dict:
-    """The game's shareable tokens and the addresses built on them (QR codes, links, the API's answer)."""
+    """The game's shareable tokens and the addresses built on them (QR codes, links, the API's answer),
+    and each team's join code."""
     tokens = service().shared_tokens(game_id)
     base = base_url()
     urls = {"table": f"{base}table/{tokens['host']}"}
     if "spectator" in tokens:           # a try-out has no join links and no spectators
         urls.update(spectator=f"{base}watch/{tokens['spectator']}",
                     white=f"{base}join/{tokens['white']}", black=f"{base}join/{tokens['black']}")
-    return {"tokens": tokens, "urls": urls}
+    return {"tokens": tokens, "urls": urls, "codes": service().join_codes(game_id)}
 
 
 def base_url() -> str:
@@ -107,9 +108,26 @@ def settings_from_form(form) -> dict:
     return settings
 
 
-def _home(error=None, status=200, form=None):
+def _home(error=None, status=200, form=None, code_error=None):
     return render_template("pages/home.html", error=error, form=form or {}, default_timer=DEFAULT_TIMER,
-                           timer_limits=TIMER_SECONDS), status
+                           timer_limits=TIMER_SECONDS, code_error=code_error, my_games=my_games()), status
+
+
+def my_games() -> list[dict]:
+    """The games this phone has a seat in that are still being played (or waiting to start), for
+    "Back to your game": its seat cookie's tokens that still work, in games not over."""
+    found = []
+    for game_id in session.get("seats", {}):
+        seated = seated_caller(game_id)
+        if seated is None:
+            continue
+        game = service().load(game_id, seated.version)[1]
+        player = game.player(seated.capability.seat)
+        if game.phase != OVER and player is not None:
+            found.append({"url": url_for("pages.play", game_id=game_id), "name": player.name,
+                          "team": team_name(player.team, game.settings.mode), "round": game.round and game.round.number,
+                          "try_out": game.settings.try_out})
+    return found
 
 
 @pages.get("/")
@@ -120,7 +138,18 @@ def home():
 @pages.get("/rules")
 def rules():
     """The rules digest and the rulebook's FAQ, in this phone's language."""
-    return render_template("pages/rules.html")
+    return render_template("pages/rules.html", my_games=my_games())
+
+
+@pages.post("/join-code")
+def join_by_code():
+    """The home page's "Join with a code": the join page of the team whose code this is."""
+    try:
+        capability = service().join_by_code(request.form.get("code", ""))
+    except RuleError as error:
+        return _home(status=status_of(error.code), form=request.form,
+                     code_error=refusal(error.code, **error.params))
+    return redirect(url_for("pages.join", token=capability.token), 303)
 
 
 @pages.post("/games")
@@ -183,9 +212,11 @@ def _table_page(caller: Caller, error=None, status=200):
     links = game_links(caller.game_id)
     urls = links["urls"]
     join = {team: urls[team] for team in TEAMS if team in urls}
+    codes = service().join_codes(caller.game_id)
     seat_links = {seat: seat_link_url(token) for seat, token in service().seat_links(caller.game_id).items()}
     return render_view("pages/table.html", caller, error, status, join=join,
-                       qr={team: qr_svg(url) for team, url in join.items()},
+                       qr={team: qr_svg(url) for team, url in join.items()}, codes=codes,
+                       home_url=base_url(),
                        seat_links={seat: {"url": url, "qr": qr_svg(url)} for seat, url in seat_links.items()},
                        spectator_url=urls.get("spectator"), token=caller.capability.token)
 
