@@ -44,7 +44,7 @@ class Created:
 
 
 # Commands that draw words get the game's language pack from here (the rules prefer a custom list).
-_DRAWS_WORDS = ("start", "rematch", "swap_keyword")
+_DRAWS_WORDS = ("start", "swap_keyword")
 
 
 def _capability_changes(game_id: str, events: list[dict], game: Game) -> tuple[list[Capability], list[tuple[str, int]]]:
