@@ -175,6 +175,11 @@ class GameService:
             return Outcome(events, new_version, seat_token, seat_link)
         raise RuleError("busy")
 
+    def check(self, game_id: str, actor: Actor, command: dict) -> None:
+        """Raise the RuleError `command` would meet now, writing nothing (a careful button's first tap)."""
+        _, game = self.load(game_id)
+        decide(game, command, actor, random.Random())
+
     def resolve(self, token: str | None) -> tuple[Capability, int] | None:
         if not token or len(token) > 100:
             return None
