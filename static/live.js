@@ -125,6 +125,7 @@
             var panel = form.closest("details.host-tools");
             if (panel) {
               panel.open = false;
+              if (panel.contains(document.activeElement)) document.activeElement.blur();
               var round = document.getElementById("board");
               if (round) round.scrollIntoView({block: "start"});
             }
