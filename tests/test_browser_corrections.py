@@ -318,15 +318,16 @@ def test_a_rematch_through_the_lobby(browser, live_server):
     view = game.api["Ada"].view()
     assert view["match"] == 2 and view["timer_seconds"] == 45
     teams = {p["name"]: team for team in OTHER for p in view["teams"][team]["players"]}
+    team_names = {"white": "White", "black": "Black"}
     for team in OTHER:                                         # the longest wait first, then join order
         members = [p["name"] for p in view["teams"][team]["players"]]
         assert game.encryptor(team) == min(members, key=last_turn.get), (team, members)
     for name, phone in phones.items():
         expect(phone.page.locator(".topbar .round")).to_contain_text("Round 1/8")
-        expect(phone.page.locator(".topbar .who")).to_contain_text(team_name := {"white": "White", "black": "Black"}[teams[name]])
+        expect(phone.page.locator(".topbar .who")).to_contain_text(team_names[teams[name]])
         expect(phone.page.locator("#keywords li")).to_have_count(4)
         words = phone.page.locator("#keywords li").all_inner_texts()
-        assert not set(words) & set(first_keywords["white"] + first_keywords["black"]), (words, team_name)
+        assert not set(words) & set(first_keywords["white"] + first_keywords["black"]), words
         encryptor = name == game.encryptor(teams[name])
         expect(phone.page.locator("details.secret")).to_have_count(1 if encryptor else 0)
     shot(table, "51-table-rematch-started-1280")

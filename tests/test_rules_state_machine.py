@@ -636,7 +636,8 @@ class DecryptoTable(RuleBasedStateMachine):
             assert not any(same_word(a, b) for a, b in combinations(new, 2))
         if after.keywords != before.keywords:
             # rules.md "Standard game": keywords are fixed for the whole game; only the deal (start), a
-            # rematch (none until its start) and one keyword swap per team (docs/rules.md "Keyword swap", a word never dealt before) change them.
+            # rematch (none until its start) and one keyword swap per team (docs/rules.md "Keyword swap",
+            # a word never dealt before) change them.
             assert {"game_started", "rematch_started", "keyword_swapped"} & set(kinds), kinds
             if kinds == ["keyword_swapped"]:
                 changed = [(t, i) for t in after.keywords for i in range(4)

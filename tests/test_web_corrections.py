@@ -259,7 +259,8 @@ def test_each_new_command_is_refused_with_a_sentence_and_nothing_written(app, cl
     before = log(game)
     answer = game.post(command, token, body)
     sentence_in(answer, status, code)
-    assert answer.get_json()["error"] == expected(app, code, **({"min": 10, "max": 600} if code == "timer_length" else {}))
+    params = {"min": 10, "max": 600} if code == "timer_length" else {}
+    assert answer.get_json()["error"] == expected(app, code, **params)
     assert log(game) == before, "a refused command changed the event log"
 
 
