@@ -502,3 +502,25 @@ def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_
     expect(table.locator("details.host-tools[open]")).to_have_count(0)
     assert abs(table.evaluate(board_top)) < 2                  # scrolled back to the round
     game.close()
+
+
+def test_careful_host_buttons_work_without_javascript(browser, live_server):
+    """Without JavaScript the first tap posts and the table page comes back with that button asking again
+    (focused, so it is in view); the second tap acts."""
+    context = browser.new_context(viewport=TABLE, java_script_enabled=False)
+    table = context.new_page()
+    table.goto(live_server.url)
+    table.get_by_role("button", name="New game").click()
+    eve = Phone(browser, "Eve")
+    eve.join(table.locator(".team-black .link a").inner_text())
+    table.reload()
+    roster = table.locator(".lobby .team-black .roster")
+    roster.get_by_role("button", name="Remove", exact=True).click()
+    armed = roster.get_by_role("button", name="Tap again to remove Eve")
+    expect(armed).to_be_focused()
+    expect(roster).to_contain_text("Eve")
+    shot(table, "51-table-confirm-remove-nojs-1280")
+    armed.click()
+    expect(roster).to_contain_text("Nobody yet")
+    eve.close()
+    context.close()
