@@ -59,7 +59,7 @@ class Created:
 
 
 # Commands that draw words get the game's language pack from here (the rules prefer a custom list).
-_DRAWS_WORDS = ("start", "rematch", "swap_keyword")
+_DRAWS_WORDS = ("start", "swap_keyword")
 
 
 def _capability_changes(game_id: str, events: list[dict], game: Game) -> tuple[list[Capability], list[tuple[str, int]]]:
@@ -198,6 +198,11 @@ class GameService:
             seat_link = next((c.token for c in caps if c.kind == "handoff"), None)
             return Outcome(events, new_version, seat_token, seat_link)
         raise RuleError("busy")
+
+    def check(self, game_id: str, actor: Actor, command: dict) -> None:
+        """Raise the RuleError `command` would meet now, writing nothing (a careful button's first tap)."""
+        _, game = self.load(game_id)
+        decide(game, command, actor, random.Random())
 
     def resolve(self, token: str | None) -> tuple[Capability, int] | None:
         if not token or len(token) > 100:

@@ -58,6 +58,7 @@ REFUSALS = {
     "locked_malformed": _l("Say whether joining is locked or open."),
     "already_locked": _l("Joining is already locked."),
     "already_open": _l("Joining is already open."),
+    "too_few_to_shuffle": _l("Seat at least two players before shuffling the teams."),
     "no_such_player": _l("There is no such player in this game."),
     "no_such_team": _l("There is no such team in this round."),
     "nobody_to_skip_to": _l("Nobody else on that team can take the round."),

@@ -57,6 +57,7 @@ def view_for(game: Game, viewer: Viewer, version: int = 0, now: float | None = N
         "max_rounds": game.max_rounds,
         "transmitting": list(game.transmitting),
         "joining_locked": game.joining_locked,
+        "timer_seconds": game.settings.timer,
         "start_problem": _start_problem(game),
         "viewer": {"role": viewer.kind, "team": my_team or (viewer.team if viewer.kind == "join" else None),
                    "seat": me.seat if me else None, "name": me.name if me else None},

@@ -90,7 +90,7 @@
       else target[parts[0]] = value;
     }
     function cast(el, value) {
-      if (el.dataset.type === "int") return Number(value);
+      if (el.dataset.type === "int") return value === "" ? null : Number(value);
       if (el.dataset.type === "bool") return value === true || value === "1";
       return value;
     }
@@ -143,6 +143,8 @@
       form.addEventListener("change", function () { dirty.add(form); });
       form.addEventListener("submit", function (event) {
         event.preventDefault();
+        var careful = event.submitter && event.submitter.dataset.confirm ? event.submitter : null;
+        if (careful && !careful.classList.contains("armed")) return arm(careful);
         var error = form.querySelector(".form-error");
         var buttons = form.querySelectorAll("button");
         buttons.forEach(function (b) { b.disabled = true; });
@@ -158,6 +160,14 @@
             if (error) error.textContent = "";
             // Done with this form: focus left on its button must not hold its region's updates back.
             if (form.contains(document.activeElement)) document.activeElement.blur();
+            // A fix is done: the panel closes and the table screen shows the round again.
+            var panel = form.closest("details.host-tools");
+            if (panel) {
+              panel.open = false;
+              if (panel.contains(document.activeElement)) document.activeElement.blur();
+              var round = document.getElementById("board");
+              if (round) round.scrollIntoView({block: "start"});
+            }
             return refresh();
           });
         }).catch(function (e) {
@@ -175,6 +185,18 @@
       }
       details.addEventListener("toggle", function () { if (details.open) setTimeout(hideWhenIdle, 8000); });
     });
+  }
+
+  // A careful host button takes two taps: the first makes it say what it will do, for a few seconds.
+  function arm(button) {
+    var label = button.textContent;
+    button.textContent = button.dataset.confirm;
+    button.classList.add("armed");
+    setTimeout(function () {
+      if (!button.isConnected || !button.classList.contains("armed")) return;
+      button.textContent = label;
+      button.classList.remove("armed");
+    }, 4000);
   }
 
   // The sand timer: each [data-countdown] counts down from the seconds left when its HTML was made.

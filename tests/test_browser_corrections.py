@@ -1,6 +1,6 @@
 """The table's ways to fix a game, in real Chromium: a correction confirmed (or rejected) by both teams, a seat
-handed to a new phone by QR code, a rematch, the sand timer (on fake clocks, without waiting) and an
-Encryptor who stepped away."""
+handed to a new phone by QR code, a rematch through the lobby, the sand timer (on fake clocks, without
+waiting), an Encryptor who stepped away, and the careful host buttons that take a second tap."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from companion.messages import REFUSALS, TASKS
 
-from .browser import TABLE, ApiSession, Phone, read_qr, shot, wrong
+from .browser import PHONE, TABLE, ApiSession, Phone, read_qr, shot, wrong
 
 pytestmark = pytest.mark.browser
 
@@ -72,6 +72,13 @@ class Tabletop:
 
     def code(self, team: str) -> list[int]:
         return self.api[self.encryptor(team)].view()["you"]["code"]
+
+    def careful_click(self, name: str, confirm: str) -> None:
+        """A careful host button: the first tap makes it name the player, the second one acts."""
+        self.table.get_by_role("button", name=name).click()
+        armed = self.table.get_by_role("button", name=confirm)
+        expect(armed).to_have_class(re.compile(r"\barmed\b"))
+        armed.click()
 
     def open_tools(self) -> None:
         """The table's "Fix a mistake" panel."""
@@ -174,6 +181,8 @@ def test_a_correction_confirmed_by_both_teams_then_one_rejected(browser, live_se
     # Black decrypts; now its reveal is the last one, and White rejects a correction of it.
     game.api[game.teammate("black")].post("guess", code=black_code, confirm=True)
     expect(table.locator(".round-title")).to_contain_text("Round 3 of 8")
+    expect(table.locator("details.host-tools[open]")).to_have_count(0)   # the panel closed after its action
+    game.open_tools()
     form = table.locator("form.correction-form")
     expect(form).to_contain_text(f"round 2, Black's code {dashed(black_code)}")
     form.locator('input[name="decryption"]').fill(dashed(wrong(black_code)))
@@ -251,13 +260,15 @@ def test_a_seat_moves_to_a_new_phone_by_qr_code(browser, live_server):
 
 # --- 3. a rematch ---------------------------------------------------------------------------
 
-def test_a_rematch_deals_new_keywords_and_moves_the_encryptors_on(browser, live_server):
+def test_a_rematch_through_the_lobby(browser, live_server):
+    """A rematch goes back to the lobby: phones follow, a player switches team, the host shuffles the teams
+    and sets the sand timer, then starts; fresh keywords, and the Encryptors who waited longest go first."""
     game = Tabletop(browser, live_server)
     table, phones = game.table, game.phones
     first_keywords = {team: game.api[name].view()["teams"][team]["keywords"]
                       for name, team in (("Ada", "white"), ("Grace", "black"))}
     game.open_tools()                                          # Ada stepped away: White's rotation moves on
-    table.get_by_role("button", name="Ada stepped away: the next White player takes the round").click()
+    game.careful_click("Ada stepped away: the next White player takes the round", "Tap again to skip Ada")
     expect(table.locator(".notices")).to_contain_text("Ada stepped away")
     game.round(white=(False, False))                           # White misreads...
     game.round()
@@ -266,23 +277,61 @@ def test_a_rematch_deals_new_keywords_and_moves_the_encryptors_on(browser, live_
     expect(table.locator(".result")).to_contain_text("Black wins!")
     for phone in phones.values():
         phone.see("Black wins!")
+    last_turn = {"Alan": 3, "Grace": 3, "Ada": 2, "Linus": 2}   # the round each last encrypted
 
     table.get_by_role("button", name="Rematch: same teams, new keywords").click()
+    expect(table.locator(".rematch-intro")).to_contain_text("Rematch: everyone keeps their seat.")
+    expect(table.locator(".lobby .qr")).to_have_count(2)       # newcomers can join
+    for name, phone in phones.items():                         # no phone navigates: they follow by polling
+        phone.see("Rematch: you keep your seat.")
+        expect(phone.page.locator("#keywords li")).to_have_count(0)
+    linus = phones["Linus"].page
+    expect(linus.get_by_role("button", name="Switch to White")).to_be_visible()
+    for size, viewport in (("390", PHONE), ("320", {"width": 320, "height": 700})):
+        linus.set_viewport_size(viewport)
+        shot(linus, f"51-phone-rematch-lobby-{size}")
+    linus.set_viewport_size(PHONE)
+    linus.get_by_role("button", name="Switch to White").click()
+    expect(linus.locator(".topbar .who")).to_contain_text("White")
+    expect(table.locator(".lobby .team-white .roster li")).to_have_count(3)
+    expect(table.get_by_role("button", name="Start the game")).to_be_disabled()   # 3 against 1
+    for size, viewport in (("1280", TABLE), ("1024", {"width": 1024, "height": 768}),
+                           ("1920", {"width": 1920, "height": 1080})):
+        table.set_viewport_size(viewport)
+        shot(table, f"51-table-rematch-lobby-{size}")
+    table.set_viewport_size(TABLE)
+
+    table.get_by_role("button", name="Shuffle teams").click()
+    for team in OTHER:                                         # whoever lands where, 2 and 2
+        expect(table.locator(f".lobby .team-{team} .roster li")).to_have_count(2)
+    expect(table.get_by_role("button", name="Start the game")).to_be_enabled()
+    table.locator("#timer-seconds").fill("45")
+    table.get_by_role("button", name="Turn on").click()
+    expect(table.locator(".sand-timer-setting")).to_contain_text("Now: 45 seconds")
+    phones["Ada"].see("Sand timer: 45 seconds.")
+    shot(table, "51-table-rematch-lobby-shuffled-1280")
+
+    table.get_by_role("button", name="Start the game").click()
     expect(table.locator(".round-title")).to_contain_text("Round 1 of 8")
     expect(table.locator(".team-white .token.miscommunication")).to_contain_text("0 Miscommunications")
     expect(table.locator(".notices")).to_have_count(0)         # a fresh log for the new game
-    shot(table, "50-table-rematch-1280")
-    new_encryptors = {"white": "Ada", "black": "Linus"}       # the next in rotation after Alan and Grace
-    for name, phone in phones.items():                        # no phone navigates: they follow by polling
+    view = game.api["Ada"].view()
+    assert view["match"] == 2 and view["timer_seconds"] == 45
+    teams = {p["name"]: team for team in OTHER for p in view["teams"][team]["players"]}
+    team_names = {"white": "White", "black": "Black"}
+    for team in OTHER:                                         # the longest wait first, then join order
+        members = [p["name"] for p in view["teams"][team]["players"]]
+        assert game.encryptor(team) == min(members, key=last_turn.get), (team, members)
+    for name, phone in phones.items():
         expect(phone.page.locator(".topbar .round")).to_contain_text("Round 1/8")
+        expect(phone.page.locator(".topbar .who")).to_contain_text(team_names[teams[name]])
         expect(phone.page.locator("#keywords li")).to_have_count(4)
         words = phone.page.locator("#keywords li").all_inner_texts()
         assert not set(words) & set(first_keywords["white"] + first_keywords["black"]), words
-        encryptor = name in new_encryptors.values()
+        encryptor = name == game.encryptor(teams[name])
         expect(phone.page.locator("details.secret")).to_have_count(1 if encryptor else 0)
-        expect(table.locator(f".team-{TEAM_OF[name]} .roster li", has_text=name)
-               .locator(".badge")).to_have_count(1 if encryptor else 0)
-    shot(phones["Ada"].page, "50-phone-rematch-390")
+    shot(table, "51-table-rematch-started-1280")
+    shot(phones["Ada"].page, "51-phone-rematch-started-390")
 
     # Game 1's summary stays reachable.
     alan = phones["Alan"]
@@ -377,7 +426,7 @@ def test_the_table_skips_an_encryptor_who_stepped_away(browser, live_server):
     expect(ada.page.locator("details.secret")).to_have_count(1)
     expect(alan.page.locator("details.secret")).to_have_count(0)
     game.open_tools()
-    table.get_by_role("button", name="Ada stepped away: the next White player takes the round").click()
+    game.careful_click("Ada stepped away: the next White player takes the round", "Tap again to skip Ada")
     expect(table.locator(".notices")).to_contain_text("Ada stepped away; Alan is White's Encryptor this round.")
     expect(table.locator(".team-white .roster li", has_text="Alan").locator(".badge")).to_have_text("Encryptor")
     expect(alan.page.locator("details.secret")).to_have_count(1)
@@ -394,3 +443,84 @@ def test_the_table_skips_an_encryptor_who_stepped_away(browser, live_server):
     expect(table.locator(".guess-status")).to_contain_text("Alan (White): clues ready")
     expect(table.get_by_role("button", name=re.compile("stepped away: the next White"))).to_have_count(0)
     game.close()
+
+
+# --- 6. careful host buttons ---------------------------------------------------------------------
+
+def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_server):
+    """Remove, skip and cancel a seat link: the first tap names the player (for a few seconds), the second
+    acts; the "Fix a mistake" panel then closes and the table screen shows the round again."""
+    context = browser.new_context(viewport=TABLE)
+    table = context.new_page()
+    table.goto(live_server.url)
+    table.get_by_role("button", name="New game").click()
+    link = table.locator(".team-white .link a").inner_text()
+    eve = Phone(browser, "Eve")
+    eve.join(link)
+    roster = table.locator(".lobby .team-white .roster")
+    expect(roster).to_contain_text("Eve")
+    roster.get_by_role("button", name="Remove", exact=True).click()
+    armed = roster.get_by_role("button", name="Tap again to remove Eve")
+    expect(armed).to_be_visible()
+    shot(table, "51-table-confirm-remove-1280")
+    remove = roster.get_by_role("button", name="Remove", exact=True)
+    expect(remove).to_be_visible(timeout=8000)                 # it calms down by itself
+    expect(roster).to_contain_text("Eve")                      # nothing was done
+    remove.click()
+    roster.get_by_role("button", name="Tap again to remove Eve").click()
+    expect(roster).to_contain_text("Nobody yet")
+    eve.close()
+    context.close()
+
+    game = Tabletop(browser, live_server)
+    table = game.table
+    game.open_tools()
+    table.locator("#seat-link-seat").select_option(label="Alan (White)")
+    table.get_by_role("button", name="Show a seat link").click()
+    expect(table.locator("details.host-tools[open]")).to_have_count(0)   # the panel closed after its action
+    card = table.locator(".seat-link")
+    card.get_by_role("button", name="Not needed: cancel this link").click()
+    expect(card.get_by_role("button", name="Tap again to cancel Alan's link")).to_be_visible()
+    shot(table, "51-table-confirm-cancel-link-1280")
+    card.get_by_role("button", name="Tap again to cancel Alan's link").click()
+    expect(table.locator(".seat-link")).to_have_count(0)
+
+    game.round()                                               # a longer page: the round is far above the panel
+    expect(table.locator(".round-title")).to_contain_text("Round 2 of 8")
+    game.open_tools()
+    skip = "Ada stepped away: the next White player takes the round"
+    if game.encryptor("white") != "Ada":
+        skip = "Alan stepped away: the next White player takes the round"
+    named = skip.split(" stepped away")[0]
+    table.get_by_role("button", name=skip).click()
+    expect(table.get_by_role("button", name=f"Tap again to skip {named}")).to_be_visible()
+    shot(table, "51-table-confirm-skip-1280")
+    board_top = "document.getElementById('board').getBoundingClientRect().top"
+    assert table.evaluate(board_top) < -50                     # the panel is in view, the round is not
+    table.get_by_role("button", name=f"Tap again to skip {named}").click()
+    expect(table.locator(".notices")).to_contain_text(f"{named} stepped away")
+    expect(table.locator("details.host-tools[open]")).to_have_count(0)
+    assert abs(table.evaluate(board_top)) < 2                  # scrolled back to the round
+    game.close()
+
+
+def test_careful_host_buttons_work_without_javascript(browser, live_server):
+    """Without JavaScript the first tap posts and the table page comes back with that button asking again
+    (focused, so it is in view); the second tap acts."""
+    context = browser.new_context(viewport=TABLE, java_script_enabled=False)
+    table = context.new_page()
+    table.goto(live_server.url)
+    table.get_by_role("button", name="New game").click()
+    eve = Phone(browser, "Eve")
+    eve.join(table.locator(".team-black .link a").inner_text())
+    table.reload()
+    roster = table.locator(".lobby .team-black .roster")
+    roster.get_by_role("button", name="Remove", exact=True).click()
+    armed = roster.get_by_role("button", name="Tap again to remove Eve")
+    expect(armed).to_be_focused()
+    expect(roster).to_contain_text("Eve")
+    shot(table, "51-table-confirm-remove-nojs-1280")
+    armed.click()
+    expect(roster).to_contain_text("Nobody yet")
+    eve.close()
+    context.close()

@@ -815,6 +815,7 @@ def test_the_home_page_refuses_hostile_settings_and_creates_no_game(app, fields,
 PHASE_BOUND = {
     "join": ("lobby", {"name": "Zed"}), "lock-joining": ("lobby", {"locked": True}),
     "move-player": ("lobby", {"seat": 1}), "remove-player": ("lobby", {"seat": 1}), "start": ("lobby", {}),
+    "switch-team": ("lobby", {}), "shuffle-teams": ("lobby", {}), "set-timer": ("lobby", {"timer": 30}),
     "skip-encryptor": ("playing", {"team": "white"}), "take-back": ("playing", {}),
     "swap-keyword": ("playing", {"number": 1}), "clues": ("playing", {"clues": ["zz8a", "zz8b", "zz8c"]}),
     "guess": ("playing", {"code": [1, 2, 3], "confirm": True}),

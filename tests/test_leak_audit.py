@@ -176,7 +176,9 @@ class Truth:
         self.game = replay(self.events)
         self.dealt: dict[str, list[str]] = {}          # this match: every word each team held
         for e in self.events:
-            if e["type"] in ("game_started", "rematch_started"):
+            if e["type"] == "rematch_started":
+                self.dealt = {}                        # a rematch deals when it starts
+            elif e["type"] == "game_started":
                 self.dealt = {t: list(w) for t, w in e["keywords"].items()}
             elif e["type"] == "keyword_swapped":
                 self.dealt[e["team"]].append(e["word"])
@@ -950,6 +952,11 @@ class World:
         self.expire(link, "a seat link already used", keep_client=False)
         self.seats[name] = new
 
+    def seated_anew(self):
+        """Players switched or were shuffled in the lobby: each phone now belongs to its seat's team."""
+        for v in self.seats.values():
+            v.team = self.state().player(v.seat).team
+
     def step(self, label):
         self.audit(label)
 
@@ -1046,9 +1053,19 @@ def play_standard(w: World):
     w.do(w.host, "verdicts", verdicts={"white": [True, False, False, False], "black": [False] * 4})
     w.step("over")
 
-    # a rematch, played to a win
+    # a rematch, through the lobby, played to a win
     w.do(w.host, "rematch")
-    w.step("rematch")
+    w.step("rematch: the lobby")
+    w.do(w.seats["Walt"], "switch-team", channel="browser")
+    w.seated_anew()
+    w.step("rematch: Walt switched team")
+    w.form(w.host, "shuffle-teams", {})
+    w.seated_anew()
+    w.step("rematch: teams shuffled")
+    w.do(w.host, "set-timer", timer=45)
+    w.step("rematch: the sand timer changed")
+    w.do(w.host, "start")
+    w.step("rematch: started")
     for team in TEAMS:
         w.do(w.encryptor(team), "clues", clues=w.clues(team))
         w.step(f"rematch: {team} announced")
@@ -1085,7 +1102,8 @@ def play_three(w: World):
     w.step("started")
     w.do(w.seats["Theo"], "swap-keyword", channel="browser", number=1)
     w.step("the team swapped keyword 1")
-    w.form(w.host, "skip-encryptor", {"team": "white"})
+    w.form(w.host, "skip-encryptor", {"team": "white"})               # the first tap only asks again
+    w.form(w.host, "skip-encryptor", {"team": "white", "confirmed": "1"})
     w.step("the Encryptor was skipped")
     link = w.issue_seat_link("Ivan")
     w.step("seat link issued")
@@ -1135,6 +1153,11 @@ def play_three(w: World):
     assert w.state().phase == OVER and w.state().result.winners == ("black",)
     w.do(w.host, "rematch")
     w.step("rematch")
+    w.do(w.host, "shuffle-teams")
+    w.seated_anew()
+    w.step("rematch: a new Interceptor drawn")
+    w.do(w.host, "start")
+    w.step("rematch: started")
     w.do(w.encryptor("white"), "clues", clues=w.clues("white"))
     w.step("rematch: announced")
 

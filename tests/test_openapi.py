@@ -603,12 +603,25 @@ def test_host_corrections_match_the_document(client):
         assert summary["teams"]["white"]["keywords"] and summary["teams"]["black"]["keywords"]
     assert game.summary(match=1) == summary
     game.summary(match=2, expect=409)
-    assert game.do("rematch", host)["events"] == ["rematch_started", "round_started"]
+    assert game.do("rematch", host)["events"] == ["rematch_started"]
     view = game.view(host)
-    assert view["match"] == 2 and view["notices"] == [] and view["phase"] == "playing"
+    assert view["match"] == 2 and view["notices"] == [] and view["phase"] == "lobby"
     assert game.summary()["match"] == 1
     game.summary(match=2, expect=409)
+    api.refused(f"{game.path}/rematch", host, None, 409, "game_not_started")
+
+    # The rematch's lobby: a player switches team, the host shuffles and sets the sand timer, then starts.
+    assert game.do("switch-team", game.seats[1])["events"] == ["player_moved"]
+    api.refused(f"{game.path}/switch-team", host, None, 403, "players_only")
+    assert game.do("shuffle-teams", host)["events"] == ["teams_shuffled"]
+    api.refused(f"{game.path}/shuffle-teams", game.seats[1], None, 403, "host_only")
+    assert game.do("set-timer", host, {"timer": 45})["events"] == ["timer_set"]
+    assert game.view(host)["timer_seconds"] == 45
+    game.do("set-timer", host, {"timer": None})
+    api.refused(f"{game.path}/set-timer", host, {"timer": 9}, 400, "timer_length")
+    assert game.do("start", host)["events"] == ["game_started", "round_started"]
     api.refused(f"{game.path}/rematch", host, None, 409, "game_in_progress")
+    api.refused(f"{game.path}/switch-team", game.seats[1], None, 409, "game_in_progress")
 
 
 @pytest.mark.slow

@@ -571,6 +571,8 @@ def test_every_event_a_game_produces_is_a_known_event_type():
         corrections.do({"type": "answer_correction", "accept": True}, corrections.seat(seat))
     corrections.round(white=(False, False))
     corrections.round(white=(False, False))
-    corrections.do({"type": "rematch", "words": WORDS}, HOST)
+    corrections.do({"type": "rematch"}, HOST)
+    corrections.do({"type": "shuffle_teams"}, HOST)
+    corrections.do({"type": "set_timer", "timer": 45}, HOST)
     seen |= {e["type"] for e in corrections.events}
     assert seen == set(EVENT_TYPES)

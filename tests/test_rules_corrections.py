@@ -289,20 +289,140 @@ def test_a_seat_link_can_be_cancelled_and_then_no_longer_claimed():
 
 # --- rematch --------------------------------------------------------------------------------
 
-def test_a_rematch_keeps_the_seats_deals_fresh_keywords_and_continues_the_rotation():
-    table = Table(white=("Ann", "Abe", "Amy"), black=("Bea", "Bob"))
+def _finished(table: Table) -> Table:
     table.round(white=(False, False))
     table.round(white=(False, False))                             # Black wins in round 2
     assert table.game.phase == OVER
+    return table
+
+
+def test_a_rematch_goes_back_to_the_lobby_with_the_same_seats_then_deals_fresh_keywords():
+    table = _finished(Table(white=("Ann", "Abe", "Amy"), black=("Bea", "Bob")))
     first = dict(table.game.keywords)
-    table.do({"type": "rematch", "words": WORDS}, HOST)
+    seats = [(p.seat, p.name, p.team) for p in table.game.players]
+    assert table.do({"type": "rematch"}, HOST) == [{"type": "rematch_started"}]
     game = table.game
-    assert game.phase == PLAYING and game.match == 2 and game.round.number == 1
+    assert game.phase == LOBBY and game.match == 2 and not game.rounds and not game.keywords
+    assert [(p.seat, p.name, p.team) for p in game.players] == seats
+    assert game.tokens["white"].miscommunications == 0 and not game.joining_locked
+    assert refused(table, {"type": "rematch"}) == "game_not_started"
+    table.do({"type": "start", "words": WORDS}, HOST)
+    game = table.game
+    assert game.phase == PLAYING and game.round.number == 1
     assert not set(first["white"] + first["black"]) & set(game.keywords["white"] + game.keywords["black"])
-    assert game.tokens["white"].miscommunications == 0
     names = (game.player(table.encryptor("white").seat).name, game.player(table.encryptor("black").seat).name)
     assert names == ("Amy", "Bea")                                # after Abe and Bob of round 2
-    assert refused(table, {"type": "rematch", "words": WORDS}) == "game_in_progress"
+    assert refused(table, {"type": "rematch"}) == "game_in_progress"
+
+
+def test_the_rematch_lobby_reopens_joining_and_takes_newcomers():
+    table = Table(start=False)
+    table.do({"type": "lock_joining", "locked": True}, HOST)
+    table.do({"type": "start", "words": WORDS}, HOST)
+    _finished(table).do({"type": "rematch"}, HOST)
+    table.do({"type": "join", "name": "Cy"}, Actor("join", "white"))
+    assert [p.name for p in table.game.team_players("white")] == ["Ann", "Abe", "Cy"]
+
+
+def test_a_rematch_starts_each_rotation_with_whoever_has_gone_longest_without_encrypting():
+    """Newcomers first (they never encrypted); whoever encrypted the last round comes last."""
+    table = _finished(Table(white=("Ann", "Abe"), black=("Bea", "Bob")))    # Ann, Abe / Bea, Bob encrypted
+    table.do({"type": "rematch"}, HOST)
+    table.do({"type": "move_player", "seat": 2}, HOST)                     # Abe (round 2) to Black
+    table.do({"type": "join", "name": "Cy"}, Actor("join", "white"))
+    table.do({"type": "start", "words": WORDS}, HOST)
+    order = {team: [table.game.encryptor_for(team, r).name for r in (1, 2, 3)] for team in ("white", "black")}
+    assert order == {"white": ["Cy", "Ann", "Cy"], "black": ["Bea", "Bob", "Abe"]}
+
+
+def test_a_player_switches_team_from_their_phone_in_the_lobby():
+    table = Table(white=("Ann", "Abe", "Amy"), black=("Bea", "Bob"), start=False)
+    assert table.do({"type": "switch_team"}, table.seat(3)) == [{"type": "player_moved", "seat": 3, "team": "black"}]
+    assert [p.name for p in table.game.team_players("black")] == ["Bea", "Bob", "Amy"]
+    assert refused(table, {"type": "switch_team"}) == "players_only"
+    assert refused(table, {"type": "switch_team"}, Actor("join", "white")) == "players_only"
+    table.do({"type": "join", "name": "Ann"}, Actor("join", "black"))     # another Ann: Black is full
+    assert refused(table, {"type": "switch_team"}, table.seat(6)) == "name_taken"
+    assert refused(table, {"type": "switch_team"}, table.seat(1)) == "team_full"
+    table.do({"type": "lock_joining", "locked": True}, HOST)
+    assert refused(table, {"type": "switch_team"}, table.seat(1)) == "joining_locked"
+    table.do({"type": "lock_joining", "locked": False}, HOST)
+    table.do({"type": "remove_player", "seat": 6}, HOST)
+    table.do({"type": "start", "words": WORDS}, HOST)
+    assert refused(table, {"type": "switch_team"}, table.seat(1)) == "game_in_progress"
+    try_out = Table(white=(), black=(), start=False, try_out=True, players={"white": ["W1", "W2"], "black": ["B1"]})
+    assert refused(try_out, {"type": "switch_team"}, try_out.seat(1)) == "try_out_fixed_seats"
+
+
+def _shuffled(names_by_team, seed, **settings):
+    table = Table(white=names_by_team[0], black=names_by_team[1], start=False, seed=seed, **settings)
+    table.do({"type": "shuffle_teams"}, HOST)
+    return table
+
+
+def test_shuffling_splits_the_seated_players_as_evenly_as_possible_at_random():
+    players = ["Ann", "Abe", "Amy", "Al", "Bea", "Bob", "Ben", "Bo"]
+    for count in range(2, 9):
+        white, black = players[:count][::2], players[:count][1::2]
+        arrangements, bigger = set(), set()
+        for seed in range(40):
+            game = _shuffled((white, black), seed).game
+            sizes = {team: len(game.team_players(team)) for team in ("white", "black")}
+            assert abs(sizes["white"] - sizes["black"]) <= 1 and sorted(p.name for p in game.players) == sorted(
+                white + black)
+            arrangements.add(tuple(p.name for p in game.team_players("white")))
+            bigger.add(max(sizes, key=sizes.get) if sizes["white"] != sizes["black"] else None)
+        assert len(arrangements) > 1                                 # random, not a fixed split
+        if count % 2:
+            assert bigger == {"white", "black"}                      # either team may get the odd player out
+    assert [(p.seat, p.team) for p in _shuffled((players[:3], players[4:7]), 5).game.players] == [
+        (p.seat, p.team) for p in _shuffled((players[:3], players[4:7]), 5).game.players]   # the seeded rng decides
+
+
+def test_shuffling_keeps_two_players_of_the_same_name_apart():
+    for seed in range(30):
+        game = _shuffled((["Ann", "Abe", "Amy"], ["ann", "Bob", "amy"]), seed).game
+        for team in ("white", "black"):
+            names = [p.name.lower() for p in game.team_players(team)]
+            assert len(names) == len(set(names)) == 3
+
+
+def test_shuffling_in_the_three_player_game_draws_the_interceptor():
+    interceptors = set()
+    for seed in range(30):
+        game = _shuffled((["Ann", "Abe"], ["Ivy"]), seed, mode="three_player").game
+        assert len(game.team_players("white")) == 2 and len(game.team_players("black")) == 1
+        interceptors.add(game.team_players("black")[0].name)
+    assert interceptors == {"Ann", "Abe", "Ivy"}
+
+
+def test_shuffling_is_for_the_host_in_a_real_game_lobby_with_two_players_or_more():
+    table = Table(white=("Ann",), black=(), start=False)
+    assert refused(table, {"type": "shuffle_teams"}) == "too_few_to_shuffle"
+    table.do({"type": "join", "name": "Bea"}, Actor("join", "white"))
+    assert refused(table, {"type": "shuffle_teams"}, table.seat(1)) == "host_only"
+    table = Table()
+    assert refused(table, {"type": "shuffle_teams"}) == "game_in_progress"
+    try_out = Table(white=(), black=(), start=False, try_out=True, players={"white": ["W1", "W2"], "black": ["B1"]})
+    assert refused(try_out, {"type": "shuffle_teams"}) == "try_out_fixed_seats"
+
+
+def test_the_host_changes_the_sand_timer_in_the_lobby():
+    table = _finished(Table(timer=30))
+    assert refused(table, {"type": "set_timer", "timer": 45}) == "game_over"
+    table.do({"type": "rematch"}, HOST)
+    table.do({"type": "set_timer", "timer": 45}, HOST)
+    assert table.game.settings.timer == 45
+    for wrong_value in (5, 601, "45", 45.0, True, [45]):
+        assert refused(table, {"type": "set_timer", "timer": wrong_value}) == "timer_length"
+    assert refused(table, {"type": "set_timer"}) == "timer_length"
+    assert refused(table, {"type": "set_timer", "timer": 60}, table.seat(1)) == "host_only"
+    table.do({"type": "set_timer", "timer": None}, HOST)
+    assert table.game.settings.timer is None
+    table.do({"type": "set_timer", "timer": 10}, HOST)
+    table.do({"type": "start", "words": WORDS}, HOST)
+    assert table.game.settings.timer == 10
+    assert refused(table, {"type": "set_timer", "timer": 60}) == "game_in_progress"
 
 
 # --- custom words ---------------------------------------------------------------------------

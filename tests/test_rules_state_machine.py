@@ -26,7 +26,10 @@ digest (`/work/shared/rules.md`, cited as "rules.md <section>") or of `docs/rule
   round 1; skips and rematches move the rotation as docs/rules.md says;
 - codes are 3 distinct digits 1-4; 4 keywords a screen, no word on two screens, changed only by the deal
   and one swap; clues are never an own keyword, never reused by the team, never revised;
-- the refusals match independent oracles for clues, guesses, starting, taking back, seat links, rematch.
+- the refusals match independent oracles for clues, guesses, starting, taking back, seat links, rematch,
+  switching teams, shuffling them and setting the sand timer; a rematch goes back to the lobby with the same
+  seats, a shuffle splits the players as evenly as possible, and each match's first Encryptors are the
+  players who have gone longest without encrypting.
 """
 
 from __future__ import annotations
@@ -67,7 +70,8 @@ JUNK = [None, True, False, 0, 1, 2, 3, 4, 5, 99, -1, "", "x", "white", "black", 
 # The team a skip names: the two sides, an unknown one, and JSON that is not a name at all.
 SKIP_TEAMS = ["white", "black", "grey", None, ["white"], {"white": 1}]
 
-COMMAND_TYPES = ["create", "join", "lock_joining", "move_player", "remove_player", "start", "swap_keyword",
+COMMAND_TYPES = ["create", "join", "lock_joining", "move_player", "remove_player", "switch_team", "shuffle_teams",
+                 "set_timer", "start", "swap_keyword",
                  "skip_encryptor", "take_back", "propose_correction", "answer_correction",
                  "withdraw_correction", "issue_seat_link", "cancel_seat_link", "claim_seat", "rematch",
                  "announce_clues", "guess", "keyword_guesses", "judge_keywords", "no_such_command"]
@@ -130,6 +134,7 @@ class DecryptoTable(RuleBasedStateMachine):
         self.clue_numbers = 0
         self.wrong_decryption = 0      # in percent, per example: how often the "play" rule decrypts wrong
         self.right_interception = 0    # ... and intercepts right
+        self.turns: dict[int, tuple] = {}   # seat -> (match, round) of its last turn as Encryptor, kept here
 
     # --- sending commands --------------------------------------------------------------------
 
@@ -218,8 +223,9 @@ class DecryptoTable(RuleBasedStateMachine):
     @rule(data=st.data())
     def lobby(self, data):
         kind = data.draw(st.sampled_from(["join", "switch", "move_player", "remove_player", "lock_joining",
-                                          "create"]), label="lobby command")
-        actor = self.any_actor(data, prefer_seats=False)
+                                          "create", "switch_team", "shuffle_teams", "set_timer"]),
+                         label="lobby command")
+        actor = self.any_actor(data, prefer_seats=kind == "switch_team")
         seats = [p.seat for p in self.game.players] + [99, "1"]
         if kind == "join":
             team = data.draw(st.sampled_from(TEAMS), label="team")
@@ -235,6 +241,33 @@ class DecryptoTable(RuleBasedStateMachine):
             self.send({"type": kind, "locked": data.draw(st.sampled_from([True, False, "yes"]))}, HOST)
         elif kind == "create":
             self.send({"type": "create", "mode": data.draw(st.sampled_from(["standard", "five"]))}, actor)
+        elif kind == "switch_team":
+            before = self.game
+            player = before.player(actor.seat) if actor.kind == "seat" else None
+            outcome = self.send({"type": kind}, actor)
+            # docs/rules.md "Rematch": a seated player moves themselves to the other team while joining is
+            # open, if it has room and nobody there has their name (as joining it would ask).
+            if player is not None:
+                theirs = before.team_players(other(player.team))
+                legal = (not before.joining_locked and len(theirs) < before.team_sizes(other(player.team))[1]
+                         and all(p.name.lower() != player.name.lower() for p in theirs))
+                assert isinstance(outcome, list) == legal, (player, outcome)
+            else:
+                assert not isinstance(outcome, list)
+        elif kind == "shuffle_teams":
+            actor = data.draw(st.sampled_from([HOST, HOST, actor]), label="host?")
+            before = self.game
+            outcome = self.send({"type": kind}, actor)
+            assert isinstance(outcome, list) == (actor == HOST and len(before.players) >= 2), outcome
+        else:
+            value = data.draw(st.sampled_from([None, 10, 45, 600, 9, 601, "30", True, 30.0]), label="timer")
+            actor = data.draw(st.sampled_from([HOST, HOST, actor]), label="host?")
+            outcome = self.send({"type": kind, "timer": value}, actor)
+            # docs/rules.md "Sand timer": none, or 10 to 600 whole seconds.
+            legal = value is None or (type(value) is int and 10 <= value <= 600)
+            assert isinstance(outcome, list) == (actor == HOST and legal), (value, outcome)
+            if isinstance(outcome, list):
+                assert self.game.settings.timer == value
 
     @precondition(lambda self: self.game.phase == LOBBY)
     @rule(data=st.data())
@@ -344,13 +377,26 @@ class DecryptoTable(RuleBasedStateMachine):
     def play_on(self, data, most: int) -> None:
         """Play on by the right actors: up to `most` legal commands, each of which must be accepted."""
         for _ in range(data.draw(st.integers(1, most), label="moves")):
-            if self.game.phase == LOBBY:
+            if self.game.phase == LOBBY and self.game.match > 1 and data.draw(st.booleans(), label="lobby chores?"):
+                self.rematch_lobby(data)
+                move = self.seating_move()
+            elif self.game.phase == LOBBY:
                 move = self.seating_move()
             elif self.game.phase == OVER and data.draw(st.integers(0, 2), label="rematch now?"):
                 return
             else:
                 move = self.next_move(data)
             self.send(*move, must_succeed=True)
+
+    def rematch_lobby(self, data) -> None:
+        """What a table does in a rematch's lobby: someone switches team, the host shuffles the teams
+        (legal with two players or more) and changes the sand timer."""
+        player = data.draw(st.sampled_from(self.game.players), label="switching player")
+        self.send({"type": "switch_team"}, self.seat(player.seat))
+        if data.draw(st.booleans(), label="shuffle?"):
+            self.send({"type": "shuffle_teams"}, HOST, must_succeed=True)
+        timer = data.draw(st.sampled_from([None, 10, 45]), label="new timer")
+        self.send({"type": "set_timer", "timer": timer}, HOST, must_succeed=True)
 
     # Three copies of the same rule: hypothesis picks among rules evenly (and switches some off per example),
     # so this weighs playing on against the random commands and most examples reach the end of a match.
@@ -589,15 +635,19 @@ class DecryptoTable(RuleBasedStateMachine):
             assert not any(same_word(c, u) for c in new for u in history)
             assert not any(same_word(a, b) for a, b in combinations(new, 2))
         if after.keywords != before.keywords:
-            # rules.md "Standard game": keywords are fixed for the whole game; only the deal (start, rematch)
-            # and one keyword swap per team (docs/rules.md "Keyword swap", a word never dealt before) change them.
+            # rules.md "Standard game": keywords are fixed for the whole game; only the deal (start), a
+            # rematch (none until its start) and one keyword swap per team (docs/rules.md "Keyword swap",
+            # a word never dealt before) change them.
             assert {"game_started", "rematch_started", "keyword_swapped"} & set(kinds), kinds
             if kinds == ["keyword_swapped"]:
                 changed = [(t, i) for t in after.keywords for i in range(4)
                            if after.keywords[t][i] != before.keywords[t][i]]
                 assert len(changed) == 1 and changed[0][0] == player.team and changed[0][0] not in before.swapped
                 assert not any(same_word(after.keywords[t][i], d) for t, i in changed for d in before.dealt)
-            self.check_keywords(after)
+            if after.phase == LOBBY:
+                assert kinds == ["rematch_started"] and not after.keywords
+            else:
+                self.check_keywords(after)
         if before.match == after.match:
             # rules.md "Clues": announced once and never revised; only the table's take-back withdraws them.
             for old, new in zip(before.rounds, after.rounds):
@@ -609,16 +659,31 @@ class DecryptoTable(RuleBasedStateMachine):
             for team in after.transmitting:
                 assert not any(contains_word(c, k) for c in after.clues_used(team) for k in after.keywords[team])
         if kind == "rematch":
-            # docs/rules.md "Rematch": same seats, tokens back to 0, round 1, and each team's first Encryptor
-            # is the player after the one who encrypted the last round played.
+            # docs/rules.md "Rematch": back to the lobby with the same seats, tokens back to 0, joining open.
             assert before.phase == OVER and after.match == before.match + 1 and after.players == before.players
-            assert len(after.rounds) == 1
+            assert after.phase == LOBBY and not after.rounds and not after.joining_locked
+            for r in before.rounds:
+                for transmission in r.transmissions.values():
+                    self.turns[transmission.encryptor] = (before.match, r.number)
+        for event in events:
+            if event["type"] in ("player_left", "player_removed"):
+                self.turns.pop(event["seat"], None)
+        if kind == "start":
+            # docs/rules.md "Rematch": each team's first Encryptor of a match is the player who has gone
+            # longest without encrypting (never, first), the earliest in join order among equals.
             for team in after.transmitting:
                 members = [p.seat for p in after.team_players(team)]
-                last = before.round.transmissions[team].encryptor
-                first = after.round.transmissions[team].encryptor
-                assert first == members[(members.index(last) + 1) % len(members)], (
-                    f"rematch: {team}'s first Encryptor is seat {first}, after seat {last} encrypted the last round")
+                expected = min(members, key=lambda seat: self.turns.get(seat, (0, 0)))
+                assert after.round.transmissions[team].encryptor == expected, (team, self.turns)
+        if kind == "shuffle_teams":
+            # docs/rules.md "Rematch": the same players, split as evenly as possible (three players: the
+            # team of two and one Interceptor), never two of the same name on one team.
+            assert sorted(p.seat for p in after.players) == sorted(p.seat for p in before.players)
+            sizes = [len(after.team_players(team)) for team in TEAMS]
+            assert abs(sizes[0] - sizes[1]) <= 1 and (not after.three_player or sizes[0] >= sizes[1])
+            for team in TEAMS:
+                names = [p.name.lower() for p in after.team_players(team)]
+                assert len(names) == len(set(names))
         if kind == "skip_encryptor":
             # docs/rules.md "Host corrections": the next teammate in join order takes the round.
             team = command["team"]
@@ -843,5 +908,6 @@ def test_a_skip_in_a_round_that_a_correction_undid_does_not_shift_the_rematch_ro
     assert table.game.phase == OVER and table.game.round.number == 2       # White won in round 2
     last = table.game.round.transmissions["white"].encryptor
     assert table.game.player(last).name == "Abe"
-    table.do({"type": "rematch", "words": WORDS}, HOST)
+    table.do({"type": "rematch"}, HOST)
+    table.do({"type": "start", "words": WORDS}, HOST)
     assert table.game.player(table.encryptor("white").seat).name == "Ann"

@@ -189,6 +189,7 @@ def set_up_games(client) -> dict[str, Game]:
     three.play_round(decrypts={"white": False})
     three.play_round(decrypts={"white": False})     # the Interceptor's second token
     three.do("rematch", three.tokens["host"])
+    three.do("start", three.tokens["host"])
 
     for name, game in games.items():
         assert game.view()["phase"] == {"lobby": "lobby", "locked-lobby": "lobby", "keyword-guessing":

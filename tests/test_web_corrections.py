@@ -107,6 +107,14 @@ def state(client, name):
     """A game in one of the states below, through the API."""
     if name == "lobby":
         return ApiGame(client, start=False)
+    if name == "locked-lobby":
+        game = ApiGame(client, start=False)
+        assert game.post("lock-joining", game.tokens["host"], locked=True).status_code == 200
+        return game
+    if name == "empty-lobby":
+        game = SetUpGame(client, white=("Ann",), black=(), start=False)
+        game.seats["Abe"] = game.seats["Ann"]
+        return game
     game = ApiGame(client)
     if name == "writing":                 # round 1, no clues yet
         return game
@@ -147,7 +155,7 @@ def token_of(game, role, client=None):
 
 NEW_COMMANDS = ("lock-joining", "move-player", "remove-player", "skip-encryptor", "take-back", "correction",
                 "answer-correction", "withdraw-correction", "swap-keyword", "seat-link", "cancel-seat-link",
-                "claim-seat", "rematch")
+                "claim-seat", "rematch", "switch-team", "shuffle-teams", "set-timer")
 
 # (command, state, who sends it, body, status, refusal code)
 REFUSED = [
@@ -194,6 +202,21 @@ REFUSED = [
     ("rematch", "lobby", "host", {}, 409, "game_not_started"),
     ("rematch", "writing", "host", {}, 409, "game_in_progress"),
     ("lock-joining", "lobby", "host", {"locked": False}, 409, "already_open"),
+    ("switch-team", "lobby", "host", {}, 403, "players_only"),
+    ("switch-team", "lobby", "white_join", {}, 403, "players_only"),
+    ("switch-team", "writing", "seat", {}, 409, "game_in_progress"),
+    ("switch-team", "locked-lobby", "seat", {}, 409, "joining_locked"),
+    ("switch-team", "lobby", "seat", [1], 400, "malformed_body"),
+    ("shuffle-teams", "lobby", "seat", {}, 403, "host_only"),
+    ("shuffle-teams", "writing", "host", {}, 409, "game_in_progress"),
+    ("shuffle-teams", "empty-lobby", "host", {}, 409, "too_few_to_shuffle"),
+    ("shuffle-teams", "lobby", "host", "shuffle", 400, "malformed_body"),
+    ("set-timer", "lobby", "seat", {"timer": 30}, 403, "host_only"),
+    ("set-timer", "over", "host", {"timer": 30}, 409, "game_over"),
+    ("set-timer", "writing", "host", {"timer": 30}, 409, "game_in_progress"),
+    ("set-timer", "lobby", "host", {"timer": 5}, 400, "timer_length"),
+    ("set-timer", "lobby", "host", {"timer": "30"}, 400, "timer_length"),
+    ("set-timer", "lobby", "host", {}, 400, "timer_length"),
     ("cancel-seat-link", "writing", "host", {"seat": 2}, 409, "no_seat_link"),
     # malformed bodies
     ("lock-joining", "lobby", "host", {"locked": "yes"}, 400, "locked_malformed"),
@@ -236,7 +259,8 @@ def test_each_new_command_is_refused_with_a_sentence_and_nothing_written(app, cl
     before = log(game)
     answer = game.post(command, token, body)
     sentence_in(answer, status, code)
-    assert answer.get_json()["error"] == expected(app, code)
+    params = {"min": 10, "max": 600} if code == "timer_length" else {}
+    assert answer.get_json()["error"] == expected(app, code, **params)
     assert log(game) == before, "a refused command changed the event log"
 
 
@@ -268,6 +292,11 @@ FORM_REFUSED = [
     ("revealed", "table", "host", "correction", {"decryption": "1-1"}, 400, "guess_malformed"),
     ("lobby", "table", "host", "move-player", {"seat": "x"}, 400, "no_such_player"),
     ("writing", "table", "host", "rematch", {}, 409, "game_in_progress"),
+    ("writing", "table", "host", "shuffle-teams", {}, 409, "game_in_progress"),
+    ("lobby", "table", "host", "set-timer", {"timer": "9"}, 400, "timer_length"),
+    ("lobby", "table", "host", "remove-player", {"seat": "99"}, 400, "no_such_player"),
+    ("announced", "table", "host", "skip-encryptor", {"team": "white"}, 409, "clues_already_announced"),
+    ("writing", "play", "seat", "switch-team", {}, 409, "game_in_progress"),
     ("writing", "table", "host", "swap-keyword", {"number": "1"}, 400, "unknown_command"),
     ("writing", "table", "seat", "take-back", {}, 403, "host_only"),
     ("writing", "table", "spectator", "seat-link", {"seat": "1"}, 403, "host_only"),
@@ -295,7 +324,8 @@ def test_the_forms_refuse_with_a_page_that_says_why(app, client, state_name, whe
     answer = phone.post(path, data={**fields, "csrf_token": phone.csrf})
     assert answer.status_code == status, answer.get_data(as_text=True)[:300]
     assert answer.mimetype == "text/html"
-    assert expected(app, code) in html.unescape(answer.get_data(as_text=True))
+    params = {"min": 10, "max": 600} if code == "timer_length" else {}
+    assert expected(app, code, **params) in html.unescape(answer.get_data(as_text=True))
     assert log(game) == before
 
 
@@ -313,7 +343,8 @@ def test_the_forms_carry_out_a_correction_and_a_skip(app, client):
     game = state(client, "writing")
     table = browser(app)
     host = game.tokens["host"]
-    answer = table.post(f"/table/{host}/skip-encryptor", data={"team": "white", "csrf_token": table.csrf})
+    answer = table.post(f"/table/{host}/skip-encryptor", data={"team": "white", "confirmed": "1",
+                                                              "csrf_token": table.csrf})
     assert answer.status_code == 303 and answer.headers["Location"] == f"/table/{host}"
     assert game.encryptor("white") == game.seats["Abe"]
     play_round(game)
@@ -686,6 +717,7 @@ def test_after_a_rematch_the_first_game_stays_and_the_current_one_waits(app, cli
     answer = game.post("rematch", host)
     assert answer.status_code == 200, answer.get_json()
     assert game.view(host)["match"] == 2
+    assert game.post("start", host).status_code == 200
 
     api = lambda query: client.get(f"/api/games/{game.id}/summary{query}",  # noqa: E731
                                    headers={"Authorization": f"Bearer {game.seats['Bea']}"})
@@ -708,6 +740,73 @@ def test_after_a_rematch_the_first_game_stays_and_the_current_one_waits(app, cli
     assert api("?match=1").get_json() == first
     page = client.get(f"/summary/{host}?match=1").get_data(as_text=True)
     assert 'href="?match=2"' in page
+
+
+# --- the rematch lobby ------------------------------------------------------------------------
+
+def test_a_rematch_goes_back_to_the_lobby_where_phones_keep_their_seats_and_the_forms_rearrange_the_teams(app, client):
+    game, _, _ = finished_game(client)
+    host = game.tokens["host"]
+    table = browser(app)
+    assert table.post(f"/table/{host}/rematch", data={"csrf_token": table.csrf}).status_code == 303
+    view = game.view(host)
+    assert (view["phase"], view["match"], view["rounds"]) == ("lobby", 2, [])
+    assert {t: [p["name"] for p in view["teams"][t]["players"]] for t in ("white", "black")} == {
+        "white": ["Ann", "Abe"], "black": ["Bea", "Bob"]}
+    abe = browser(app, game.id, game.seats["Abe"])                 # the same cookie, no new scan
+    page = abe.get(f"/play/{game.id}").get_data(as_text=True)
+    assert "Rematch: you keep your seat." in page and "Switch to Black" in page
+    assert abe.post(f"/play/{game.id}/switch-team", data={"csrf_token": abe.csrf}).status_code == 303
+    assert [p["name"] for p in game.view(host)["teams"]["black"]["players"]] == ["Bea", "Bob", "Abe"]
+    assert game.view(game.seats["Abe"])["viewer"]["team"] == "black"
+    cy = game.post("join", game.tokens["white"], name="Cy")          # the join links work for newcomers
+    assert cy.status_code == 200, cy.get_json()
+    lobby = html.unescape(table.get(f"/table/{host}").get_data(as_text=True))
+    assert "Rematch: everyone keeps their seat." in lobby and "Shuffle teams" in lobby
+    assert table.post(f"/table/{host}/shuffle-teams", data={"csrf_token": table.csrf}).status_code == 303
+    sizes = sorted(len(game.view(host)["teams"][t]["players"]) for t in ("white", "black"))
+    assert sizes == [2, 3]
+    assert table.post(f"/table/{host}/set-timer", data={"timer": "45", "csrf_token": table.csrf}).status_code == 303
+    assert game.view(host)["timer_seconds"] == 45
+    assert "Sand timer: 45 seconds." in abe.get(f"/play/{game.id}").get_data(as_text=True)
+    assert table.post(f"/table/{host}/set-timer", data={"timer": "", "csrf_token": table.csrf}).status_code == 303
+    assert game.view(host)["timer_seconds"] is None
+    assert table.post(f"/table/{host}/start", data={"csrf_token": table.csrf}).status_code == 303
+    assert game.view(host)["phase"] == "playing"
+
+
+@pytest.mark.parametrize("command,field,state_name,armed_text", [
+    ("remove-player", "seat", "lobby", "Tap again to remove Abe"),
+    ("skip-encryptor", "team", "writing", "Tap again to skip Ann"),
+    ("cancel-seat-link", "seat", "writing", "Tap again to cancel Abe's link"),
+])
+def test_a_careful_host_button_without_javascript_asks_again_naming_the_player(app, client, command, field,
+                                                                                 state_name, armed_text):
+    game = state(client, state_name)
+    host = game.tokens["host"]
+    abe = game.view(game.seats["Abe"])["viewer"]["seat"]
+    if command == "cancel-seat-link":
+        assert game.post("seat-link", host, seat=abe).status_code == 200
+    value = "white" if field == "team" else str(abe)
+    table = browser(app)
+    before = log(game)
+    first = table.post(f"/table/{host}/{command}", data={field: value, "csrf_token": table.csrf})
+    page = html.unescape(first.get_data(as_text=True))
+    assert first.status_code == 200 and log(game) == before              # nothing done yet
+    forms = re.findall(r'<form[^>]*action="/table/[^"]+/' + command + r'".*?</form>', page, re.S)
+    armed = [form for form in forms if 'name="confirmed" value="1"' in form]
+    assert len(armed) == 1 and armed_text in armed[0] and "autofocus" in armed[0], forms
+    if command == "skip-encryptor":
+        assert re.search(r'<details id="fix-a-mistake"[^>]* open', page)     # the panel shows it
+    second = table.post(f"/table/{host}/{command}", data={field: value, "confirmed": "1", "csrf_token": table.csrf})
+    assert second.status_code == 303 and len(log(game)) == len(before) + 1
+
+
+def test_the_table_screen_offers_each_careful_button_with_its_second_tap_named(app, client):
+    game = state(client, "lobby")
+    page = html.unescape(client.get(f"/table/{game.tokens['host']}").get_data(as_text=True))
+    assert 'data-confirm="Tap again to remove Abe"' in page
+    assert 'name="confirmed"' not in page
 
 
 # --- the sand timer -------------------------------------------------------------------------

@@ -198,10 +198,7 @@ def _create(game, command, actor, rng):
     mode = command.get("mode", STANDARD)
     if mode not in MODES:
         raise RuleError("unknown_mode")
-    timer = command.get("timer")
-    if timer is not None and (not isinstance(timer, int) or isinstance(timer, bool)
-                              or not TIMER_SECONDS[0] <= timer <= TIMER_SECONDS[1]):
-        raise RuleError("timer_length", min=TIMER_SECONDS[0], max=TIMER_SECONDS[1])
+    timer = _timer(command)
     words = command.get("words")
     created = {"type": "game_created", "language": language, "mode": mode, "timer": timer,
                "words": custom_words(words) if words is not None else None,
@@ -214,6 +211,14 @@ def _create(game, command, actor, rng):
             for name in names.get(team, ())[:after.team_sizes(team)[1]]:
                 events.append({"type": "player_joined", "seat": len(events), "team": team, "name": name})
     return events
+
+
+def _timer(command: dict) -> int | None:
+    """The sand timer's seconds from a command (None: no timer), or the RuleError saying what is allowed."""
+    timer = command.get("timer")
+    if timer is not None and (type(timer) is not int or not TIMER_SECONDS[0] <= timer <= TIMER_SECONDS[1]):
+        raise RuleError("timer_length", min=TIMER_SECONDS[0], max=TIMER_SECONDS[1])
+    return timer
 
 
 def _join(game, command, actor, rng):
@@ -280,11 +285,10 @@ def _start(game, command, actor, rng):
 
 
 def _rematch(game, command, actor, rng):
-    """A new match with the same seats and settings, fresh keywords, the Encryptor rotation going on."""
+    """A new match: back to the lobby with the same seats and settings; the host starts it as a new game."""
     _require_host(actor)
     _require_phase(game, OVER)
-    started = {"type": "rematch_started", "keywords": _deal(game, command, rng)}
-    return [started, _round_started(apply(game, started), 1, rng)]
+    return [{"type": "rematch_started"}]
 
 
 # --- host corrections ---------------------------------------------------------------------
@@ -308,6 +312,51 @@ def _move_player(game, command, actor, rng):
     player = _player_at(game, command)
     _check_room(game, other(player.team), player.name)
     return [{"type": "player_moved", "seat": player.seat, "team": other(player.team)}]
+
+
+def _switch_team(game, command, actor, rng):
+    """A seated player moves to the other team themselves (before the start, while joining is open)."""
+    player = _seated_player(game, actor)
+    _require_phase(game, LOBBY)
+    _require_real_game(game)
+    if game.joining_locked:
+        raise RuleError("joining_locked")
+    _check_room(game, other(player.team), player.name)
+    return [{"type": "player_moved", "seat": player.seat, "team": other(player.team)}]
+
+
+def _shuffle_teams(game, command, actor, rng):
+    """The seated players split at random, as evenly as possible; two players of the same name stay apart.
+
+    Three players: the Interceptor is drawn at random, the others form the team."""
+    _require_host(actor)
+    _require_phase(game, LOBBY)
+    _require_real_game(game)
+    if len(game.players) < 2:
+        raise RuleError("too_few_to_shuffle")
+    # Same-name pairs (one a team at most) go next to each other, so alternating teams splits them.
+    groups: dict[str, list[int]] = {}
+    for p in game.players:
+        groups.setdefault(normalize(p.name), []).append(p.seat)
+    groups = list(groups.values())
+    rng.shuffle(groups)
+    for group in groups:
+        rng.shuffle(group)
+    seats = [seat for group in groups for seat in group]
+    teams = list(TEAMS)
+    if not game.three_player:        # the team that gets an odd player out; White holds the three-player team
+        rng.shuffle(teams)
+    dealt = {team: seats[i::2] for i, team in enumerate(teams)}
+    return [{"type": "teams_shuffled", **dealt}]
+
+
+def _set_timer(game, command, actor, rng):
+    """The host changes the sand timer (seconds, or null for none) before the start."""
+    _require_host(actor)
+    _require_phase(game, LOBBY)
+    if "timer" not in command:          # null turns the timer off; a missing field says nothing
+        raise RuleError("timer_length", min=TIMER_SECONDS[0], max=TIMER_SECONDS[1])
+    return [{"type": "timer_set", "timer": _timer(command)}]
 
 
 def _remove_player(game, command, actor, rng):
@@ -570,6 +619,9 @@ _HANDLERS = {
     "join": _join,
     "lock_joining": _lock_joining,
     "move_player": _move_player,
+    "switch_team": _switch_team,
+    "shuffle_teams": _shuffle_teams,
+    "set_timer": _set_timer,
     "remove_player": _remove_player,
     "start": _start,
     "swap_keyword": _swap_keyword,

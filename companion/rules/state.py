@@ -7,7 +7,7 @@ The current state of a game is the fold of its events (`replay`). Events are JSO
 from __future__ import annotations
 
 import pickle
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import three_player
 
@@ -31,7 +31,7 @@ def other(team: str) -> str:
 
 @dataclass(frozen=True)
 class Settings:
-    """What the host chose when creating the game; fixed for the game and its rematches."""
+    """What the host chose when creating the game; kept by its rematches (the timer can change in a lobby)."""
     mode: str = STANDARD
     language: str = "en"
     try_out: bool = False          # one device plays every seat; nothing is secret
@@ -154,6 +154,7 @@ class Game:
     result: Result | None = None
     correction: Correction | None = None
     seat_links: set = field(default_factory=set)       # seats with a new link the host issued, not yet taken
+    last_encrypted: dict = field(default_factory=dict)  # seat -> (match, round) of its last turn as Encryptor
     notices: list[dict] = field(default_factory=list)  # corrections and host actions, for everyone
 
     # --- the kind of game --------------------------------------------------------------------
@@ -192,9 +193,19 @@ class Game:
         return self.rounds[-1] if self.rounds else None
 
     def encryptor_for(self, team: str, round_number: int) -> Player:
-        """The rotation: one new Encryptor per round in join order, moved on by skips and rematches."""
+        """The rotation: one new Encryptor per round in join order, moved on by skips; each match starts it
+        from the player who has gone longest without encrypting (`first_encryptor`)."""
         members = self.team_players(team)
         return members[(self.rotation[team] + round_number - 1) % len(members)]
+
+    def first_encryptor(self, team: str) -> int:
+        """Where a match's rotation starts: the player who has gone longest without encrypting (never, for a
+        newcomer or in the first match), the earliest in join order among equals."""
+        members = self.team_players(team)
+        if not members:
+            return 0
+        waited = [self.last_encrypted.get(p.seat, (0, 0)) for p in members]
+        return waited.index(min(waited))
 
     def clues_used(self, team: str) -> list[str]:
         return [c for r in self.rounds if team in r.transmissions for c in (r.transmissions[team].clues or ())]
@@ -241,7 +252,8 @@ EVENT_TYPES = ("game_created", "player_joined", "player_left", "player_removed",
                "clues_announced", "guess_saved", "entry_taken_back", "transmission_resolved",
                "correction_proposed", "correction_answered", "correction_withdrawn", "round_reopened",
                "reveal_corrected", "tiebreak_started", "keyword_guesses_sealed", "keywords_judged",
-               "game_ended", "seat_link_issued", "seat_link_cancelled", "seat_claimed", "rematch_started")
+               "game_ended", "seat_link_issued", "seat_link_cancelled", "seat_claimed", "rematch_started",
+               "teams_shuffled", "timer_set")
 
 
 def _apply_in_place(game: Game, event: dict) -> None:
@@ -256,13 +268,21 @@ def _apply_in_place(game: Game, event: dict) -> None:
     elif kind in ("player_left", "player_removed"):
         game.players = [p for p in game.players if p.seat != event["seat"]]
         game.seat_links.discard(event["seat"])
+        game.last_encrypted.pop(event["seat"], None)     # a newcomer may get this seat number
     elif kind == "player_moved":
         moved = game.player(event["seat"])
         game.players = [p for p in game.players if p is not moved] + [Player(moved.seat, moved.name, event["team"])]
+    elif kind == "teams_shuffled":
+        # The listed order becomes each team's join order (and so the Encryptor rotation's).
+        by_seat = {p.seat: p for p in game.players}
+        game.players = [Player(seat, by_seat[seat].name, team) for team in TEAMS for seat in event[team]]
     elif kind == "joining_locked":
         game.joining_locked = event["locked"]
+    elif kind == "timer_set":
+        game.settings = replace(game.settings, timer=event["timer"])
     elif kind == "game_started":
         game.phase = PLAYING
+        game.rotation = {team: game.first_encryptor(team) for team in TEAMS}
         _deal(game, event["keywords"])
     elif kind == "keyword_swapped":
         words = list(game.keywords[event["team"]])
@@ -362,15 +382,22 @@ def _apply_in_place(game: Game, event: dict) -> None:
         game.seat_links.discard(event["seat"])
         _notice(game, kind, seat=event["seat"])
     elif kind == "rematch_started":
-        # Same seats; the rotation goes on from the last round's Encryptors.
+        # Same seats, back in the lobby: players may switch, newcomers join, then the host starts.
         last_round = game.round.number if game.round else 0
-        game.rotation = {team: game.rotation[team] + last_round for team in TEAMS}
+        for r in game.rounds:                    # in order, so each seat keeps its latest turn
+            for transmission in r.transmissions.values():
+                game.last_encrypted[transmission.encryptor] = (game.match, r.number)
         game.match += 1
-        game.phase = PLAYING
+        game.phase, game.joining_locked = LOBBY, False
         game.rounds, game.tiebreak, game.result, game.correction = [], None, None, None
         game.tokens = {t: Tokens() for t in TEAMS}
-        game.swapped, game.notices = set(), []
-        _deal(game, event["keywords"])
+        game.keywords, game.swapped, game.notices = {}, set(), []
+        if "keywords" in event:
+            # A log written before the rematch lobby: that rematch dealt at once, its rotation going on
+            # from the last round played (replayed as it was played).
+            game.phase = PLAYING
+            game.rotation = {team: game.rotation[team] + last_round for team in TEAMS}
+            _deal(game, event["keywords"])
     else:
         raise ValueError(f"unknown event type {kind!r}")
 

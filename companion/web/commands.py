@@ -11,6 +11,8 @@ COMMANDS = {
     "lock-joining": ("lock_joining", ("locked",), "host"),
     "move-player": ("move_player", ("seat",), "host"),
     "remove-player": ("remove_player", ("seat",), "host"),
+    "shuffle-teams": ("shuffle_teams", (), "host"),
+    "set-timer": ("set_timer", ("timer",), "host"),
     "start": ("start", (), "host"),
     "skip-encryptor": ("skip_encryptor", ("team",), "host"),
     "take-back": ("take_back", (), "host"),
@@ -22,6 +24,7 @@ COMMANDS = {
     "rematch": ("rematch", (), "host"),
     "clues": ("announce_clues", ("clues",), "seat"),
     "guess": ("guess", ("code", "confirm"), "seat"),
+    "switch-team": ("switch_team", (), "seat"),
     "swap-keyword": ("swap_keyword", ("number",), "seat"),
     "answer-correction": ("answer_correction", ("accept",), "seat"),
     "keyword-guesses": ("keyword_guesses", ("guesses",), "seat"),
@@ -43,10 +46,12 @@ def from_json(name: str, body) -> dict:
 
 # How a form's text fields become the JSON types the rules expect (booleans are "1", numbers digits).
 _FORM_BOOLEANS = ("locked", "accept", "confirm")
-_FORM_NUMBERS = ("seat", "number")
+_FORM_NUMBERS = ("seat", "number", "timer")
 
 
 def _form_value(field: str, value: str):
+    if field == "timer" and not value.strip():
+        return None                     # no sand timer
     if field in _FORM_BOOLEANS:
         return value == "1"
     if field in _FORM_NUMBERS:

@@ -243,6 +243,9 @@ def _view_properties() -> dict:
                                                 "three-player game.", minItems=1, maxItems=len(TEAMS),
                               uniqueItems=True),
         "joining_locked": boolean("The host locked joining: join tokens are refused (`joining_locked`)."),
+        "timer_seconds": nullable(integer("The sand timer's setting, in seconds (null: no timer); the host "
+                                          "changes it in the lobby (`set-timer`).",
+                                          minimum=TIMER_SECONDS[0], maximum=TIMER_SECONDS[1])),
         "start_problem": nullable(obj({
             "code": enum(START_PROBLEMS, "A refusal code (see `Error`)."),
             "params": obj({"team": described(TEAM, "The team at fault (the bigger one if uneven)."),
@@ -500,6 +503,21 @@ COMMAND_DOCS = {
         operation_id="removePlayer", summary="Remove a player",
         description="With the host token, in the lobby: frees the seat; its token stops working.",
         body=SEAT_IN_BODY, codes=(*LOBBY_ONLY, "no_such_player"), example={"seat": 3}),
+    "shuffle-teams": dict(
+        operation_id="shuffleTeams", summary="Shuffle the teams",
+        description="With the host token, in the lobby: the seated players are split at random, as evenly "
+                    "as possible (the odd player out goes to either team), two players of the same name on "
+                    "different teams; in the three-player game one player drawn at random becomes the "
+                    "Interceptor and the others form the team. Every phone keeps its seat and token; the "
+                    "new order is each team's join order (event `teams_shuffled`). No body is needed.",
+        codes=(*LOBBY_ONLY, "too_few_to_shuffle")),
+    "set-timer": dict(
+        operation_id="setTimer", summary="Change the sand timer",
+        description="With the host token, in the lobby (a new game or a rematch): the sand timer for the "
+                    "matches to come (`view.timer_seconds`; event `timer_set`).",
+        body={"timer": nullable(integer("The sand timer in seconds; null for none.",
+                                        minimum=TIMER_SECONDS[0], maximum=TIMER_SECONDS[1]))},
+        required=["timer"], codes=(*phase_refusals(LOBBY), "timer_length"), example={"timer": 45}),
     "start": dict(
         operation_id="start", summary="Start the game",
         description=f"With the host token, in the lobby, once each team has {MIN_TEAM} to {MAX_TEAM} players "
@@ -563,10 +581,12 @@ COMMAND_DOCS = {
         example={"verdicts": {"white": [True, False, False, True], "black": [False, False, False, False]}}),
     "rematch": dict(
         operation_id="rematch", summary="Start a rematch",
-        description="With the host token, once the game is over: a new match with the same seats and "
-                    "settings and fresh keywords (events `rematch_started`, `round_started`); the finished "
-                    "match stays readable as a summary. No body is needed.",
-        codes=(*phase_refusals(OVER), "not_enough_words")),
+        description="With the host token, once the game is over: a new match, back in the lobby with the "
+                    "same seats and settings (event `rematch_started`). Phones keep their seats; joining is "
+                    "open again, players may switch teams, the host may shuffle them and change the sand "
+                    "timer, then starts as for a new game (fresh keywords). The finished match stays "
+                    "readable as a summary. No body is needed.",
+        codes=phase_refusals(OVER)),
     "clues": dict(
         operation_id="announceClues", summary="Announce the clues",
         description="By this round's Encryptor of the caller's team, once per round. A clue can't contain "
@@ -591,6 +611,12 @@ COMMAND_DOCS = {
         codes=(*phase_refusals(PLAYING), "clues_not_announced", "encryptor_cannot_guess",
                "no_interception_round_one", "guess_sealed", "guess_malformed"),
         example={"code": [3, 1, 4], "confirm": True}),
+    "switch-team": dict(
+        operation_id="switchTeam", summary="Switch to the other team",
+        description="By a seated player, in the lobby, while joining is open: the player moves to the other "
+                    "team, keeping their seat number and token, last in its join order (event "
+                    "`player_moved`). No body is needed.",
+        codes=(*LOBBY_ONLY, "joining_locked", "team_full", "name_taken")),
     "swap-keyword": dict(
         operation_id="swapKeyword", summary="Swap one of the team's keywords",
         description="By a player, in round 1 before the team's clues are announced, once a match "

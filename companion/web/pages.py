@@ -208,7 +208,8 @@ def try_out_switch(game_id, seat):
 
 # --- the table screen (host) --------------------------------------------------------------
 
-def _table_page(caller: Caller, error=None, status=200):
+def _table_page(caller: Caller, error=None, status=200, armed: tuple[str, str] | None = None):
+    """The table screen; `armed` is a careful command's (name, value) waiting for its second tap."""
     links = game_links(caller.game_id)
     urls = links["urls"]
     join = {team: urls[team] for team in TEAMS if team in urls}
@@ -218,7 +219,8 @@ def _table_page(caller: Caller, error=None, status=200):
                        qr={team: qr_svg(url) for team, url in join.items()}, codes=codes,
                        home_url=base_url(),
                        seat_links={seat: {"url": url, "qr": qr_svg(url)} for seat, url in seat_links.items()},
-                       spectator_url=urls.get("spectator"), token=caller.capability.token)
+                       spectator_url=urls.get("spectator"), token=caller.capability.token, armed=armed,
+                       default_timer=DEFAULT_TIMER, timer_limits=TIMER_SECONDS)
 
 
 @pages.get("/table/<token>")
@@ -227,11 +229,23 @@ def table(token):
     return unchanged(caller) or _table_page(caller)
 
 
+# Host commands that take a second tap naming the player (the field that names them).
+CAREFUL = {"remove-player": "seat", "skip-encryptor": "team", "cancel-seat-link": "seat"}
+
+
 @pages.post("/table/<token>/<command>")
 def table_command(token, command):
     if command not in commands_for("host"):
         raise Refused("unknown_command")
     caller = from_token(token, kinds=("host",))
+    if command in CAREFUL and request.form.get("confirmed") != "1":
+        # The first tap without JavaScript: the same page, that button now asking to be tapped again
+        # (or saying at once why it can't be done).
+        try:
+            service().check(caller.game_id, caller.actor, from_form(command, request.form))
+        except RuleError as error:
+            return _table_page(caller, error, status_of(error.code))
+        return _table_page(caller, armed=(command, request.form.get(CAREFUL[command], "")))
     _, error = _run(caller, from_form(command, request.form))
     if error:
         return _table_page(caller, *error)
