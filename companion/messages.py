@@ -98,6 +98,7 @@ REFUSALS = {
     "three_clues": _l("Announce exactly three clues, one for each digit of the code."),
     "clue_empty": _l("Every clue needs at least one letter."),
     "clue_is_keyword": _l("“%(clue)s” uses your keyword %(keyword)s. Pick another clue."),
+    "clue_is_code_digit": _l("“%(clue)s” gives a digit of your code: the code's digits are never a clue. Pick another clue."),
     "clue_reused": _l("Your team already gave the clue “%(clue)s” in this game."),
     "clue_repeated": _l("“%(clue)s” appears twice: give three different clues."),
     # guesses
