@@ -179,3 +179,20 @@ def test_the_korean_pages_use_the_wording_of_issue_10(app, client):
     game.guess("white", "white", game.code("white"))
     sheet = seated.get(f"/play/{game.id}").get_data(as_text=True)
     assert "<th>라운드</th>" in sheet and "<th>회</th>" not in sheet
+
+
+@pytest.mark.parametrize("language,sentences", [
+    ("en", ["2 to 4 players each", "“(mime: swimming)”", "A digit of your code, such as “3”.",
+            "a digit of this round's code;", "An option of this app: the keyword swap"]),
+    ("fr", ["de 2 à 4 joueurs chacune", "« (mime : nager) »", "Un chiffre de votre code, par exemple « 3 ».",
+            "un chiffre du code de la manche ;", "Une option de cette application : l’échange de mot-clé", "Manche 1"]),
+    ("ko", ["팀마다 2~4명", "“(마임: 수영)”", "“3”처럼 우리 암호의 숫자.", "이번 라운드 암호의 숫자",
+            "이 앱의 선택 규칙: 비밀 낱말 바꾸기", "조사나 ‘들’이 붙었을 뿐 같은 낱말"]),
+])
+def test_the_rules_page_states_the_set_up_the_clue_rules_the_app_enforces_and_its_own_option(client, language,
+                                                                                           sentences):
+    assert client.get(f"/rules?lang={language}").status_code == 303
+    page = text_of(client.get("/rules"))
+    for sentence in sentences:
+        assert sentence in page, sentence
+    assert "bare number" not in page and "La manche 1" not in page and "대소문자" not in page
