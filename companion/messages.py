@@ -171,6 +171,18 @@ TASKS = {
     "wait": _l("Waiting…"),
 }
 
+# The three-player game's own wording of a task, where the standard game's would be wrong.
+THREE_PLAYER_TASKS = {
+    "wait_for_start": _l("You're seated. The game starts from the table screen once the team has its two players and the Interceptor has joined."),
+}
+
+
+def task_text(task: str) -> str:
+    """What a phone asks of its player now (`you.task`), in this game's mode."""
+    three = has_request_context() and g.get("mode") == "three_player"
+    return str(THREE_PLAYER_TASKS[task] if three and task in THREE_PLAYER_TASKS else TASKS[task])
+
+
 # Why a game ended (rules.round_end reasons), worded for the winning side.
 REASONS = {
     "interceptions": {"white": _l("White intercepted two codes."),

@@ -7,7 +7,7 @@ import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 
-from companion.messages import CAUSES, REASONS, REFUSALS, SIDE_SENTENCES, TASKS
+from companion.messages import CAUSES, REASONS, REFUSALS, SIDE_SENTENCES, TASKS, THREE_PLAYER_TASKS
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
@@ -62,7 +62,7 @@ def message_ids(entry) -> list[str]:
 
 def test_babel_extracts_the_sentences_from_python_and_templates():
     flat = extracted_messages()
-    for table in (REFUSALS, TASKS, REASONS, CAUSES, SIDE_SENTENCES):
+    for table in (REFUSALS, TASKS, THREE_PLAYER_TASKS, REASONS, CAUSES, SIDE_SENTENCES):
         for entry in table.values():
             for message in message_ids(entry):
                 assert message in flat

@@ -186,7 +186,7 @@ def test_the_korean_pages_use_the_wording_of_issue_10(app, client):
             "a digit of this round's code;", "An option of this app: the keyword swap"]),
     ("fr", ["de 2 à 4 joueurs chacune", "« (mime : nager) »", "Un chiffre de votre code, par exemple « 3 ».",
             "un chiffre du code de la manche ;", "Une option de cette application : l’échange de mot-clé", "Manche 1"]),
-    ("ko", ["팀마다 2~4명", "“(마임: 수영)”", "“3”처럼 우리 암호의 숫자.", "이번 라운드 암호의 숫자",
+    ("ko", ["팀마다 2~4명", "“(마임: 수영)”", "“3”처럼 우리 암호의 숫자", "이번 라운드 암호의 숫자",
             "이 앱의 선택 규칙: 비밀 낱말 바꾸기", "조사나 ‘들’이 붙었을 뿐 같은 낱말"]),
 ])
 def test_the_rules_page_states_the_set_up_the_clue_rules_the_app_enforces_and_its_own_option(client, language,
@@ -196,3 +196,12 @@ def test_the_rules_page_states_the_set_up_the_clue_rules_the_app_enforces_and_it
     for sentence in sentences:
         assert sentence in page, sentence
     assert "bare number" not in page and "La manche 1" not in page and "대소문자" not in page
+
+
+@pytest.mark.parametrize("language,waiting", [("en", "once the team has its two players and the Interceptor"),
+                                              ("fr", "l’équipe a ses deux joueurs et que l’Intercepteur"),
+                                              ("ko", "전송자 팀 2명과 가로채는 사람이 모두 들어오면")])
+def test_a_seated_phone_in_a_three_player_lobby_waits_for_the_three_player_seats(app, client, language, waiting):
+    game = three_player(client, language, start=False, black=())
+    lobby = text_of(browser(app, game.id, game.seats["Ann"]).get(f"/play/{game.id}"))
+    assert waiting in lobby and "2 to 4" not in lobby and "2~4" not in lobby
