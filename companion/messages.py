@@ -26,6 +26,12 @@ def translate(message: str) -> str:
     return catalogue().ugettext(message)
 
 
+def N_plural(singular: str, plural: str, count: str = "num") -> tuple[str, str, str]:
+    """Marks a sentence with a count (the parameter named `count`) for extraction; its plural form is
+    chosen where it is shown, in that language."""
+    return singular, plural, count
+
+
 TEAM_NAMES = {"white": N_("White"), "black": N_("Black")}
 # The three-player game: the team plays behind the white screen against one Interceptor.
 THREE_PLAYER_NAMES = {"white": N_("The team"), "black": N_("The Interceptor")}
@@ -34,12 +40,17 @@ REFUSALS = {
     # joining and starting
     "join_link_only": _l("Only a team's join link can seat a player."),
     "name_required": _l("Type your name to take a seat."),
-    "name_length": _l("A name has %(min)s to %(max)s characters."),
+    "name_length": N_plural("A name has %(min)s to %(max)s character.", "A name has %(min)s to %(max)s characters.", "max"),
     "name_taken": _l("Someone on this team is already called %(name)s. Add an initial or pick a nickname."),
-    "team_full": _l("This team already has %(max)s players. Join the other team, or watch."),
-    "team_size": _l("Each team needs %(min)s to %(max)s players before the game can start (%(team)s does not)."),
-    "three_player_seats": _l("The three-player game needs two players in the team and one Interceptor (so far: %(players)s in the team, %(interceptors)s Interceptor)."),
-    "teams_uneven": _l("Teams must be as even as possible (White %(white)s, Black %(black)s): someone from %(team)s can scan the other team's code to switch."),
+    "team_full": N_plural("This team already has %(max)s player. Join the other team, or watch.",
+                          "This team already has %(max)s players. Join the other team, or watch.", "max"),
+    "team_size": {"white": _l("Each team needs %(min)s to %(max)s players before the game can start (White does not)."),
+                  "black": _l("Each team needs %(min)s to %(max)s players before the game can start (Black does not).")},
+    "three_player_seats": N_plural("The three-player game needs two players in the team and one Interceptor (so far: %(players)s in the team, %(interceptors)s Interceptor).",
+                                   "The three-player game needs two players in the team and one Interceptor (so far: %(players)s in the team, %(interceptors)s Interceptors).",
+                                   "interceptors"),
+    "teams_uneven": {"white": _l("Teams must be as even as possible (White %(white)s, Black %(black)s): someone from White can scan Black's code to switch."),
+                     "black": _l("Teams must be as even as possible (White %(white)s, Black %(black)s): someone from Black can scan White's code to switch.")},
     "already_seated": _l("This phone already has a seat on this team."),
     "not_enough_words": _l("The word list has fewer than 8 distinct words."),
     "host_only": _l("Only the table screen can do that."),
@@ -47,10 +58,11 @@ REFUSALS = {
     "game_exists": _l("This game has already been created."),
     "unknown_language": _l("That language is not available."),
     "unknown_mode": _l("Choose the standard game or the three-player game."),
-    "timer_length": _l("The sand timer runs %(min)s to %(max)s seconds."),
+    "timer_length": N_plural("The sand timer runs %(min)s to %(max)s second.", "The sand timer runs %(min)s to %(max)s seconds.", "max"),
     "words_malformed": _l("Write your words one per line (or separated by commas), at most 40 characters each."),
-    "too_many_words": _l("That list is too long: at most %(max)s words."),
-    "too_few_words": _l("Your list has %(count)s different words; it needs at least %(min)s. Repeated or plural forms of one word count once (%(repeated)s)."),
+    "too_many_words": N_plural("That list is too long: at most %(max)s word.", "That list is too long: at most %(max)s words.", "max"),
+    "too_few_words": N_plural("Your list has %(count)s different word; it needs at least %(min)s. Repeated or plural forms of one word count once (%(repeated)s).",
+                              "Your list has %(count)s different words; it needs at least %(min)s. Repeated or plural forms of one word count once (%(repeated)s).", "count"),
     "no_such_join_code": _l("No game is waiting for players with this code. Check the code on the table screen, or scan your team's QR code."),
     "try_out_fixed_seats": _l("A try-out keeps its own seats: create a new game to play with other people."),
     # host corrections
@@ -90,6 +102,7 @@ REFUSALS = {
     "three_clues": _l("Announce exactly three clues, one for each digit of the code."),
     "clue_empty": _l("Every clue needs at least one letter."),
     "clue_is_keyword": _l("“%(clue)s” uses your keyword %(keyword)s. Pick another clue."),
+    "clue_is_code_digit": _l("“%(clue)s” gives a digit of your code: the code's digits are never a clue. Pick another clue."),
     "clue_reused": _l("Your team already gave the clue “%(clue)s” in this game."),
     "clue_repeated": _l("“%(clue)s” appears twice: give three different clues."),
     # guesses
@@ -103,7 +116,7 @@ REFUSALS = {
     "four_keyword_guesses": _l("Write one guess for each of the other team's four keywords (a blank is allowed)."),
     "verdicts_malformed": _l("Mark each of the eight keyword guesses as right or wrong."),
     # text
-    "text_too_long": _l("That is too long: at most %(limit)s characters."),
+    "text_too_long": N_plural("That is too long: at most %(limit)s character.", "That is too long: at most %(limit)s characters.", "limit"),
     "text_has_control_characters": _l("That text contains invisible control characters."),
     "unknown_command": _l("That is not something the app knows how to do."),
     "busy": _l("The game is very busy right now. Please try again."),
@@ -123,12 +136,20 @@ REFUSALS = {
 
 
 def refusal(code: str, **params) -> str:
-    """The translated sentence for a refusal code."""
+    """The translated sentence for a refusal code (a side's own sentence when it names one)."""
     message = REFUSALS.get(code, REFUSALS["unknown_command"])
-    team = params.get("team")
-    if team in TEAM_NAMES:
-        params = {**params, "team": team_name(team)}
-    text = str(message)      # translated now, in the request's language
+    if isinstance(message, dict):
+        message = message[params["team"]]
+    return worded(message, params)
+
+
+def worded(message, params: dict) -> str:
+    """A message (lazy, or `N_plural` with its count among `params`) in this request's language."""
+    if isinstance(message, tuple):
+        singular, plural, count = message
+        text = catalogue().ungettext(singular, plural, params[count])
+    else:
+        text = str(message)      # translated now, in the request's language
     return text % params if params else text
 
 # What a player's phone asks of them now (views.py `you.task`).
@@ -152,13 +173,31 @@ TASKS = {
     "wait": _l("Waiting…"),
 }
 
-# Why a game ended (rules.round_end reasons), with the winning team as %(team)s.
+# The three-player game's own wording of a task, where the standard game's would be wrong.
+THREE_PLAYER_TASKS = {
+    "wait_for_start": _l("You're seated. The game starts from the table screen once the team has its two players and the Interceptor has joined."),
+}
+
+
+def task_text(task: str) -> str:
+    """What a phone asks of its player now (`you.task`), in this game's mode."""
+    three = has_request_context() and g.get("mode") == "three_player"
+    return str(THREE_PLAYER_TASKS[task] if three and task in THREE_PLAYER_TASKS else TASKS[task])
+
+
+# Why a game ended (rules.round_end reasons), worded for the winning side.
 REASONS = {
-    "interceptions": _l("%(team)s intercepted two codes."),
-    "miscommunications": _l("%(loser)s misread its own Encryptor twice."),
-    "interceptions_and_miscommunications": _l("%(team)s intercepted two codes, and %(loser)s misread its own Encryptor twice."),
-    "score": _l("Tiebreak: %(team)s has the better score (Interceptions minus Miscommunications)."),
-    "keywords": _l("Tiebreak: %(team)s guessed more of the other team's keywords."),
+    "interceptions": {"white": _l("White intercepted two codes."),
+                      "black": _l("Black intercepted two codes.")},
+    "miscommunications": {"white": _l("Black misread its own Encryptor twice."),
+                          "black": _l("White misread its own Encryptor twice.")},
+    "interceptions_and_miscommunications": {
+        "white": _l("White intercepted two codes, and Black misread its own Encryptor twice."),
+        "black": _l("Black intercepted two codes, and White misread its own Encryptor twice.")},
+    "score": {"white": _l("Tiebreak: White has the better score (Interceptions minus Miscommunications)."),
+              "black": _l("Tiebreak: Black has the better score (Interceptions minus Miscommunications).")},
+    "keywords": {"white": _l("Tiebreak: White guessed more of Black's keywords."),
+                 "black": _l("Tiebreak: Black guessed more of White's keywords.")},
     "shared": _l("Tiebreak: still tied after guessing keywords, so both teams share the victory."),
     "interceptor_tokens": _l("The Interceptor earned two tokens."),
     "team_survived": _l("The team kept its codes safe for five rounds."),
@@ -171,14 +210,141 @@ CAUSES = {
 
 
 def team_name(team: str, mode: str | None = None) -> str:
-    """A side's name: White or Black, or in the three-player game the team and the Interceptor (of this
-    request's game, unless `mode` names another game's)."""
+    """A side's name on its own (a heading, a chip): White or Black, or in the three-player game the team
+    and the Interceptor (of this request's game, unless `mode` names another game's). Inside a sentence use
+    `side_text`: each language words each side itself."""
     three = (mode or (has_request_context() and g.get("mode"))) == "three_player"
     name = (THREE_PLAYER_NAMES if three else TEAM_NAMES).get(team)
     return translate(name) if name else team
 
 
+def side_of(team: str) -> str:
+    """Which of the four sides `team` is in this request's game: white or black, or in the three-player
+    game the team (white) or the Interceptor (black)."""
+    if has_request_context() and g.get("mode") == "three_player":
+        return {"white": "team", "black": "interceptor"}.get(team, team)
+    return team
+
+
+def side_text(key: str, team: str, **params) -> str:
+    """The sentence `key` worded for `team`'s side (SIDE_SENTENCES), in this request's language."""
+    return worded(SIDE_SENTENCES[key][side_of(team)], params)
+
+
 def reason_text(result: dict) -> str:
-    winner = result["winners"][0]
-    loser = "black" if winner == "white" else "white"
-    return str(REASONS[result["reason"]]) % {"team": team_name(winner), "loser": team_name(loser)}
+    reason = REASONS[result["reason"]]
+    return worded(reason[result["winners"][0]] if isinstance(reason, dict) else reason, {})
+
+
+# Every sentence that names a side, written whole for each side it can name, so that each language can
+# inflect it (French: « l'équipe blanche », « de l'équipe » after a preposition; Korean particles).
+# Sides: white, black (the standard game); team, interceptor (the three-player game). A sentence lists only
+# the sides it can be said of (the Interceptor never transmits; the three-player game has no tiebreak).
+# Sentences about a transmission are keyed by the transmitting side.
+SIDE_SENTENCES = {
+    # joining (keyed by the side joined)
+    "join": {"white": _l("Join White"), "black": _l("Join Black"),
+             "team": _l("Join the team"), "interceptor": _l("Join as the Interceptor")},
+    "already_on": {"white": _l("Already on White: %(names)s."), "black": _l("Already on Black: %(names)s."),
+                   "team": _l("Already in the team: %(names)s."),
+                   "interceptor": _l("Already the Interceptor: %(names)s.")},
+    "first_on": {"white": _l("You are the first on White."), "black": _l("You are the first on Black."),
+                 "team": _l("You are the first in the team."),
+                 "interceptor": _l("Nobody is the Interceptor yet.")},
+    "move_to": {"white": _l("Move to White"), "black": _l("Move to Black"),
+                "team": _l("Move to the team"), "interceptor": _l("Make them the Interceptor")},
+    "switch_to": {"white": _l("Switch to White"), "black": _l("Switch to Black"),
+                  "team": _l("Switch to the team"), "interceptor": _l("Become the Interceptor")},
+    # a transmission (keyed by the transmitting side)
+    "transmission": {"white": _l("White's transmission"), "black": _l("Black's transmission"),
+                     "team": _l("The team's transmission")},
+    "transmissions": {"white": _l("White's transmissions"), "black": _l("Black's transmissions"),
+                      "team": _l("The team's transmissions")},
+    "reads_the_clues": {"white": _l("White's transmission: %(name)s reads the clues"),
+                        "black": _l("Black's transmission: %(name)s reads the clues"),
+                        "team": _l("The team's transmission: %(name)s reads the clues")},
+    "round_transmission": {"white": _l("Round %(round)s · White's transmission"),
+                           "black": _l("Round %(round)s · Black's transmission"),
+                           "team": _l("Round %(round)s · the team's transmission")},
+    "clues": {"white": _l("White's clues"), "black": _l("Black's clues"), "team": _l("The team's clues")},
+    "keywords": {"white": _l("White's keywords"), "black": _l("Black's keywords"), "team": _l("The team's keywords")},
+    "decryption": {"white": _l("White's decryption"), "black": _l("Black's decryption"),
+                   "team": _l("The team's decryption")},
+    "decrypts": {"white": _l("White decrypts"), "black": _l("Black decrypts"), "team": _l("The team decrypts")},
+    "interception_of": {"white": _l("Black's interception"), "black": _l("White's interception"),
+                        "team": _l("The Interceptor's interception")},
+    "intercepts": {"white": _l("Black intercepts"), "black": _l("White intercepts"),
+                   "team": _l("The Interceptor intercepts")},
+    "interception_award": {"white": _l("+1 Interception for Black"), "black": _l("+1 Interception for White")},
+    "miscommunication_award": {"white": _l("+1 Miscommunication for White"),
+                               "black": _l("+1 Miscommunication for Black")},
+    "next_encryptor": {"white": _l("%(name)s stepped away: the next White player takes the round"),
+                       "black": _l("%(name)s stepped away: the next Black player takes the round"),
+                       "team": _l("%(name)s stepped away: the team's other player takes the round")},
+    "take_back_clues": {"white": _l("Take back White's clues (the Encryptor enters them again)"),
+                        "black": _l("Take back Black's clues (the Encryptor enters them again)"),
+                        "team": _l("Take back the team's clues (the Encryptor enters them again)")},
+    "take_back_decryption": {"white": _l("Take back White's sealed guess on its own code"),
+                             "black": _l("Take back Black's sealed guess on its own code"),
+                             "team": _l("Take back the team's sealed guess on its own code")},
+    "take_back_interception": {"white": _l("Take back Black's sealed guess on White's code"),
+                               "black": _l("Take back White's sealed guess on Black's code"),
+                               "team": _l("Take back the Interceptor's sealed guess on the team's code")},
+    "correct_last_reveal": {"white": _l("Correct the last reveal (round %(round)s, White's code %(code)s):"),
+                            "black": _l("Correct the last reveal (round %(round)s, Black's code %(code)s):"),
+                            "team": _l("Correct the last reveal (round %(round)s, the team's code %(code)s):")},
+    "correction_heading": {"white": _l("Correct round %(round)s: White's transmission"),
+                           "black": _l("Correct round %(round)s: Black's transmission"),
+                           "team": _l("Correct round %(round)s: the team's transmission")},
+    "time_is_up": {"white": _l("Time is up for White's Encryptor."), "black": _l("Time is up for Black's Encryptor."),
+                   "team": _l("Time is up for the team's Encryptor.")},
+    "sand_timer_for": {"white": _l("Sand timer for White's Encryptor:"), "black": _l("Sand timer for Black's Encryptor:"),
+                       "team": _l("Sand timer for the team's Encryptor:")},
+    # the table log
+    "notice_swapped": {"white": _l("White swapped one of its keywords."),
+                       "black": _l("Black swapped one of its keywords."),
+                       "team": _l("The team swapped one of its keywords.")},
+    "notice_skipped": {"white": _l("%(name)s stepped away; %(next)s is White's Encryptor this round."),
+                       "black": _l("%(name)s stepped away; %(next)s is Black's Encryptor this round."),
+                       "team": _l("%(name)s stepped away; %(next)s is the team's Encryptor this round.")},
+    "notice_clues_taken_back": {
+        "white": _l("The table took back White's clues: the Encryptor enters them again."),
+        "black": _l("The table took back Black's clues: the Encryptor enters them again."),
+        "team": _l("The table took back the team's clues: the Encryptor enters them again.")},
+    "notice_decryption_taken_back": {
+        "white": _l("The table took back White's sealed guess on its own code."),
+        "black": _l("The table took back Black's sealed guess on its own code."),
+        "team": _l("The table took back the team's sealed guess on its own code.")},
+    "notice_interception_taken_back": {
+        "white": _l("The table took back Black's sealed guess on White's code."),
+        "black": _l("The table took back White's sealed guess on Black's code."),
+        "team": _l("The table took back the Interceptor's sealed guess on the team's code.")},
+    "notice_correction_proposed": {
+        "white": _l("The table asks to correct round %(round)s's reveal of White's code."),
+        "black": _l("The table asks to correct round %(round)s's reveal of Black's code."),
+        "team": _l("The table asks to correct round %(round)s's reveal of the team's code.")},
+    "notice_corrected": {
+        "white": _l("Corrected: White's transmission now reads decryption %(decryption)s."),
+        "black": _l("Corrected: Black's transmission now reads decryption %(decryption)s."),
+        "team": _l("Corrected: the team's transmission now reads decryption %(decryption)s.")},
+    # keyed by the side that answers
+    "notice_confirmed": {"white": _l("White confirmed the correction."), "black": _l("Black confirmed the correction."),
+                         "team": _l("The team confirmed the correction."),
+                         "interceptor": _l("The Interceptor confirmed the correction.")},
+    "notice_rejected": {"white": _l("White rejected the correction: nothing changed."),
+                        "black": _l("Black rejected the correction: nothing changed."),
+                        "team": _l("The team rejected the correction: nothing changed."),
+                        "interceptor": _l("The Interceptor rejected the correction: nothing changed.")},
+    # tokens and the end (keyed by the side that holds them, or wins)
+    "tokens_of": {"white": _l("White's tokens"), "black": _l("Black's tokens"), "interceptor": _l("The Interceptor's tokens")},
+    "wins": {"white": _l("White wins!"), "black": _l("Black wins!"),
+             "team": _l("The team wins!"), "interceptor": _l("The Interceptor wins!")},
+    # the tiebreak (standard game only; keyed by the guessing side)
+    "guessed_keywords_of": {"white": _l("White's guesses at Black's keywords"),
+                            "black": _l("Black's guesses at White's keywords")},
+    "guessed_right": {
+        "white": N_plural("White guessed %(num)s of Black's 4 keywords:", "White guessed %(num)s of Black's 4 keywords:"),
+        "black": N_plural("Black guessed %(num)s of White's 4 keywords:", "Black guessed %(num)s of White's 4 keywords:")},
+    "guessed": {"white": _l("White guessed:"), "black": _l("Black guessed:")},
+    "keyword_of": {"white": _l("White's keyword %(number)s"), "black": _l("Black's keyword %(number)s")},
+}

@@ -143,7 +143,7 @@ def test_one_phone_plays_every_seat_of_a_four_player_try_out(browser, live_serve
             sit(next(n for n, t in team_of.items() if t == team and n != enc[team]))
             api.post("guess", code=codes[team], confirm=True)
 
-    winner, reason = "White wins!", str(REASONS["interceptions"]) % {"team": "White"}
+    winner, reason = "White wins!", str(REASONS["interceptions"]["white"])
     page.goto(f"{live_server.url}/play/{game_id}")     # a phone screen again: the last seat taken
     labelled(page)
     expect(page.locator(".result")).to_contain_text(winner)

@@ -397,8 +397,8 @@ ACCEPTED = [
     ("name-longest", names("x" * NAME_LENGTH[1], 200, None), "name", "x" * NAME_LENGTH[1]),
     ("name-decomposed-accent-composed", names("Zoe\u0301", 200, None), "name", "Zo\u00e9"),
     ("clue-longest", clue("y" * CLUE_MAX_LENGTH, 200, None), "clues", ["y" * CLUE_MAX_LENGTH, "zz0b", "zz0c"]),
-    ("clue-markup", clue('"><img src=x onerror=alert(1)>', 200, None), "clues",
-     ['"><img src=x onerror=alert(1)>', "zz0b", "zz0c"]),
+    ("clue-markup", clue('"><img src=x onerror=alert(q)>', 200, None), "clues",
+     ['"><img src=x onerror=alert(q)>', "zz0b", "zz0c"]),
     ("clue-right-to-left-and-emoji", clue("שלום 🚀", 200, None), "clues", ["שלום 🚀", "zz0b", "zz0c"]),
     ("keyword-guess-blank", keyword_guess("", 200, None), "guesses", ["", "", "", ""]),
     ("keyword-guess-whitespace-is-blank", keyword_guess(" \t ", 200, None), "guesses", ["", "", "", ""]),
@@ -447,7 +447,7 @@ class Tags(HTMLParser):
 MARKUP_NAMES = {"white": ["<script>x</script>", "نور"], "black": ['"><svg onload=a>', "👩\u200d🚀 Zoe"]}
 MARKUP_WORDS = ['<script>alert("w")</script>', "<img src=x onerror=alert(2)>", "'><svg onload=alert(3)>",
                 "a&amp;b", "ZEBRA", "OTTER", "LLAMA", "BISON"]
-MARKUP_CLUES = {"white": ["<script>alert(1)</script>", '"><img src=y onerror=alert(1)>', "שלום 🚀"],
+MARKUP_CLUES = {"white": ["<script>alert(p)</script>", '"><img src=y onerror=alert(q)>', "שלום 🚀"],
                 "black": ["<b>bold</b>", "&lt;i&gt; pre-escaped", "👩\u200d🚀 launch"]}
 MARKUP_GUESSES = {"white": ['<script>alert("g")</script>', "", "", ""],
                   "black": ['"><img src=z onerror=alert(4)>', "نور", "", ""]}

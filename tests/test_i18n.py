@@ -7,7 +7,7 @@ import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 
-from companion.messages import CAUSES, REASONS, REFUSALS, TASKS
+from companion.messages import CAUSES, REASONS, REFUSALS, SIDE_SENTENCES, TASKS, THREE_PLAYER_TASKS
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
@@ -34,13 +34,14 @@ def test_templates_have_no_untranslated_text(template):
 @pytest.mark.parametrize("template", TEMPLATES, ids=lambda p: p.name)
 def test_attributes_that_people_read_are_translated(template):
     for attribute in re.findall(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', template.read_text()):
-        assert attribute.startswith("{{ _(") or attribute.startswith("{{ ngettext"), attribute
+        assert attribute.startswith(("{{ _(", "{{ ngettext", "{{ side_text(")), attribute
 
 
 def extracted_messages() -> set[str]:
-    """Every message id, as `pybabel extract -F babel.cfg -k _l` (scripts/update-catalogues) finds them."""
+    """Every message id, as `pybabel extract -F babel.cfg -k _l -k N_plural:1,2` (scripts/update-catalogues)
+    finds them."""
     method_map = [("companion/**.py", "python"), ("templates/**.html", "jinja2")]
-    keywords = {**DEFAULT_KEYWORDS, "_l": None}
+    keywords = {**DEFAULT_KEYWORDS, "_l": None, "N_plural": (1, 2)}
     return {m if isinstance(m, str) else m[0]
             for _, _, m, _, _ in extract_from_dir(str(ROOT), method_map, keywords=keywords)}
 
@@ -52,11 +53,19 @@ def test_the_english_catalogue_holds_every_message():
     assert extracted_messages() - catalogue == set(), "messages missing from the catalogue: run scripts/update-catalogues"
 
 
+def message_ids(entry) -> list[str]:
+    """The message ids in a table entry: a lazy string, an `N_plural`, or one of those per side."""
+    if isinstance(entry, dict):
+        return [m for value in entry.values() for m in message_ids(value)]
+    return [entry[0]] if isinstance(entry, tuple) else [entry._args[0]]
+
+
 def test_babel_extracts_the_sentences_from_python_and_templates():
     flat = extracted_messages()
-    for table in (REFUSALS, TASKS, REASONS, CAUSES):
-        for lazy in table.values():
-            assert lazy._args[0] in flat
+    for table in (REFUSALS, TASKS, THREE_PLAYER_TASKS, REASONS, CAUSES, SIDE_SENTENCES):
+        for entry in table.values():
+            for message in message_ids(entry):
+                assert message in flat
     assert "New game" in flat and "Seal our guess" in flat
 
 

@@ -128,6 +128,19 @@ def test_a_clue_may_not_be_one_of_the_teams_own_keywords_ignoring_case_accents_a
     table.announce("white", [other_word, "zzz1", "zzz2"])   # the other team's word is only a clue
 
 
+def test_a_clue_may_not_give_a_digit_of_the_code():
+    """The Korean rulebook: the code's digits are never a clue; caught as a whole word, in any digit form."""
+    table = Table()
+    code = table.game.round.transmissions["white"].code
+    digit, absent = code[1], next(d for d in (1, 2, 3, 4) if d not in code)
+    for clue in (str(digit), f"number {digit}", f"{digit}!", chr(0xFF10 + digit)):     # ３ is a full-width 3
+        with pytest.raises(RuleError, match="clue_is_code_digit"):
+            table.announce("white", ["zzz0", clue, "zzz2"])
+        assert table.game.round.transmissions["white"].clues is None
+    # Another digit, or a number that merely contains one, is left to the table's judgement.
+    table.announce("white", [str(absent), f"catch 2{digit}", "zzz2"])
+
+
 def test_a_clue_the_team_already_used_is_refused_in_a_later_round():
     table = Table()
     table.announce("white", ["Orbit", "pine", "fortress"])

@@ -6,8 +6,8 @@ seat, join links, seat links, a spectator, unknown seats) send every kind of com
 wrong and malformed values. A "play" rule makes the right actors play the game on, so most examples reach
 the end of a match (a win, the tiebreak, the five rounds of the three-player game) and rematches.
 
-After every single command the invariants below are checked. Each one names the part of the rules
-digest (`/work/shared/rules.md`, cited as "rules.md <section>") or of `docs/rules.md` it comes from:
+After every single command the invariants below are checked. Each one names the part of the rules in
+`docs/rules.md` it comes from (cited as "rules.md <section>"):
 
 - a refused command (RuleError) gives no events and leaves the state exactly as it was; `decide` never
   touches the state it is given; folding the events into a separate copy, and replaying the whole log from
@@ -25,7 +25,7 @@ digest (`/work/shared/rules.md`, cited as "rules.md <section>") or of `docs/rule
   Interceptor), following the rotation; an Encryptor's own-team guess is refused; no interception in
   round 1; skips and rematches move the rotation as docs/rules.md says;
 - codes are 3 distinct digits 1-4; 4 keywords a screen, no word on two screens, changed only by the deal
-  and one swap; clues are never an own keyword, never reused by the team, never revised;
+  and one swap; clues are never an own keyword nor a digit of the code, never reused by the team, never revised;
 - the refusals match independent oracles for clues, guesses, starting, taking back, seat links, rematch,
   switching teams, shuffling them and setting the sand timer; a rematch goes back to the lobby with the same
   seats, a shuffle splits the players as evenly as possible, and each match's first Encryptors are the
@@ -35,6 +35,7 @@ digest (`/work/shared/rules.md`, cited as "rules.md <section>") or of `docs/rule
 from __future__ import annotations
 
 import copy
+import re
 import os
 import random
 from itertools import combinations
@@ -454,7 +455,8 @@ class DecryptoTable(RuleBasedStateMachine):
         used = [c for t in TEAMS for c in game.clues_used(t)]
         pool = ([self.fresh_clues()[0]] * 3 + ["sun", "Sun", "suns", "river", "the river bank"] + used[:6]
                 + own + [w.lower() + "s" for w in own] + [f"a big {w} thing" for w in own] + [f"{w}-like" for w in own]
-                + theirs[:3] + ["", "   ", "x" * 61, "a\x00b", "a\u200bb", "two  spaces", 5, None])
+                + theirs[:3] + ["", "   ", "x" * 61, "a\x00b", "a\u200bb", "two  spaces", 5, None]
+                + ["1", "route 2", "3!", "4th", "catch 22"])
         clue = st.sampled_from(pool)
         clues = data.draw(st.one_of(st.lists(clue, min_size=3, max_size=3), st.lists(clue, max_size=4),
                                     st.sampled_from(["abc", None, ("p", "q", "r")])), label="clues")
@@ -473,6 +475,8 @@ class DecryptoTable(RuleBasedStateMachine):
                 history = game.clues_used(player.team)
                 fine = (all(texts) and all(len(c) <= 60 and c.isprintable() for c in texts)
                         and not any(contains_word(c, k) for c in texts for k in own)
+                        and not any(str(d) in re.split(r"\W+", c) for c in texts
+                                    for d in game.round.transmissions[player.team].code)
                         and not any(same_word(c, u) for c in texts for u in history)
                         and not any(same_word(a, b) for a, b in combinations(texts, 2)))
             assert isinstance(outcome, list) == fine, (clues, outcome)

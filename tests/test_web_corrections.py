@@ -399,7 +399,7 @@ def test_the_api_creates_a_standard_game_by_default(client):
      "Your list has 3 different words; it needs at least 8."),
     ({"words": "apple\nApples\npear\nplum\nfig\nlime\nlemon\nmelon"}, "too_few_words",
      {"count": 7, "min": 8, "repeated": "Apples"}, "Your list has 7 different words"),
-    ({"words": "moon\n" * 20}, "too_few_words", None, "Your list has 1 different words"),
+    ({"words": "moon\n" * 20}, "too_few_words", None, "Your list has 1 different word;"),
     ({"words": ["apple", "pear"]}, "words_malformed", {}, None),
     ({"words": "x" * 41 + "\n" + EIGHT}, "text_too_long", {"limit": 40}, None),
     ({"language": "xx"}, "unknown_language", {}, None),

@@ -17,7 +17,7 @@ from .codes import draw_code, parse_guess
 from .errors import RuleError
 from .state import (KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, MODES, OVER, PLAYING, STANDARD, TEAMS, Game,
                     apply, other, replay)
-from .words import contains_word, distinct_words, normalize, same_word
+from .words import contains_word, distinct_words, normalize, same_word, words_of
 
 NAME_LENGTH = (2, 20)
 CLUE_MAX_LENGTH = 60
@@ -534,6 +534,8 @@ def _announce_clues(game, command, actor, rng):
         keyword = next((k for k in game.keywords[player.team] if contains_word(clue, k)), None)
         if keyword is not None:
             raise RuleError("clue_is_keyword", clue=clue, keyword=keyword)
+        if any(str(digit) in words_of(clue) for digit in transmission.code):
+            raise RuleError("clue_is_code_digit", clue=clue)     # the Korean rulebook: never the code's digits
         if any(same_word(clue, used) for used in game.clues_used(player.team)):
             raise RuleError("clue_reused", clue=clue)
         if any(same_word(clue, earlier) for earlier in clues[:position - 1]):

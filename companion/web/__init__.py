@@ -8,7 +8,7 @@ from flask_babel import refresh as refresh_locale
 
 from ..rules.decide import LANGUAGES
 
-from ..messages import CAUSES, TASKS, catalogue, reason_text, refusal, team_name, translate
+from ..messages import CAUSES, catalogue, reason_text, refusal, side_text, task_text, team_name, translate
 from ..views import TURN_TASKS
 from .security import init_security
 
@@ -64,7 +64,7 @@ def init_web(app: Flask) -> None:
             rest = {k: v for k, v in request.args.items() if k != "lang"}
             return redirect(request.path + ("?" + urlencode(rest) if rest else ""), 303)
     init_security(app)
-    app.jinja_env.globals.update(team_name=team_name, reason_text=reason_text, tasks=TASKS, turn_tasks=TURN_TASKS, causes=CAUSES, refusal=refusal,
+    app.jinja_env.globals.update(team_name=team_name, side_text=side_text, reason_text=reason_text, task_text=task_text, turn_tasks=TURN_TASKS, causes=CAUSES, refusal=refusal,
                                   get_locale=get_locale, language_names=LANGUAGE_NAMES)
     from .api import api
     from .assets import init_assets

@@ -13,7 +13,7 @@ _STATUS = {
                      "no_capability", "wrong_game", "not_seated", "seat_gone", "seat_link_only", "try_out_fixed_seats"), 403),
     **dict.fromkeys(("name_required", "name_length", "three_clues", "clue_empty", "text_too_long",
                      "text_has_control_characters", "guess_malformed", "four_keyword_guesses",
-                     "verdicts_malformed", "malformed_body", "unknown_language", "clue_is_keyword",
+                     "verdicts_malformed", "malformed_body", "unknown_language", "clue_is_keyword", "clue_is_code_digit",
                      "clue_reused", "clue_repeated", "unknown_command", "csrf", "unknown_mode", "timer_length",
                      "words_malformed", "too_many_words", "too_few_words", "locked_malformed", "no_such_player",
                      "no_such_team", "accept_malformed", "keyword_number"), 400),

@@ -595,7 +595,7 @@ COMMAND_DOCS = {
         body={"clues": words(3, "One clue per digit of the code, in the code's order; each trimmed, 1 to "
                                 f"{CLUE_MAX_LENGTH} characters.")},
         codes=(*phase_refusals(PLAYING), "not_encryptor", "clues_already_announced", "three_clues",
-               "clue_empty", "clue_is_keyword", "clue_reused", "clue_repeated", *TEXT_REFUSALS),
+               "clue_empty", "clue_is_keyword", "clue_is_code_digit", "clue_reused", "clue_repeated", *TEXT_REFUSALS),
         example={"clues": ["orbit", "pine", "fortress"]}),
     "guess": dict(
         operation_id="guess", summary="Guess the open transmission's code",

@@ -137,7 +137,7 @@ def home():
 
 @pages.get("/rules")
 def rules():
-    """The rules digest and the rulebook's FAQ, in this phone's language."""
+    """The rules (docs/rules.md in short) and the rulebook's FAQ, in this phone's language."""
     return render_template("pages/rules.html", my_games=my_games())
 
 
