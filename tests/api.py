@@ -5,13 +5,26 @@ from __future__ import annotations
 
 import re
 
-from companion.messages import refusal
+from companion.messages import REFUSALS, refusal
 
 
 def expected(app, code, **params) -> str:
     """The sentence for a refusal code, as the app words it in a request."""
     with app.test_request_context("/api/x"):
         return refusal(code, **params)
+
+
+def refusal_pattern(app, code) -> re.Pattern:
+    """Every sentence a refusal code may be worded as (each side's, singular and plural), its %(params)s
+    matching anything."""
+    message = REFUSALS[code]
+    variants = (list(message.values()) if isinstance(message, dict)
+                else list(message[:2]) if isinstance(message, tuple) else [message])
+    with app.test_request_context("/api/x"):
+        templates = [str(variant) for variant in variants]
+    return re.compile("|".join("".join(".+" if part.startswith("%(") else re.escape(part)
+                                       for part in re.split(r"(%\(\w+\)s)", template))
+                               for template in templates) + r"\Z", re.S)
 
 
 def csrf_of(page) -> str:

@@ -246,13 +246,14 @@ def test_every_page_in_every_phase_passes_axe_wcag_22_aa(browser, live_server, l
     expect(spectator.page.locator(".reveal")).to_be_visible()
     audit(spectator.page, "watch: reveal")
 
-    # A correction waits for both teams; the table's tools are open.
+    # A correction waits for both teams; the host opens the table's tools.
     host.post("correction", decryption=wrong(codes["white"]))
     doing(phones["Ada"], "answer_correction")
     audit(phones["Ada"].page, "play: answer a correction")
     api["Grace"].post("answer-correction", accept=True)
     doing(phones["Linus"], "wait_for_correction")
     audit(phones["Linus"].page, "play: correction confirmed, waiting")
+    table.locator("#fix-a-mistake summary").click()     # its heading says a correction can be withdrawn there
     expect(table.locator("#fix-a-mistake")).to_have_attribute("open", "")
     audit(table, "table: correction pending, tools open")
     host.post("withdraw-correction")

@@ -208,7 +208,8 @@ def test_without_a_wake_lock_a_muted_looping_video_keeps_the_phone_awake(browser
     assert page.locator("video").count() == 1
     assert {urlsplit(r.url).path for r in awake_files(phone)} == {"/static/awake.webm"}
 
-    host.post("rematch")                                     # a new game on the same page: no tap needed
+    host.post("rematch")                                     # back to the lobby, then a new game on the same page:
+    host.post("start")                                       # no tap needed
     in_game(phone)
     page.wait_for_function(PLAYING, timeout=10_000)
     assert page.locator("video").count() == 1                # the same video again
@@ -242,6 +243,7 @@ def test_the_wake_lock_is_held_from_the_start_to_the_end_of_the_game(browser, pl
     page.wait_for_function("() => window.__wakeLock.held === 0")
     assert lock() == {"requests": 2, "releases": 1, "held": 0}
     host.post("rematch")
+    host.post("start")
     in_game(phone)
     page.wait_for_function("() => window.__wakeLock.held === 1")
     assert lock() == {"requests": 3, "releases": 1, "held": 1}

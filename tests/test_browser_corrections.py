@@ -488,6 +488,7 @@ def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_
     game.round()                                               # a longer page: the round is far above the panel
     expect(table.locator(".round-title")).to_contain_text("Round 2 of 8")
     game.open_tools()
+    table.evaluate("window.scrollTo(0, document.body.scrollHeight)")   # the host scrolls down to the panel
     skip = "Ada stepped away: the next White player takes the round"
     if game.encryptor("white") != "Ada":
         skip = "Alan stepped away: the next White player takes the round"

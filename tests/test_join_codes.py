@@ -57,7 +57,7 @@ def test_a_code_typed_any_way_opens_its_teams_join_page_and_nothing_else(app, cl
         assert answer.status_code == 303
         assert answer.headers["Location"] == f"/join/{created['tokens'][team]}"
     page = phone.get(f"/join/{created['tokens']['white']}")
-    assert "Join team White" in page.get_data(as_text=True) and 'name="name"' in page.get_data(as_text=True)
+    assert "Join White" in page.get_data(as_text=True) and 'name="name"' in page.get_data(as_text=True)
     # A code is no token: it opens no table screen, seat or view.
     assert phone.get(f"/table/{white}").status_code == 403
     assert client.get(f"/api/games/{created['game_id']}",

@@ -33,6 +33,8 @@ from companion.messages import REFUSALS
 from companion.web.commands import COMMANDS
 from companion.web.openapi import openapi_document
 
+from .api import refusal_pattern
+
 pytestmark = pytest.mark.slow
 
 SCHEMA_PATH = "/api/openapi.json"
@@ -234,12 +236,8 @@ def credentials(games: dict[str, Game]) -> list[Credential]:
 # --- the checks ----------------------------------------------------------------------------------
 
 def sentence_patterns(app) -> dict[str, re.Pattern]:
-    """Each refusal code's sentence, as a pattern (its %(params)s match anything)."""
-    with app.test_request_context("/api/x"):
-        templates = {code: str(message) for code, message in REFUSALS.items()}
-    return {code: re.compile("".join(".+" if part.startswith("%(") else re.escape(part)
-                                     for part in re.split(r"(%\(\w+\)s)", template)) + r"\Z", re.S)
-            for code, template in templates.items()}
+    """Each refusal code's sentences, as a pattern (its %(params)s match anything)."""
+    return {code: refusal_pattern(app, code) for code in REFUSALS}
 
 
 def refusal_check(patterns):
