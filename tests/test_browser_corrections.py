@@ -279,7 +279,7 @@ def test_a_rematch_through_the_lobby(browser, live_server):
         phone.see("Black wins!")
     last_turn = {"Alan": 3, "Grace": 3, "Ada": 2, "Linus": 2}   # the round each last encrypted
 
-    table.get_by_role("button", name="Rematch: same teams, new keywords").click()
+    table.get_by_role("button", name="Rematch: back to the lobby, same seats").click()
     expect(table.locator(".rematch-intro")).to_contain_text("Rematch: everyone keeps their seat.")
     expect(table.locator(".lobby .qr")).to_have_count(2)       # newcomers can join
     for name, phone in phones.items():                         # no phone navigates: they follow by polling
