@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from .keywords import load_pack
-from .rules import HOST, LOBBY, TEAMS, Actor, Game, RuleError, decide, replay
-from .rules.decide import PHASE_REFUSALS
-from .store import Capability, Conflict, Store
+from .rules import HOST, LOBBY, OVER, TEAMS, Actor, Game, RuleError, decide, replay
+from .rules.commands import BY_TYPE
+from .rules.targets import stale
+from .store import Capability, Conflict, Store, Withdrawn
 
 TOKEN_BYTES = 24          # 192 bits: capabilities are unguessable
 GAME_ID_BYTES = 9
@@ -56,10 +57,6 @@ class Outcome:
 class Created:
     game_id: str
     seat_tokens: dict[int, str] = field(default_factory=dict)   # a try-out's seats, all for the one device
-
-
-# Commands that draw words get the game's language pack from here (the rules prefer a custom list).
-_DRAWS_WORDS = ("start", "swap_keyword")
 
 
 def _capability_changes(game_id: str, events: list[dict], game: Game) -> tuple[list[Capability], list[tuple[str, int]]]:
@@ -179,20 +176,30 @@ class GameService:
             events.append(event)
         return None
 
-    def execute(self, game_id: str, actor: Actor, command: dict) -> Outcome:
-        """Run a command; retried on a conflict so a command still legal on the fresh state succeeds."""
+    def execute(self, game_id: str, actor: Actor, command: dict, token: str | None = None,
+                expected_version: int | None = None) -> Outcome:
+        """Run a command; retried on a conflict so a command still legal on the fresh state succeeds.
+
+        `token`: the capability the command came with; it must still exist when the events are appended (in
+        the same transaction), so a seat taken over by another phone can't act any more. `expected_version`:
+        the version the caller saw (If-Match); any other is refused as stale."""
+        declared = BY_TYPE.get(command.get("type"))
         for _ in range(MAX_ATTEMPTS):
             version, game = self.load(game_id)
-            if command.get("type") in _DRAWS_WORDS:
+            if expected_version is not None and version != expected_version:
+                raise stale("version")
+            if declared is not None and declared.draws_words:
                 command = {**command, "words": list(load_pack(game.language))}
-            elif command.get("type") == "announce_clues":
+            elif declared is not None and declared.timed:
                 command = {**command, "at": self.clock()}     # starts the sand timer
             events = decide(game, command, actor, self.rng)   # RuleError propagates: nothing written
             caps, revoked = _capability_changes(game_id, events, game)
             try:
-                new_version = self.store.append(game_id, version, events, caps, revoked)
+                new_version = self.store.append(game_id, version, events, caps, revoked, token)
             except Conflict:
                 continue
+            except Withdrawn:
+                raise RuleError("seat_gone" if actor.kind in ("seat", "handoff") else "no_capability") from None
             self.cache.put(game_id, new_version, replay(events, game))
             seat_token = next((c.token for c in caps if c.kind == "seat"), None)
             seat_link = next((c.token for c in caps if c.kind == "handoff"), None)
@@ -218,7 +225,7 @@ class GameService:
             raise RuleError("no_such_join_code")
         game = self.load(found.game_id)[1]
         if game.phase != LOBBY:
-            raise RuleError(PHASE_REFUSALS[game.phase])
+            raise RuleError("game_over" if game.phase == OVER else "too_late_to_join")
         if game.joining_locked:
             raise RuleError("joining_locked")
         return found

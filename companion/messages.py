@@ -92,7 +92,8 @@ REFUSALS = {
     "no_spare_words": _l("There is no spare word left in this game's word list."),
     # phases
     "game_not_started": _l("The game has not started yet."),
-    "game_in_progress": _l("The game has already started: new players can't join now."),
+    "game_in_progress": _l("The game is under way: that isn't possible at this point of the game."),
+    "too_late_to_join": _l("The game has already started: new players can't join now."),
     "judging_in_progress": _l("Both teams' keyword guesses are in: the table screen is comparing them."),
     "tiebreak_in_progress": _l("The rounds are over: the game is in its tiebreak."),
     "game_over": _l("The game is over."),
@@ -132,15 +133,46 @@ REFUSALS = {
     "rate_limited": _l("Too many attempts from this device in a short time. Wait a minute, then try again."),
     "server_error": _l("Something went wrong on the server. Nothing was lost: reload the page in a moment."),
     "method_not_allowed": _l("That action can't be done from here."),
+    "if_match_malformed": _l("If-Match must hold the version you saw: the view's version or its ETag."),
+    # a tap made on a screen that was behind the game (rules.targets); `change` says what changed
+    "stale": _l("Your screen was behind the game: %(change)s Nothing was changed, and your screen now shows the game as it is."),
+}
+
+# What changed since a stale command's screen (rules.targets); those naming a transmission are SIDE_SENTENCES.
+STALE_CHANGES = {
+    "version": _l("someone else acted first."),
+    "match_over": _l("that match is over."),
+    "round_moved": _l("the game is now in round %(now)s."),
+    "clues_announced": _l("your clues for this round are already announced."),
+    "keyword_swapped": _l("your team has already swapped a keyword."),
+    "keyword_guesses_sealed": _l("your team's keyword guesses are already sealed."),
+    "entry_changed": _l("the entry to take back is no longer the one shown."),
+    "reveal_changed": _l("the last reveal is no longer the one you were correcting."),
+    "correction_changed": _l("that correction was already answered or withdrawn."),
+    "correction_accepted": _l("your side has already accepted this correction."),
+    "encryptor_changed": _l("that Encryptor was already replaced."),
+    "player_moved": _l("%(name)s is already on the other team."),
+    "you_switched": _l("you have already switched teams."),
+    "seat_holder_changed": _l("seat %(seat)s belongs to another player now."),
 }
 
 
 def refusal(code: str, **params) -> str:
-    """The translated sentence for a refusal code (a side's own sentence when it names one)."""
-    message = REFUSALS.get(code, REFUSALS["unknown_command"])
+    """The translated sentence for a refusal code (a side's own sentence when it names one). Every code has
+    one (tests/test_refusals.py): an unknown code is a bug, not a reason to say something else."""
+    message = REFUSALS[code]
+    if code == "stale":
+        return worded(message, {"change": stale_change(**params)})
     if isinstance(message, dict):
         message = message[params["team"]]
     return worded(message, params)
+
+
+def stale_change(change: str, **params) -> str:
+    """What changed since a stale command's screen, as the middle of the `stale` sentence."""
+    if change in STALE_CHANGES:
+        return worded(STALE_CHANGES[change], params)
+    return side_text(f"stale_{change}", params.pop("team"), **params)
 
 
 def worded(message, params: dict) -> str:
@@ -300,6 +332,19 @@ SIDE_SENTENCES = {
                    "team": _l("Time is up for the team's Encryptor.")},
     "sand_timer_for": {"white": _l("Sand timer for White's Encryptor:"), "black": _l("Sand timer for Black's Encryptor:"),
                        "team": _l("Sand timer for the team's Encryptor:")},
+    # what a stale guess missed (keyed by the transmitting side; rules.targets.guess)
+    "stale_guess_sealed_by": {"white": _l("the guess for White's code was already sealed by %(name)s."),
+                              "black": _l("the guess for Black's code was already sealed by %(name)s."),
+                              "team": _l("the guess for the team's code was already sealed by %(name)s.")},
+    "stale_guess_sealed": {"white": _l("the guess for White's code was already sealed."),
+                           "black": _l("the guess for Black's code was already sealed."),
+                           "team": _l("the guess for the team's code was already sealed.")},
+    "stale_transmission_revealed": {"white": _l("White's code has already been revealed."),
+                                    "black": _l("Black's code has already been revealed."),
+                                    "team": _l("the team's code has already been revealed.")},
+    "stale_transmission_not_open": {"white": _l("White's code is not the one being guessed now."),
+                                    "black": _l("Black's code is not the one being guessed now."),
+                                    "team": _l("the team's code is not the one being guessed now.")},
     # the table log
     "notice_swapped": {"white": _l("White swapped one of its keywords."),
                        "black": _l("Black swapped one of its keywords."),

@@ -94,12 +94,17 @@ _REVOKE = delete(capabilities).where(capabilities.c.game_id == bindparam("game_i
 _JOIN_CODE = (select(capabilities)
               .join(join_codes, join_codes.c.token == capabilities.c.token)
               .where(join_codes.c.code == bindparam("code")))
+_TOKEN_EXISTS = select(capabilities.c.token).where(capabilities.c.token == bindparam("token"))
 _INSERT_EVENTS = insert(events)
 _INSERT_CAPABILITIES = insert(capabilities)
 
 
 class Conflict(Exception):
     """Another writer appended at the same position first (or a new game's id or join code was taken)."""
+
+
+class Withdrawn(Exception):
+    """The capability a command came with was withdrawn before its events could be appended."""
 
 
 @dataclass(frozen=True)
@@ -226,13 +231,18 @@ class Store:
             raise Conflict(game_id) from error
 
     def append(self, game_id: str, version: int, new_events: list[dict], caps: list[Capability] = (),
-               revoked: list[tuple[str, int]] = ()) -> int:
+               revoked: list[tuple[str, int]] = (), token: str | None = None) -> int:
         """Append events after `version` in one transaction; raises Conflict if someone was first.
 
-        In the same transaction, the tokens of `revoked` (kind, seat) are withdrawn, then `caps` granted."""
+        `token`, the capability acting, must still exist (else Withdrawn): checked after the events are
+        inserted, when this transaction holds the write (SQLite) or the next sequence number (PostgreSQL), so
+        no withdrawal can slip in between. In the same transaction, the tokens of `revoked` (kind, seat) are
+        withdrawn, then `caps` granted."""
         try:
             with self.engine.begin() as conn:
                 self._insert_events(conn, game_id, version, new_events)
+                if token is not None and conn.execute(_TOKEN_EXISTS, {"token": token}).first() is None:
+                    raise Withdrawn(token)
                 if revoked:
                     conn.execute(_REVOKE, [{"game_id": game_id, "kind": kind, "seat": seat}
                                            for kind, seat in revoked])

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rules import (KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other, proposed_verdicts,
-                    start_problem)
-from .rules.decide import correctable, last_entry, spare_words
+from .rules import KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other
+from .rules.queries import (correctable, last_entry, proposed_verdicts, skippable, start_problem, swap_problem,
+                            task)
 from .rules.round_end import standings
 from .rules.state import Round, Transmission, token_awards
 
@@ -171,42 +171,12 @@ def _last_reveal(rounds: list[dict], transmitting) -> dict | None:
 
 def _you(game: Game, me) -> dict:
     """What this player may do now, and their private view of the current transmission."""
-    you = {"team": me.team, "encryptor": False, "code": None, "task": "wait", "can_swap": False}
-    if game.correction is not None:
-        you["task"] = "wait_for_correction" if me.team in game.correction.confirmed else "answer_correction"
-    elif game.phase == LOBBY:
-        you["task"] = "wait_for_start"
-    elif game.phase == PLAYING:
-        round_ = game.round
-        own = round_.transmissions.get(me.team)
-        you["encryptor"] = own is not None and own.encryptor == me.seat
-        if you["encryptor"] and not own.resolved:
-            you["code"] = list(own.code)
-        you["can_swap"] = (round_.number == 1 and own is not None and own.clues is None
-                           and me.team not in game.swapped
-                           # the language's pack always has spare words; the host's own list may not
-                           and (game.settings.words is None or bool(spare_words(game, game.settings.words))))
-        current = round_.current
-        if current is None:
-            you["task"] = ("write_clues" if you["encryptor"] and own.clues is None
-                           else "wait_for_encryptor" if game.three_player else "wait_for_clues")
-        elif current.team == me.team and current.encryptor == me.seat:
-            you["task"] = "encryptor_waits"
-        elif current.team != me.team and not round_.interception_allowed:
-            you["task"] = "no_interception_yet"
-        else:
-            guess = current.guess_by(me.team)
-            you["task"] = "guess_sealed" if guess.sealed else (
-                "decrypt" if current.team == me.team
-                else "intercept_alone" if game.three_player else "intercept")
-    elif game.phase == KEYWORD_GUESSING:
-        you["task"] = ("keywords_sealed" if game.tiebreak.keyword_guesses[me.team]
-                       else "guess_keywords")
-    elif game.phase == KEYWORD_JUDGING:
-        you["task"] = "wait_for_judging"
-    elif game.phase == OVER:
-        you["task"] = "game_over"
-    return you
+    own = game.round.transmissions.get(me.team) if game.phase == PLAYING else None
+    encryptor = own is not None and own.encryptor == me.seat
+    return {"team": me.team, "encryptor": encryptor,
+            "code": list(own.code) if encryptor and not own.resolved else None,
+            "task": task(game, me),
+            "can_swap": game.phase == PLAYING and game.correction is None and swap_problem(game, me.team) is None}
 
 
 def _tiebreak(game: Game, my_team: str | None) -> dict | None:
@@ -247,7 +217,7 @@ def _correction(game: Game) -> dict | None:
     if c is None:
         return None
     t = next(r for r in game.rounds if r.number == c.round).transmissions[c.team]
-    return {"round": c.round, "team": c.team, "code": list(t.code),
+    return {"id": c.id, "round": c.round, "team": c.team, "code": list(t.code),
             "before": {"decryption": list(t.decryption.code),
                        "interception": list(t.interception.code) if c.interception else None},
             "after": {"decryption": list(c.decryption), "interception": list(c.interception) if c.interception else None},
@@ -264,14 +234,9 @@ def _notice(notice: dict) -> dict:
 
 def _host(game: Game) -> dict:
     """What the table screen may correct now (none of it names a secret)."""
-    round_ = game.round
-    skippable = []
-    if game.phase == PLAYING and game.correction is None:
-        skippable = [team for team, t in round_.transmissions.items()
-                     if t.clues is None and len(game.team_players(team)) > 1]
     found = correctable(game) if game.correction is None else None
     return {"take_back": last_entry(game) if game.correction is None else None,
-            "skippable": skippable,
+            "skippable": skippable(game),
             "correctable": {"round": found[0].number, "team": found[1].team} if found else None}
 
 

@@ -19,7 +19,7 @@ import pytest
 from markupsafe import escape
 from sqlalchemy import func, select
 
-from companion.rules.decide import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, MAX_WORDS, NAME_LENGTH, WORD_MAX_LENGTH
+from companion.rules.text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, MAX_WORDS, NAME_LENGTH, WORD_MAX_LENGTH
 from companion.store import games as games_table
 from companion.web.commands import COMMANDS
 
@@ -565,7 +565,7 @@ NOT_OBJECTS = {"number": "42", "null": "null", "true": "true", "string": '"clues
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_json_that_is_not_an_object_is_refused_by_every_command(app, client, command):
     game = in_state(client, "writing")
-    token = token_of(game, SENDER_ROLE[COMMANDS[command][2]])
+    token = token_of(game, SENDER_ROLE[COMMANDS[command].sender])
     before = log(app, game.id)
     for kind, text in NOT_OBJECTS.items():
         answer = client.post(f"/api/games/{game.id}/{command}", data=text, content_type="application/json",
@@ -830,7 +830,7 @@ def test_every_command_out_of_its_phase_is_refused_by_the_phase(app, client, sta
     for command, (allowed, body) in PHASE_BOUND.items():
         if allowed == phase:
             continue
-        token = token_of(game, SENDER_ROLE[COMMANDS[command][2]])
+        token = token_of(game, SENDER_ROLE[COMMANDS[command].sender])
         answer = client.post(f"/api/games/{game.id}/{command}", json=body, headers=bearer(token))
         code = PHASE_REFUSAL[phase]
         if answer.status_code != 409 or answer.get_json() != {"error": expected(app, code), "code": code}:
@@ -852,7 +852,7 @@ SENDER_REFUSAL = {"host": "host_only", "seat": "players_only", "join": "join_lin
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_every_command_by_every_wrong_kind_of_token_is_refused(app, client, command):
     game = in_state(client, "writing")
-    sender = COMMANDS[command][2]
+    sender = COMMANDS[command].sender
     tokens = {kind: token_of(game, role) for kind, role in KIND_ROLES.items() if kind != sender}
     body = PHASE_BOUND.get(command, (None, {}))[1]
     before = log(app, game.id)

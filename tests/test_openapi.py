@@ -12,11 +12,11 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
 from companion.messages import REASONS, TASKS
-from companion.rules.decide import _DURING_CORRECTION
 from companion.rules.state import EVENT_TYPES
 from companion.views import _NOTICE_FIELDS
 from companion.web.commands import COMMANDS
-from companion.web.openapi import NOTICES, SENDER_REFUSALS, openapi_document
+from companion.rules.guards import SENDER_REFUSALS
+from companion.web.openapi import NOTICES, openapi_document
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = openapi_document()
@@ -127,15 +127,17 @@ def test_examples_match_their_schemas():
 def test_every_command_is_described_from_its_definition():
     """Each command's body has exactly its fields; the wrong kind of token, and a pending correction
     where the rules check it, are documented refusals."""
-    for name, (rules_command, fields, sender) in COMMANDS.items():
+    for name, declared in COMMANDS.items():
         op = DOC["paths"][f"/api/games/{{game_id}}/{name}"]["post"]
         body = op["requestBody"]["content"]["application/json"]["schema"]
-        assert set(body["properties"]) == set(fields), name
-        assert op["requestBody"]["required"] == bool(fields), name
+        assert set(body["properties"]) == {f.name for f in (*declared.fields, *declared.targets)}, name
+        assert set(body.get("required", ())) == {f.name for f in declared.fields if f.required}, name
+        assert not any(f.required for f in declared.targets), name      # targets are always optional
         codes = {c for status, r in op["responses"].items() if status != "200"
                  for c in r["content"]["application/json"]["schema"]["allOf"][1]["properties"]["code"]["enum"]}
-        assert SENDER_REFUSALS[sender] in codes, name
-        assert ("correction_pending" in codes) == (rules_command not in _DURING_CORRECTION), name
+        assert SENDER_REFUSALS[declared.sender] in codes, name
+        assert ("correction_pending" in codes) == (not declared.during_correction), name
+        assert "stale" in codes, name
 
 
 def test_enumerations_come_from_the_code():
@@ -266,7 +268,7 @@ def test_a_game_to_its_end_matches_the_document(client):
     api.refused(f"{game.path}/join", game.tokens["white"], {"name": "Ann"}, 409, "name_taken")
     api.refused(f"{game.path}/start", game.seats[1], None, 403, "host_only")
     assert game.do("start", game.host)["events"] == ["game_started", "round_started"]
-    api.refused(f"{game.path}/join", game.tokens["white"], {"name": "Cy"}, 409, "game_in_progress")
+    api.refused(f"{game.path}/join", game.tokens["white"], {"name": "Cy"}, 409, "too_late_to_join")
 
     for round_number in (1, 2):
         white_code = game.view(game.encryptor("white"))["you"]["code"]
@@ -535,7 +537,7 @@ def test_host_corrections_match_the_document(client):
     assert game.view(host)["rounds"][0]["transmissions"]["white"]["encryptor"] != skipped
     api.refused(f"{game.path}/take-back", host, None, 409, "nothing_to_take_back")
     game.announce(1)
-    assert game.view(host)["host"]["take_back"] == {"entry": "clues", "transmission": "black"}
+    assert game.view(host)["host"]["take_back"] == {"entry": "clues", "round": 1, "transmission": "black"}
     assert game.do("take-back", host)["events"] == ["entry_taken_back"]
     game.do("clues", game.encryptor("black"), {"clues": ["x1", "y1", "z1"]})
     api.refused(f"{game.path}/correction", host, {"decryption": WRONG}, 409, "nothing_to_correct")
@@ -548,7 +550,7 @@ def test_host_corrections_match_the_document(client):
     api.refused(f"{game.path}/correction", host, {"decryption": "12"}, 400, "guess_malformed")
     game.do("correction", host, {"decryption": WRONG, "interception": None})
     view = game.view(host)
-    assert view["correction"] == {"round": 1, "team": "white", "code": white_code,
+    assert view["correction"] == {"id": 1, "round": 1, "team": "white", "code": white_code,
                                   "before": {"decryption": white_code, "interception": None},
                                   "after": {"decryption": WRONG, "interception": None}, "confirmed": []}
     assert view["host"] == {"take_back": None, "skippable": [], "correctable": None}
@@ -577,7 +579,7 @@ def test_host_corrections_match_the_document(client):
     # Round 2: a sealed interception taken back; White misreads a second time and loses.
     game.announce(2)
     game.guess("black", WRONG)
-    assert game.view(host)["host"]["take_back"] == {"entry": "guess", "transmission": "white", "by": "black"}
+    assert game.view(host)["host"]["take_back"] == {"entry": "guess", "round": 2, "transmission": "white", "by": "black"}
     game.do("take-back", host)
     game.guess("black", WRONG)
     game.guess("white", WRONG)

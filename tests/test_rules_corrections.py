@@ -3,7 +3,8 @@
 import pytest
 
 from companion.rules import HOST, LOBBY, OVER, PLAYING, Actor, RuleError
-from companion.rules.decide import custom_words, last_entry
+from companion.rules.queries import last_entry
+from companion.rules.text import custom_words
 
 from .table import WORDS, Table, wrong
 
@@ -81,7 +82,7 @@ def test_the_table_takes_back_a_sealed_guess_before_the_reveal_and_it_stays_as_a
     table.announce("black")
     code = table.code("white")
     table.guess("black", "white", wrong(code))                   # sealed interception
-    assert last_entry(table.game) == {"entry": "guess", "transmission": "white", "by": "black"}
+    assert last_entry(table.game) == {"entry": "guess", "round": 2, "transmission": "white", "by": "black"}
     table.do({"type": "take_back"}, HOST)
     guess = table.game.round.transmissions["white"].interception
     assert guess.code == tuple(wrong(code)) and not guess.sealed

@@ -48,7 +48,7 @@ from companion.rules import (ALL_CODES, HOST, KEYWORD_GUESSING, KEYWORD_JUDGING,
                              Actor, Game, RuleError, decide, other, proposed_verdicts, replay, start_problem)
 from companion.rules import round_end as end
 from companion.rules import three_player
-from companion.rules.decide import correctable, last_entry
+from companion.rules.queries import correctable, last_entry
 from companion.rules.state import EVENT_TYPES, Guess, Tokens, _apply_in_place, token_awards
 from companion.rules.words import contains_word, same_word
 

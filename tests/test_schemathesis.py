@@ -265,7 +265,7 @@ def operations():
 def sender(path: str) -> str | None:
     """The capability kind a command needs (None: any, or none)."""
     name = path.rsplit("/", 1)[1]
-    return COMMANDS[name][2] if path.startswith("/api/games/{game_id}/") and name in COMMANDS else None
+    return COMMANDS[name].sender if path.startswith("/api/games/{game_id}/") and name in COMMANDS else None
 
 
 def integral_floats(value):

@@ -92,7 +92,7 @@ def test_commands_out_of_phase_are_refused(client):
             409, "game_not_started")
     playing = ApiGame(client)
     refused(playing, unchanged(playing, lambda: playing.post("join", playing.tokens["white"], name="Late")),
-            409, "game_in_progress")
+            409, "too_late_to_join")
     refused(playing, unchanged(playing, lambda: playing.post("start", playing.tokens["host"])),
             409, "game_in_progress")
     refused(playing, unchanged(playing, lambda: playing.post("guess", playing.seats["Abe"], code=[1, 2, 3])),

@@ -1,14 +1,18 @@
 """The rules of Decrypto as pure data and functions: no Flask, no database.
 
 - `state`: the game as data, `apply`/`replay` to fold events into it.
-- `decide`: commands to events, or a `RuleError`.
+- `commands`: every command declared once; `decide` runs one (handlers in `lobby`, `play`, `host`).
+- `queries`: what is legal now, for the handlers and the views alike; `targets`: stale commands.
+- `text`: cleaning what players type; `guards`: who sends a command, and the phase checks.
 - `round_end`: the end-of-round conditions and the tiebreak.
 - `codes` and `words`: the code deck and how words are compared.
 """
 
 from .codes import ALL_CODES, draw_code, parse_guess
-from .decide import HOST, Actor, decide, proposed_verdicts, start_problem
+from .decide import decide
 from .errors import RuleError
+from .guards import HOST, Actor
+from .queries import proposed_verdicts, start_problem
 from .state import (KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, apply,
                     other, replay)
 

@@ -50,6 +50,7 @@ class Player:
 class Guess:
     code: tuple | None = None
     sealed: bool = False
+    entered_by: int | None = None  # the seat that entered it last (unknown in logs written before)
 
 
 @dataclass
@@ -134,6 +135,7 @@ class Correction:
     team: str                       # whose transmission
     decryption: tuple
     interception: tuple | None
+    id: int = 1                     # the proposal's number in this game: answers name it
     confirmed: set = field(default_factory=set)   # teams that confirmed
 
 
@@ -156,6 +158,7 @@ class Game:
     seat_links: set = field(default_factory=set)       # seats with a new link the host issued, not yet taken
     last_encrypted: dict = field(default_factory=dict)  # seat -> (match, round) of its last turn as Encryptor
     notices: list[dict] = field(default_factory=list)  # corrections and host actions, for everyone
+    corrections_proposed: int = 0                      # in this game, all matches
 
     # --- the kind of game --------------------------------------------------------------------
     @property
@@ -308,7 +311,7 @@ def _apply_in_place(game: Game, event: dict) -> None:
         game.round.announced.append(event["team"])
     elif kind == "guess_saved":
         guess = game.round.transmissions[event["transmission"]].guess_by(event["by"])
-        guess.code, guess.sealed = tuple(event["code"]), event["sealed"]
+        guess.code, guess.sealed, guess.entered_by = tuple(event["code"]), event["sealed"], event.get("seat")
     elif kind == "entry_taken_back":
         transmission = game.round.transmissions[event["transmission"]]
         if event["entry"] == "guess":
@@ -326,8 +329,10 @@ def _apply_in_place(game: Game, event: dict) -> None:
         _count_tokens(game, transmission.team, transmission.intercepted, transmission.miscommunicated, +1)
     elif kind == "correction_proposed":
         interception = event["interception"]
+        game.corrections_proposed += 1
         game.correction = Correction(round=event["round"], team=event["team"], decryption=tuple(event["decryption"]),
-                                     interception=tuple(interception) if interception else None)
+                                     interception=tuple(interception) if interception else None,
+                                     id=game.corrections_proposed)
         _notice(game, kind, round=event["round"], team=event["team"], decryption=event["decryption"],
                 interception=interception)
     elif kind == "correction_answered":

@@ -6,7 +6,7 @@ from flask import Flask, g, redirect, request, session
 from flask_babel import Babel, get_locale, get_translations
 from flask_babel import refresh as refresh_locale
 
-from ..rules.decide import LANGUAGES
+from ..rules.text import LANGUAGES
 
 from ..messages import CAUSES, catalogue, reason_text, refusal, side_text, task_text, team_name, translate
 from ..views import TURN_TASKS

@@ -6,7 +6,7 @@ from flask import Blueprint, current_app, jsonify, request
 
 from ..views import view_for
 from .auth import api_caller, service
-from .commands import COMMANDS, from_json
+from .commands import COMMANDS, expected_version, from_json
 from .errors import Refused
 from .openapi import openapi_document
 from .pages import game_links, seat_link_url
@@ -55,8 +55,9 @@ def game_view(game_id):
 def game_command(game_id, command):
     if command not in COMMANDS:
         raise Refused("unknown_command")
-    caller = api_caller(game_id, (COMMANDS[command][2],))
-    outcome = service().execute(game_id, caller.actor, from_json(command, _body()))
+    caller = api_caller(game_id, (COMMANDS[command].sender,))
+    outcome = service().execute(game_id, caller.actor, from_json(command, _body()), caller.capability.token,
+                                expected_version())
     answer = {"version": outcome.version, "events": [e["type"] for e in outcome.events]}
     if outcome.seat_link:      # for the host to pass on (the table screen shows it as a QR code)
         answer["seat_link"] = {"token": outcome.seat_link, "url": seat_link_url(outcome.seat_link)}

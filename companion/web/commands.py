@@ -1,75 +1,74 @@
-"""Requests to rule commands: the one mapping shared by the JSON API and the no-JavaScript forms."""
+"""Requests to rule commands, read from each command's declaration (rules.commands): one parser for JSON
+bodies, one for forms (the pages' forms, with or without the page script)."""
 
 from __future__ import annotations
 
+import re
+
+from flask import request
+
 from ..rules import TEAMS
+from ..rules.commands import COMMANDS, commands_for  # noqa: F401  (the web layer's view of the registry)
 from .errors import Refused
 
-# name in the URL -> (rules command, fields of the body, who may send it)
-COMMANDS = {
-    "join": ("join", ("name",), "join"),
-    "lock-joining": ("lock_joining", ("locked",), "host"),
-    "move-player": ("move_player", ("seat",), "host"),
-    "remove-player": ("remove_player", ("seat",), "host"),
-    "shuffle-teams": ("shuffle_teams", (), "host"),
-    "set-timer": ("set_timer", ("timer",), "host"),
-    "start": ("start", (), "host"),
-    "skip-encryptor": ("skip_encryptor", ("team",), "host"),
-    "take-back": ("take_back", (), "host"),
-    "correction": ("propose_correction", ("decryption", "interception"), "host"),
-    "withdraw-correction": ("withdraw_correction", (), "host"),
-    "seat-link": ("issue_seat_link", ("seat",), "host"),
-    "cancel-seat-link": ("cancel_seat_link", ("seat",), "host"),
-    "verdicts": ("judge_keywords", ("verdicts",), "host"),
-    "rematch": ("rematch", (), "host"),
-    "clues": ("announce_clues", ("clues",), "seat"),
-    "guess": ("guess", ("code", "confirm"), "seat"),
-    "switch-team": ("switch_team", (), "seat"),
-    "swap-keyword": ("swap_keyword", ("number",), "seat"),
-    "answer-correction": ("answer_correction", ("accept",), "seat"),
-    "keyword-guesses": ("keyword_guesses", ("guesses",), "seat"),
-    "claim-seat": ("claim_seat", (), "handoff"),
-}
-
-
-def commands_for(kind: str) -> tuple[str, ...]:
-    """The URL names of the commands a capability of this kind may send."""
-    return tuple(name for name, (_, _, sender) in COMMANDS.items() if sender == kind)
+# How a form's text fields become the JSON types the rules expect (booleans are "1", numbers digits).
+_NUMBERS = ("seat", "digit", "match", "round", "correction")
 
 
 def from_json(name: str, body) -> dict:
     if not isinstance(body, dict):
         raise Refused("malformed_body")
-    kind, fields, _ = COMMANDS[name]
-    return {"type": kind, **{f: body[f] for f in fields if f in body}}
+    declared = COMMANDS[name]
+    return {"type": declared.type,
+            **{f.name: body[f.name] for f in (*declared.fields, *declared.targets) if f.name in body}}
 
 
-# How a form's text fields become the JSON types the rules expect (booleans are "1", numbers digits).
-_FORM_BOOLEANS = ("locked", "accept", "confirm")
-_FORM_NUMBERS = ("seat", "number", "timer")
+def _number(value: str):
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 6 else value
 
 
-def _form_value(field: str, value: str):
-    if field == "timer" and not value.strip():
-        return None                     # no sand timer
-    if field in _FORM_BOOLEANS:
+def _form_value(kind: str, name: str, form):
+    """The field `name` of kind `kind` from a form, or KeyError when the form doesn't have it."""
+    if kind in ("clues", "keyword_guesses"):
+        return form.getlist(name)
+    if kind == "verdicts":
+        return {team: [str(n) in form.getlist(f"{name}.{team}") for n in range(1, 5)] for team in TEAMS}
+    if kind in ("code", "code_or_null") and name not in form:
+        digits = [form.get(f"{name}{position}") for position in (1, 2, 3)]    # one radio group per clue
+        if any(d is not None for d in digits):
+            return [d or "" for d in digits]
+    value = form[name]
+    if kind == "boolean":
         return value == "1"
-    if field in _FORM_NUMBERS:
-        return int(value) if value.isascii() and value.isdigit() and len(value) < 6 else value
+    if kind == "timer":
+        return None if not value.strip() else _number(value)       # blank: no sand timer
+    if kind in _NUMBERS:
+        return _number(value)
     return value
 
 
 def from_form(name: str, form) -> dict:
-    """The same commands from an HTML form (lists are repeated fields)."""
-    kind, fields, _ = COMMANDS[name]
-    if name == "clues":
-        return {"type": kind, "clues": form.getlist("clues")}
-    if name == "guess":
-        code = [form.get(f"code{position}", "") for position in (1, 2, 3)]   # one radio group per clue
-        return {"type": kind, "code": code, "confirm": form.get("confirm") == "1"}
-    if name == "keyword-guesses":
-        return {"type": kind, "guesses": form.getlist("guesses")}
-    if name == "verdicts":
-        return {"type": kind, "verdicts": {team: [str(n) in form.getlist(f"verdicts.{team}") for n in range(1, 5)]
-                                           for team in TEAMS}}
-    return {"type": kind, **{f: _form_value(f, form[f]) for f in fields if f in form}}
+    """The same commands from an HTML form (lists are repeated fields; a missing field is left out)."""
+    declared = COMMANDS[name]
+    command = {"type": declared.type}
+    for f in (*declared.fields, *declared.targets):
+        try:
+            command[f.name] = _form_value(f.kind, f.name, form)
+        except KeyError:
+            if f.has_default:
+                command[f.name] = f.default
+    return command
+
+
+_VERSION = re.compile(r'\s*(?:W/)?"?v?(\d{1,12})\b')
+
+
+def expected_version() -> int | None:
+    """The version a strict client saw, from `If-Match` (the view's version, or the poll's ETag)."""
+    header = request.headers.get("If-Match")
+    if header is None:
+        return None
+    found = _VERSION.match(header)
+    if found is None:
+        raise Refused("if_match_malformed")
+    return int(found.group(1))

@@ -7,8 +7,17 @@ from werkzeug.exceptions import HTTPException
 from ..messages import refusal
 from ..rules import RuleError
 
-# HTTP status per refusal code (anything not listed is a 409: not possible in the game's current state).
+# HTTP status per refusal code: every code of messages.REFUSALS has one (tests/test_refusals.py).
 _STATUS = {
+    # 409: not possible in the game's current state (or the caller's screen was behind it)
+    **dict.fromkeys(("already_locked", "already_open", "already_seated", "already_swapped", "clues_already_announced",
+                     "clues_not_announced", "correction_already_confirmed", "correction_changes_nothing",
+                     "correction_pending", "game_exists", "game_in_progress", "game_not_started", "game_over",
+                     "guess_sealed", "joining_locked", "judging_in_progress", "keyword_guesses_sealed", "name_taken",
+                     "no_correction", "no_interception_round_one", "no_keywords", "no_seat_link", "no_spare_words",
+                     "nobody_to_skip_to", "not_enough_words", "nothing_to_correct", "nothing_to_take_back", "stale",
+                     "summary_not_ready", "swap_too_late", "team_full", "team_size", "teams_uneven",
+                     "three_player_seats", "tiebreak_in_progress", "too_few_to_shuffle", "too_late_to_join"), 409),
     **dict.fromkeys(("host_only", "players_only", "join_link_only", "not_encryptor", "encryptor_cannot_guess",
                      "no_capability", "wrong_game", "not_seated", "seat_gone", "seat_link_only", "try_out_fixed_seats"), 403),
     **dict.fromkeys(("name_required", "name_length", "three_clues", "clue_empty", "text_too_long",
@@ -16,7 +25,7 @@ _STATUS = {
                      "verdicts_malformed", "malformed_body", "unknown_language", "clue_is_keyword", "clue_is_code_digit",
                      "clue_reused", "clue_repeated", "unknown_command", "csrf", "unknown_mode", "timer_length",
                      "words_malformed", "too_many_words", "too_few_words", "locked_malformed", "no_such_player",
-                     "no_such_team", "accept_malformed", "keyword_number"), 400),
+                     "no_such_team", "accept_malformed", "keyword_number", "if_match_malformed"), 400),
     "not_found": 404, "no_such_join_code": 404, "method_not_allowed": 405, "too_large": 413, "rate_limited": 429, "busy": 503,
     "server_error": 500,
 }
@@ -33,7 +42,7 @@ class Refused(Exception):
 
 
 def status_of(code: str) -> int:
-    return _STATUS.get(code, 409)
+    return _STATUS[code]
 
 
 def refusal_response(code: str, params: dict | None = None, status: int | None = None):

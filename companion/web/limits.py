@@ -11,6 +11,8 @@ from flask import Flask, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
+from ..rules.commands import COMMANDS
+
 # endpoint -> the config keys of its limits (each limit keeps its own count, by its config key)
 LIMITED = {
     "pages.create_game": ("RATE_LIMIT_CREATE",),
@@ -21,7 +23,7 @@ LIMITED = {
     "api.game_command": ("RATE_LIMIT_COMMANDS", "RATE_LIMIT_JOIN"),
     "pages.join_by_code": ("RATE_LIMIT_JOIN_CODE",),
 }
-_SEATING_COMMANDS = ("join", "claim-seat")
+_SEATING_COMMANDS = tuple(name for name, c in COMMANDS.items() if c.seats_a_phone)
 
 
 def _not_seating() -> bool:

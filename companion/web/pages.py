@@ -14,7 +14,7 @@ from ..addresses import public_base_url
 from ..messages import refusal, team_name
 from ..qr import qr_svg
 from ..rules import OVER, TEAMS, Actor, RuleError
-from ..rules.decide import TIMER_SECONDS
+from ..rules.text import TIMER_SECONDS
 from ..views import view_for
 from . import speak
 from .auth import Caller, api_caller, from_token, remember_seat, seated_caller, service
@@ -84,7 +84,7 @@ def render_view(template: str, caller: Caller, refused: RuleError | Refused | No
 def _run(caller: Caller, command: dict, actor: Actor | None = None):
     """Run a command from a form: (outcome, None), or (None, (refusal, status)) to show on the page."""
     try:
-        return service().execute(caller.game_id, actor or caller.actor, command), None
+        return service().execute(caller.game_id, actor or caller.actor, command, caller.capability.token), None
     except (RuleError, Refused) as error:
         return None, (error, status_of(error.code))
 

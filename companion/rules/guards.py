@@ -1,0 +1,53 @@
+"""Who sends a command, and the checks every handler shares (the phase, the seat, a real game)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import RuleError
+from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, Game
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who sends a command; always derived from a capability token, never from the request body."""
+    kind: str                 # "host", "join", "seat", "spectator", "handoff"
+    team: str | None = None   # for "join" and "seat"
+    seat: int | None = None   # for "seat" and "handoff"; for "join", the seat this phone already holds, if any
+
+
+HOST = Actor("host")
+
+# The refusal for a command sent by the wrong kind of capability, by the kind it needs.
+SENDER_REFUSALS = {"host": "host_only", "seat": "players_only", "join": "join_link_only",
+                   "handoff": "seat_link_only"}
+
+# The refusal for a command sent in the wrong phase, by the phase the game is in.
+PHASE_REFUSALS = {LOBBY: "game_not_started", PLAYING: "game_in_progress", KEYWORD_GUESSING: "tiebreak_in_progress",
+                  KEYWORD_JUDGING: "judging_in_progress", OVER: "game_over"}
+
+
+def require_phase(game: Game, *phases: str) -> None:
+    if game.phase not in phases:
+        raise RuleError(PHASE_REFUSALS[game.phase])
+
+
+def seated_player(game: Game, actor: Actor):
+    player = game.player(actor.seat) if actor.kind == "seat" else None
+    if player is None:
+        raise RuleError("players_only")
+    return player
+
+
+def require_real_game(game: Game) -> None:
+    """Seats of a try-out are fixed: it can never take in real players."""
+    if game.settings.try_out:
+        raise RuleError("try_out_fixed_seats")
+
+
+def player_at(game: Game, command: dict):
+    seat = command.get("seat")
+    player = game.player(seat) if isinstance(seat, int) and not isinstance(seat, bool) else None
+    if player is None:
+        raise RuleError("no_such_player")
+    return player

@@ -1,0 +1,96 @@
+"""The table screen's corrections (skip an Encryptor, take back an entry, correct a reveal) and seat links."""
+
+from __future__ import annotations
+
+from .codes import draw_code
+from .errors import RuleError
+from .guards import player_at, require_phase, seated_player
+from .play import after_resolution
+from .queries import correctable, last_entry, skip_problem
+from .state import PLAYING, TEAMS, replay
+from .text import parse_code
+
+
+def skip_encryptor(game, command, actor, rng):
+    """The next teammate takes the round (with a fresh code: the one who stepped away may have seen it)."""
+    require_phase(game, PLAYING)
+    team = command.get("team")
+    problem = skip_problem(game, team) if isinstance(team, str) else "no_such_team"
+    if problem is not None:
+        raise RuleError(problem)
+    return [{"type": "encryptor_skipped", "team": team, "code": list(draw_code(rng))}]
+
+
+def take_back(game, command, actor, rng):
+    require_phase(game, PLAYING)
+    entry = last_entry(game)
+    if entry is None:
+        raise RuleError("nothing_to_take_back")
+    return [{"type": "entry_taken_back", **entry}]
+
+
+def propose_correction(game, command, actor, rng):
+    found = correctable(game)
+    if found is None:
+        raise RuleError("nothing_to_correct")
+    r, transmission = found
+    decryption = parse_code(command.get("decryption"))
+    interception = parse_code(command.get("interception")) if r.interception_allowed else None
+    if decryption == transmission.decryption.code and interception == (
+            transmission.interception.code if r.interception_allowed else None):
+        raise RuleError("correction_changes_nothing")
+    return [{"type": "correction_proposed", "round": r.number, "team": transmission.team,
+             "decryption": list(decryption), "interception": list(interception) if interception else None}]
+
+
+def answer_correction(game, command, actor, rng):
+    """Each side at the table (both teams; the team and the Interceptor) confirms or rejects the correction."""
+    player = seated_player(game, actor)
+    correction = game.correction
+    if correction is None:
+        raise RuleError("no_correction")
+    if player.team in correction.confirmed:
+        raise RuleError("correction_already_confirmed")
+    accept = command.get("accept")
+    if not isinstance(accept, bool):
+        raise RuleError("accept_malformed")
+    events = [{"type": "correction_answered", "team": player.team, "accept": accept}]
+    if not accept or correction.confirmed | {player.team} != set(TEAMS):
+        return events
+    r, transmission = correctable(game)
+    code = transmission.code
+    corrected = {"type": "reveal_corrected", "round": r.number, "team": transmission.team,
+                 "decryption": list(correction.decryption),
+                 "interception": list(correction.interception) if correction.interception else None,
+                 "intercepted": correction.interception == code, "miscommunicated": correction.decryption != code}
+    if not r.finished:
+        return events + [corrected]
+    # The corrected reveal ended its round: judge that round's end again.
+    reopened = {"type": "round_reopened", "round": r.number}
+    after = replay(events + [reopened, corrected], game)
+    return events + [reopened, corrected] + after_resolution(after, rng)
+
+
+def withdraw_correction(game, command, actor, rng):
+    if game.correction is None:
+        raise RuleError("no_correction")
+    return [{"type": "correction_withdrawn"}]
+
+
+def issue_seat_link(game, command, actor, rng):
+    """A fresh link to a player's seat, for a new phone (the service mints the token)."""
+    return [{"type": "seat_link_issued", "seat": player_at(game, command).seat}]
+
+
+def cancel_seat_link(game, command, actor, rng):
+    """The player's old phone came back, or the link was shown by mistake: the link stops working."""
+    seat = player_at(game, command).seat
+    if seat not in game.seat_links:
+        raise RuleError("no_seat_link")
+    return [{"type": "seat_link_cancelled", "seat": seat}]
+
+
+def claim_seat(game, command, actor, rng):
+    if actor.seat not in game.seat_links:
+        raise RuleError("seat_link_only")
+    return [{"type": "seat_claimed", "seat": actor.seat}]

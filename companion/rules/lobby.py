@@ -1,0 +1,178 @@
+"""Commands before the first round: creating a game, taking seats, arranging teams, starting, a rematch."""
+
+from __future__ import annotations
+
+import random
+
+from .codes import draw_code
+from .errors import RuleError
+from .guards import player_at, require_phase, require_real_game, seated_player
+from .queries import spare_words, start_problem
+from .state import LOBBY, MODES, OVER, STANDARD, TEAMS, Game, apply, other
+from .text import LANGUAGES, NAME_LENGTH, TIMER_SECONDS, clean_text, custom_words, timer_setting
+from .words import distinct_words, normalize
+
+
+def create(game, command, actor, rng):
+    """A new game. A try-out (`try_out`) comes with its seats filled by the names in `players`."""
+    if game.players or game.phase != LOBBY:
+        raise RuleError("game_exists")
+    language = command.get("language", "en")
+    if language not in LANGUAGES:
+        raise RuleError("unknown_language")
+    mode = command.get("mode", STANDARD)
+    if mode not in MODES:
+        raise RuleError("unknown_mode")
+    timer = timer_setting(command)
+    words = command.get("words")
+    created = {"type": "game_created", "language": language, "mode": mode, "timer": timer,
+               "words": custom_words(words) if words is not None else None,
+               "try_out": command.get("try_out") is True}
+    events = [created]
+    if created["try_out"]:
+        after = apply(game, created)
+        names = command.get("players") or {}
+        for team in TEAMS:
+            for name in names.get(team, ())[:after.team_sizes(team)[1]]:
+                events.append({"type": "player_joined", "seat": len(events), "team": team, "name": name})
+    return events
+
+
+def join(game, command, actor, rng):
+    if game.phase != LOBBY:
+        raise RuleError("game_over" if game.phase == OVER else "too_late_to_join")
+    require_real_game(game)
+    if game.joining_locked:
+        raise RuleError("joining_locked")
+    name = clean_text(command.get("name"), NAME_LENGTH[1], "name_required")
+    if not name:
+        raise RuleError("name_required")
+    if len(name) < NAME_LENGTH[0]:
+        raise RuleError("name_length", min=NAME_LENGTH[0], max=NAME_LENGTH[1])
+    check_room(game, actor.team, name)
+    seat = max((p.seat for p in game.players), default=0) + 1
+    joined = {"type": "player_joined", "seat": seat, "team": actor.team, "name": name}
+    # A phone already seated in this game (its seat comes from its cookie) switches teams.
+    current = game.player(actor.seat) if actor.seat is not None else None
+    if current is not None:
+        if current.team == actor.team:
+            raise RuleError("already_seated")
+        return [{"type": "player_left", "seat": current.seat}, joined]
+    return [joined]
+
+
+def check_room(game: Game, team: str, name: str) -> None:
+    """A player called `name` may sit on `team`: it is not full and nobody there has that name."""
+    players = game.team_players(team)
+    most = game.team_sizes(team)[1]
+    if len(players) >= most:
+        raise RuleError("team_full", max=most)
+    if any(normalize(p.name) == normalize(name) for p in players):
+        raise RuleError("name_taken", name=name)
+
+
+def lock_joining(game, command, actor, rng):
+    require_phase(game, LOBBY)
+    require_real_game(game)
+    locked = command.get("locked")
+    if not isinstance(locked, bool):
+        raise RuleError("locked_malformed")
+    if locked == game.joining_locked:
+        raise RuleError("already_locked" if locked else "already_open")
+    return [{"type": "joining_locked", "locked": locked}]
+
+
+def move_player(game, command, actor, rng):
+    require_phase(game, LOBBY)
+    require_real_game(game)
+    player = player_at(game, command)
+    check_room(game, other(player.team), player.name)
+    return [{"type": "player_moved", "seat": player.seat, "team": other(player.team)}]
+
+
+def switch_team(game, command, actor, rng):
+    """A seated player moves to the other team themselves (before the start, while joining is open)."""
+    player = seated_player(game, actor)
+    require_phase(game, LOBBY)
+    require_real_game(game)
+    if game.joining_locked:
+        raise RuleError("joining_locked")
+    check_room(game, other(player.team), player.name)
+    return [{"type": "player_moved", "seat": player.seat, "team": other(player.team)}]
+
+
+def shuffle_teams(game, command, actor, rng):
+    """The seated players split at random, as evenly as possible; two players of the same name stay apart.
+
+    Three players: the Interceptor is drawn at random, the others form the team."""
+    require_phase(game, LOBBY)
+    require_real_game(game)
+    if len(game.players) < 2:
+        raise RuleError("too_few_to_shuffle")
+    # Same-name pairs (one a team at most) go next to each other, so alternating teams splits them.
+    groups: dict[str, list[int]] = {}
+    for p in game.players:
+        groups.setdefault(normalize(p.name), []).append(p.seat)
+    groups = list(groups.values())
+    rng.shuffle(groups)
+    for group in groups:
+        rng.shuffle(group)
+    seats = [seat for group in groups for seat in group]
+    teams = list(TEAMS)
+    if not game.three_player:        # the team that gets an odd player out; White holds the three-player team
+        rng.shuffle(teams)
+    dealt = {team: seats[i::2] for i, team in enumerate(teams)}
+    return [{"type": "teams_shuffled", **dealt}]
+
+
+def set_timer(game, command, actor, rng):
+    """The host changes the sand timer (seconds, or null for none) before the start."""
+    require_phase(game, LOBBY)
+    if "timer" not in command:          # null turns the timer off; a missing field says nothing
+        raise RuleError("timer_length", min=TIMER_SECONDS[0], max=TIMER_SECONDS[1])
+    return [{"type": "timer_set", "timer": timer_setting(command)}]
+
+
+def remove_player(game, command, actor, rng):
+    require_phase(game, LOBBY)
+    require_real_game(game)
+    return [{"type": "player_removed", "seat": player_at(game, command).seat}]
+
+
+def start(game, command, actor, rng):
+    require_phase(game, LOBBY)
+    problem = start_problem(game)
+    if problem:
+        raise problem
+    started = {"type": "game_started", "keywords": _deal(game, command, rng)}
+    return [started, round_started(apply(game, started), 1, rng)]
+
+
+def rematch(game, command, actor, rng):
+    """A new match: back to the lobby with the same seats and settings; the host starts it as a new game."""
+    require_phase(game, OVER)
+    return [{"type": "rematch_started"}]
+
+
+def round_started(game: Game, number: int, rng: random.Random) -> dict:
+    return {"type": "round_started", "round": number,
+            "codes": {team: list(draw_code(rng)) for team in game.transmitting}}
+
+
+def words_to_deal(game: Game, command: dict) -> list[str]:
+    """The words to deal from: the host's own list, else the language's pack the service passed in."""
+    return distinct_words(game.settings.words or command.get("words") or ())
+
+
+def _deal(game: Game, command: dict, rng: random.Random) -> dict[str, list[str]]:
+    """Four distinct keywords for each team that has a screen; no word is on two screens.
+
+    A rematch prefers words not dealt before in this game, when enough remain."""
+    distinct = words_to_deal(game, command)
+    fresh = spare_words(game, distinct)
+    teams = game.transmitting
+    pool = fresh if len(fresh) >= 4 * len(teams) else distinct
+    if len(pool) < 4 * len(teams):
+        raise RuleError("not_enough_words")
+    dealt = rng.sample(pool, 4 * len(teams))     # without replacement from distinct words
+    return {team: dealt[4 * i:4 * i + 4] for i, team in enumerate(teams)}

@@ -1,0 +1,142 @@
+"""Commands of the rounds and the tiebreak: swapping a keyword, clues, guesses, keyword guesses, verdicts."""
+
+from __future__ import annotations
+
+import random
+
+from . import round_end as end
+from . import three_player
+from .errors import RuleError
+from .guards import require_phase, seated_player
+from .lobby import round_started, words_to_deal
+from .queries import spare_words, swap_problem
+from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, PLAYING, TEAMS, Game, apply, replay
+from .text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, clean_text, parse_code
+from .words import contains_word, same_word, words_of
+
+
+def swap_keyword(game, command, actor, rng):
+    """Before round 1 gets going, each team may swap one keyword for a fresh one, once."""
+    player = seated_player(game, actor)
+    require_phase(game, PLAYING)
+    words = words_to_deal(game, command)
+    problem = swap_problem(game, player.team, words)
+    if problem is not None and problem != "no_spare_words":
+        raise RuleError(problem)
+    number = command.get("number")
+    if type(number) is not int or number not in (1, 2, 3, 4):     # not True, not 2.0
+        raise RuleError("keyword_number")
+    if problem is not None:
+        raise RuleError(problem)
+    fresh = spare_words(game, words)
+    return [{"type": "keyword_swapped", "team": player.team, "number": number, "word": rng.choice(fresh)}]
+
+
+def announce_clues(game, command, actor, rng):
+    player = seated_player(game, actor)
+    require_phase(game, PLAYING)
+    transmission = game.round.transmissions.get(player.team)
+    if transmission is None or transmission.encryptor != player.seat:
+        raise RuleError("not_encryptor")
+    if transmission.clues is not None:
+        raise RuleError("clues_already_announced")
+    raw = command.get("clues")
+    if not isinstance(raw, (list, tuple)) or len(raw) != 3:
+        raise RuleError("three_clues")
+    clues = [clean_text(c, CLUE_MAX_LENGTH, "clue_empty") for c in raw]
+    for position, clue in enumerate(clues, start=1):
+        if not clue:
+            raise RuleError("clue_empty", position=position)
+        keyword = next((k for k in game.keywords[player.team] if contains_word(clue, k)), None)
+        if keyword is not None:
+            raise RuleError("clue_is_keyword", clue=clue, keyword=keyword)
+        if any(str(digit) in words_of(clue) for digit in transmission.code):
+            raise RuleError("clue_is_code_digit", clue=clue)     # the Korean rulebook: never the code's digits
+        if any(same_word(clue, used) for used in game.clues_used(player.team)):
+            raise RuleError("clue_reused", clue=clue)
+        if any(same_word(clue, earlier) for earlier in clues[:position - 1]):
+            raise RuleError("clue_repeated", clue=clue)
+    at = command.get("at")      # the service's clock, for the sand timer; never from a request
+    return [{"type": "clues_announced", "team": player.team, "clues": clues,
+             "at": at if isinstance(at, (int, float)) else None}]
+
+
+def guess(game, command, actor, rng):
+    player = seated_player(game, actor)
+    require_phase(game, PLAYING)
+    transmission = game.round.current
+    if transmission is None:
+        raise RuleError("clues_not_announced")
+    own = player.team == transmission.team
+    if own and transmission.encryptor == player.seat:
+        raise RuleError("encryptor_cannot_guess")
+    if not own and not game.round.interception_allowed:
+        raise RuleError("no_interception_round_one")
+    if transmission.guess_by(player.team).sealed:
+        raise RuleError("guess_sealed")
+    code = parse_code(command.get("code"))
+    confirm = command.get("confirm", False)
+    if not isinstance(confirm, bool):
+        raise RuleError("guess_malformed")
+    events = [{"type": "guess_saved", "transmission": transmission.team, "by": player.team,
+               "code": list(code), "sealed": confirm, "seat": player.seat}]
+    after = replay(events, game)
+    current = after.round.current
+    needed = [current.decryption] + ([current.interception] if after.round.interception_allowed else [])
+    if all(g.sealed for g in needed):
+        resolved = {
+            "type": "transmission_resolved", "team": current.team, "code": list(current.code),
+            "intercepted": after.round.interception_allowed and current.interception.code == current.code,
+            "miscommunicated": current.decryption.code != current.code}
+        events.append(resolved)
+        after = apply(after, resolved)
+        if after.round.current is None:   # every transmission of the round is resolved
+            events += after_resolution(after, rng)
+    return events
+
+
+def after_resolution(game: Game, rng: random.Random) -> list[dict]:
+    """Once every transmission of the round is resolved: a result, a tiebreak or the next round."""
+    if game.three_player:
+        outcome = three_player.round_end(game.tokens[three_player.INTERCEPTOR].interceptions, game.round.number)
+        if outcome is None:
+            return [round_started(game, game.round.number + 1, rng)]
+        winner, reason = outcome
+        return [{"type": "game_ended", "winners": [winner], "reason": reason}]
+    outcome = end.round_end(game.tokens, game.round.number)
+    if outcome is None:
+        return [round_started(game, game.round.number + 1, rng)]
+    kind, detail = outcome
+    if kind == "win":
+        winner, reason = detail
+        return [{"type": "game_ended", "winners": [winner], "reason": reason}]
+    leader = end.score_winner(game.tokens)
+    if leader is not None:
+        return [{"type": "game_ended", "winners": [leader], "reason": end.SCORE, "cause": detail}]
+    return [{"type": "tiebreak_started", "cause": detail}]
+
+
+def keyword_guesses(game, command, actor, rng):
+    player = seated_player(game, actor)
+    require_phase(game, KEYWORD_GUESSING)
+    if game.tiebreak.keyword_guesses[player.team] is not None:
+        raise RuleError("keyword_guesses_sealed")
+    raw = command.get("guesses")
+    if not isinstance(raw, (list, tuple)) or len(raw) != 4:
+        raise RuleError("four_keyword_guesses")
+    guesses = [clean_text(g, KEYWORD_GUESS_MAX_LENGTH, "four_keyword_guesses") for g in raw]
+    return [{"type": "keyword_guesses_sealed", "team": player.team, "guesses": guesses}]
+
+
+def judge_keywords(game, command, actor, rng):
+    require_phase(game, KEYWORD_JUDGING)
+    raw = command.get("verdicts")
+    if not isinstance(raw, dict) or set(raw) != set(TEAMS) or not all(
+            isinstance(raw[t], (list, tuple)) and len(raw[t]) == 4
+            and all(isinstance(v, bool) for v in raw[t]) for t in TEAMS):
+        raise RuleError("verdicts_malformed")
+    verdicts = {team: list(raw[team]) for team in TEAMS}
+    winners, reason = end.keyword_result(verdicts)
+    return [{"type": "keywords_judged", "verdicts": verdicts},
+            {"type": "game_ended", "winners": list(winners), "reason": reason,
+             "cause": game.tiebreak.cause}]

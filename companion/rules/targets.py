@@ -1,0 +1,137 @@
+"""Stale taps: a command names what its player saw (its target); when the game has moved on since, or the
+command already took effect, it is refused with `stale` and what changed, so a retry is always safe.
+
+Each check compares only the target fields the command carries (an API client may leave them out)."""
+
+from __future__ import annotations
+
+from .errors import RuleError
+from .queries import correctable, last_entry
+from .state import PLAYING, Game
+
+
+def stale(change: str, **params) -> RuleError:
+    """The refusal of a stale command; `change` names what changed (messages.STALE_CHANGES words it)."""
+    return RuleError("stale", change=change, **params)
+
+
+def differs(command: dict, field: str, now) -> bool:
+    """The command names `field` and it is not `now` (a value of another type never matches: True is not 1)."""
+    if field not in command:
+        return False
+    seen = command[field]
+    return type(seen) is not type(now) or seen != now
+
+
+def _round_number(game: Game) -> int:
+    return game.round.number if game.round else 0
+
+
+def moved_on(game: Game, actor, command: dict) -> RuleError | None:
+    """The match and round every command may name."""
+    if differs(command, "match", game.match):
+        return stale("match_over")
+    if differs(command, "round", _round_number(game)):
+        return stale("round_moved", now=_round_number(game))
+    return None
+
+
+def guess(game: Game, actor, command: dict) -> RuleError | None:
+    seen = command.get("transmission")
+    player = game.player(actor.seat)
+    if "transmission" not in command or game.phase != PLAYING or player is None:
+        return None
+    transmission = game.round.transmissions.get(seen) if isinstance(seen, str) else None
+    if transmission is None:
+        return RuleError("no_such_team")
+    mine = transmission.guess_by(player.team)
+    if mine.sealed:
+        by = game.player(mine.entered_by) if mine.entered_by is not None else None
+        return stale("guess_sealed_by", team=seen, name=by.name) if by else stale("guess_sealed", team=seen)
+    if transmission.resolved:
+        return stale("transmission_revealed", team=seen)
+    if game.round.current is not transmission:
+        return stale("transmission_not_open", team=seen)
+    return None
+
+
+def clues(game: Game, actor, command: dict) -> RuleError | None:
+    own = game.round.transmissions.get(actor.team) if game.phase == PLAYING else None
+    if own is not None and own.clues is not None and ("round" in command or "match" in command):
+        return stale("clues_announced")
+    return None
+
+
+def swap_keyword(game: Game, actor, command: dict) -> RuleError | None:
+    player = game.player(actor.seat)
+    if player is not None and player.team in game.swapped and ("round" in command or "match" in command):
+        return stale("keyword_swapped")
+    return None
+
+
+def keyword_guesses(game: Game, actor, command: dict) -> RuleError | None:
+    player = game.player(actor.seat)
+    if (player is not None and game.tiebreak is not None and "match" in command
+            and game.tiebreak.keyword_guesses[player.team] is not None):
+        return stale("keyword_guesses_sealed")
+    return None
+
+
+def take_back(game: Game, actor, command: dict) -> RuleError | None:
+    entry = last_entry(game) or {}
+    if any(differs(command, field, entry.get(field)) for field in ("entry", "transmission", "by")):
+        return stale("entry_changed")
+    return None
+
+
+def correction(game: Game, actor, command: dict) -> RuleError | None:
+    found = correctable(game)
+    now = (found[0].number, found[1].team) if found else (None, None)
+    if differs(command, "round", now[0]) or differs(command, "transmission", now[1]):
+        return stale("reveal_changed")
+    return None
+
+
+def answer_correction(game: Game, actor, command: dict) -> RuleError | None:
+    problem = correction_named(game, actor, command)
+    player = game.player(actor.seat)
+    if problem is None and "correction" in command and player is not None and player.team in game.correction.confirmed:
+        return stale("correction_accepted")
+    return problem
+
+
+def correction_named(game: Game, actor, command: dict) -> RuleError | None:
+    if differs(command, "correction", game.correction.id if game.correction else None):
+        return stale("correction_changed")
+    return None
+
+
+def skip_encryptor(game: Game, actor, command: dict) -> RuleError | None:
+    team = command.get("team")
+    transmission = game.round.transmissions.get(team) if game.phase == PLAYING and isinstance(team, str) else None
+    if transmission is not None and differs(command, "encryptor", transmission.encryptor):
+        return stale("encryptor_changed")
+    return None
+
+
+def move_player(game: Game, actor, command: dict) -> RuleError | None:
+    seat = command.get("seat")
+    player = game.player(seat) if type(seat) is int else None
+    if player is not None and differs(command, "team", player.team):
+        return stale("player_moved", name=player.name)
+    return None
+
+
+def switch_team(game: Game, actor, command: dict) -> RuleError | None:
+    player = game.player(actor.seat)
+    if player is not None and differs(command, "team", player.team):
+        return stale("you_switched")
+    return None
+
+
+def issue_seat_link(game: Game, actor, command: dict) -> RuleError | None:
+    seat = command.get("seat")
+    player = game.player(seat) if type(seat) is int else None
+    if player is not None and differs(command, "name", player.name):
+        return stale("seat_holder_changed", seat=seat)
+    return None

@@ -1,0 +1,71 @@
+"""Input cleaning: what a player typed, as the rules keep it, or the RuleError saying what is wrong."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+
+from .codes import parse_guess
+from .errors import RuleError
+from .words import distinct_words
+
+NAME_LENGTH = (2, 20)
+CLUE_MAX_LENGTH = 60
+KEYWORD_GUESS_MAX_LENGTH = 40
+WORD_MAX_LENGTH = 40
+MIN_WORDS = 8                     # a custom list must hold at least this many distinct words
+MAX_WORDS = 500                   # fits the request size limit with room to spare
+TIMER_SECONDS = (10, 600)         # the sand timer's allowed lengths; 30 is the rulebook's
+LANGUAGES = ("en", "fr", "ko")    # each has a keyword pack and a catalogue
+_ZERO_WIDTH_JOINER = "\u200d"     # inside emoji like 👩‍🚀; every other invisible character is refused
+# Letters that print as nothing (Hangul fillers, the blank braille pattern): they don't make a text visible.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def clean_text(value, max_length: int, error: str) -> str:
+    """Trimmed text with single spaces; refuses non-strings, control characters and overlong text."""
+    if not isinstance(value, str):
+        raise RuleError(error)
+    text = " ".join(unicodedata.normalize("NFC", value).split())
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") and c != _ZERO_WIDTH_JOINER for c in text):
+        raise RuleError("text_has_control_characters")
+    if len(text) > max_length:
+        raise RuleError("text_too_long", limit=max_length)
+    return text if _visible(text) else ""      # a text nobody can see counts as empty
+
+
+def _visible(text: str) -> bool:
+    """At least one character that prints: a letter, digit, punctuation mark or symbol."""
+    return any(unicodedata.category(c)[0] in "LNPS" and c not in _BLANK_LETTERS for c in text)
+
+
+def parse_code(value) -> tuple:
+    code = parse_guess(value)
+    if code is None:
+        raise RuleError("guess_malformed")
+    return code
+
+
+def timer_setting(command: dict) -> int | None:
+    """The sand timer's seconds from a command (None: no timer), or the RuleError saying what is allowed."""
+    timer = command.get("timer")
+    if timer is not None and (type(timer) is not int or not TIMER_SECONDS[0] <= timer <= TIMER_SECONDS[1]):
+        raise RuleError("timer_length", min=TIMER_SECONDS[0], max=TIMER_SECONDS[1])
+    return timer
+
+
+def custom_words(text) -> list[str]:
+    """The host's own word list (one per line, or separated by commas), or the RuleError saying what is wrong."""
+    if not isinstance(text, str):
+        raise RuleError("words_malformed")
+    words = [clean_text(w, WORD_MAX_LENGTH, "words_malformed")
+             for line in text.splitlines() for w in line.split(",")]
+    words = [w for w in words if w]
+    if len(words) > MAX_WORDS:
+        raise RuleError("too_many_words", max=MAX_WORDS)
+    distinct = distinct_words(words)
+    if len(distinct) < MIN_WORDS:
+        repeated = sorted(Counter(words) - Counter(distinct))     # every copy after a word's first
+        raise RuleError("too_few_words", count=len(distinct), min=MIN_WORDS,
+                        repeated=", ".join(repeated) if repeated else "-")
+    return distinct
