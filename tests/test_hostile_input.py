@@ -360,10 +360,16 @@ def test_a_hostile_value_that_hits_a_bug_is_refused(app, client, state, command,
 
 def test_whose_transmission_is_guessed_comes_from_the_game_not_the_body(app, client):
     """Round 2, White's transmission open: Black's guess is an interception of White's, whatever the body
-    says; once sealed, Black can't use it to decrypt its own transmission before that opens."""
+    says (`team` and `by` are ignored; a `transmission` naming Black's is a stale target, refused); once
+    sealed, Black can't use it to decrypt its own transmission before that opens."""
     game = in_state(client, "round-2-guessing")
     bea = game.seats["Bea"]
     body = {"code": [1, 2, 3], "confirm": True, "transmission": "black", "team": "black", "by": "white"}
+    before = log(app, game.id)
+    assert_refused(app, client.post(f"/api/games/{game.id}/guess", json=body, headers=bearer(bea)), 409, "stale",
+                   {"change": "transmission_not_open", "team": "black"})
+    assert log(app, game.id) == before
+    del body["transmission"]
     answer = client.post(f"/api/games/{game.id}/guess", json=body, headers=bearer(bea))
     assert answer.status_code == 200, answer.get_json()
     saved = log(app, game.id)[-1][1]
@@ -832,10 +838,12 @@ def test_every_command_out_of_its_phase_is_refused_by_the_phase(app, client, sta
             continue
         token = token_of(game, SENDER_ROLE[COMMANDS[command].sender])
         answer = client.post(f"/api/games/{game.id}/{command}", json=body, headers=bearer(token))
-        code = PHASE_REFUSAL[phase]
+        # Joining once the game is under way says so (the phase's own sentence is about any command).
+        code = "too_late_to_join" if command == "join" and phase not in ("lobby", "over") else PHASE_REFUSAL[phase]
         if answer.status_code != 409 or answer.get_json() != {"error": expected(app, code), "code": code}:
             wrong_answers.append((command, answer.status_code, answer.get_json()))
     assert not wrong_answers, f"in phase {phase}, expected {PHASE_REFUSAL[phase]}: {wrong_answers}"
+    assert "join" not in expected(app, PHASE_REFUSAL[phase])      # the sentence fits every command it refuses
     assert log(app, game.id) == before
 
 

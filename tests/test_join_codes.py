@@ -96,7 +96,7 @@ def test_a_code_stops_working_once_the_game_starts(app, client):
     for code in codes.values():
         answer = type_code(phone, code)
         assert answer.status_code == 409
-        assert code_error(answer) == expected(app, "game_in_progress")
+        assert code_error(answer) == expected(app, "too_late_to_join")
 
 
 def test_wrong_codes_are_rate_limited_per_address_but_right_ones_are_not_counted(tmp_path):

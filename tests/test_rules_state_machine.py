@@ -77,7 +77,78 @@ COMMAND_TYPES = ["create", "join", "lock_joining", "move_player", "remove_player
                  "withdraw_correction", "issue_seat_link", "cancel_seat_link", "claim_seat", "rematch",
                  "announce_clues", "guess", "keyword_guesses", "judge_keywords", "no_such_command"]
 FIELDS = ["name", "locked", "seat", "team", "number", "decryption", "interception", "accept", "clues", "code",
-          "confirm", "guesses", "verdicts", "mode", "words", "language", "timer"]
+          "confirm", "guesses", "verdicts", "mode", "words", "language", "timer", "match", "round", "transmission",
+          "entry", "by", "correction", "encryptor"]
+
+# Commands whose immediate repeat may be accepted, being harmless: a draft saved again, the same sand timer
+# set again, a fresh seat link (the earlier one stops working), another shuffle.
+REPEATABLE = {("guess", False), ("set_timer", None), ("issue_seat_link", None), ("shuffle_teams", None)}
+
+
+HOST_COMMANDS = {"take_back", "propose_correction", "withdraw_correction", "skip_encryptor", "move_player",
+                 "issue_seat_link", "judge_keywords", "start", "rematch"}
+# A body each command would accept but for its target (the target is added by the rule).
+STALE_BODIES = {
+    "guess": lambda g: {"code": [1, 2, 3], "confirm": True},
+    "announce_clues": lambda g: {"clues": ["zz1", "zz2", "zz3"]},
+    "swap_keyword": lambda g: {"number": 1, "words": WORDS},
+    "keyword_guesses": lambda g: {"guesses": ["", "", "", ""]},
+    "judge_keywords": lambda g: {"verdicts": {t: [False] * 4 for t in TEAMS}},
+    "start": lambda g: {"words": WORDS},
+    "rematch": lambda g: {},
+    "take_back": lambda g: {},
+    "propose_correction": lambda g: {"decryption": [1, 2, 3], "interception": [2, 1, 3]},
+    "answer_correction": lambda g: {"accept": True},
+    "withdraw_correction": lambda g: {},
+    "skip_encryptor": lambda g: {"team": "white"},
+    "move_player": lambda g: {"seat": g.players[0].seat if g.players else 1},
+    "switch_team": lambda g: {},
+    "issue_seat_link": lambda g: {"seat": g.players[0].seat if g.players else 1},
+}
+
+
+def seen_target(game: Game, command: dict, actor: Actor) -> dict:
+    """The target a page showing `game` would send with `command` (rules/commands.py `targets`)."""
+    kind = command["type"]
+    number = game.round.number if game.round else 0
+    player = game.player(actor.seat) if actor.kind == "seat" else None
+    if kind == "guess":
+        current = game.round.current if game.phase == PLAYING else None
+        return {"match": game.match, "round": number, "transmission": current.team if current else None}
+    if kind in ("announce_clues", "swap_keyword"):
+        return {"match": game.match, "round": number}
+    if kind in ("keyword_guesses", "judge_keywords", "start", "rematch"):
+        return {"match": game.match}
+    if kind == "take_back":
+        return {"round": number, **(last_entry(game) or {})}
+    if kind == "propose_correction":
+        found = correctable(game)
+        return {"round": found[0].number, "transmission": found[1].team} if found else {}
+    if kind in ("answer_correction", "withdraw_correction"):
+        return {"correction": game.correction.id} if game.correction else {}
+    if kind == "skip_encryptor":
+        t = game.round.transmissions.get(command.get("team")) if game.round and game.phase == PLAYING else None
+        return {"round": number, **({"encryptor": t.encryptor} if t else {})}
+    if kind == "move_player":
+        moved = game.player(command.get("seat")) if type(command.get("seat")) is int else None
+        return {"team": moved.team} if moved else {}
+    if kind == "switch_team":
+        return {"team": player.team} if player else {}
+    if kind == "issue_seat_link":
+        holder = game.player(command.get("seat")) if type(command.get("seat")) is int else None
+        return {"name": holder.name} if holder else {}
+    return {}
+
+
+def off_by_one(field: str, value):
+    """A target value the game is not at: another match, round, team, entry, correction, seat or name."""
+    if field in ("transmission", "team", "by"):
+        return other(value) if value in TEAMS else "white"
+    if field == "entry":
+        return "guess" if value == "clues" else "clues"
+    if field == "name":
+        return f"{value}x"
+    return (value if type(value) is int else 0) + 1
 
 
 def tidy(text: str) -> str:
@@ -165,7 +236,23 @@ class DecryptoTable(RuleBasedStateMachine):
             _apply_in_place(self.snapshot, event)
         assert self.snapshot == after
         self.check_state()
+        self.check_repeat(command, actor, game, after)
         return events
+
+    def check_repeat(self, command: dict, actor: Actor, before: Game, after: Game) -> None:
+        """Issue 11: the same command sent again (a double tap, a retry), naming what its player saw before
+        it took effect, is refused and changes nothing (unless repeating it is harmless: REPEATABLE)."""
+        key = (command["type"], command.get("confirm") if command["type"] == "guess" else None)
+        if key in REPEATABLE or command["type"] in ("create", "join", "claim_seat"):
+            return
+        again = {**command, **seen_target(before, command, actor)}
+        untouched = copy.deepcopy(after)
+        try:
+            decide(after, again, actor, random.Random(0))
+        except RuleError:
+            assert after == untouched
+        else:
+            raise AssertionError(f"the repeat of {again} by {actor} was accepted")
 
     # --- who ---------------------------------------------------------------------------------
 
@@ -605,6 +692,21 @@ class DecryptoTable(RuleBasedStateMachine):
         outcome = self.send({"type": "rematch", "words": WORDS}, actor)
         # docs/rules.md "Rematch": the table screen starts one once the game is over.
         assert isinstance(outcome, list) == (actor == HOST and before.phase == OVER and before.correction is None)
+
+    @rule(data=st.data())
+    def stale_target(self, data):
+        """A command naming a target the game is not at (one field off what the screen would show) is refused
+        and changes nothing (checked in `send`)."""
+        kind = data.draw(st.sampled_from(sorted(STALE_BODIES)), label="stale command")
+        actor = HOST if kind in HOST_COMMANDS else self.any_actor(data)
+        command = {"type": kind, **STALE_BODIES[kind](self.game)}
+        seen = seen_target(self.game, command, actor)
+        if not seen:
+            return
+        field = data.draw(st.sampled_from(sorted(seen)), label="field off")
+        command.update(seen, **{field: off_by_one(field, seen[field])})
+        outcome = self.send(command, actor)
+        assert not isinstance(outcome, list), f"{command} by {actor} named a stale target and was accepted"
 
     @rule(data=st.data())
     def garbage(self, data):
