@@ -255,6 +255,9 @@ def _check_room(game: Game, team: str, name: str) -> None:
         raise RuleError("name_taken", name=name)
 
 
+START_PROBLEMS = ("team_size", "teams_uneven", "three_player_seats")    # the codes start_problem answers
+
+
 def start_problem(game: Game) -> RuleError | None:
     """Why the teams as seated can't start yet, or None.
 
