@@ -241,6 +241,8 @@ class Outcome(TypedDict):
 class Correction(TypedDict):
     """A correction of the last reveal proposed by the host, waiting for both sides to accept it on their
     phones (`answer-correction`; until then most commands are refused with `correction_pending`); else null."""
+    id: Annotated[int, described("The proposal's number in this game (1 for the first correction proposed, and "
+                                 "so on); answer-correction and withdraw-correction name it.", ge=1)]
     round: RoundNumber
     team: Annotated[TeamName, described("Whose transmission is corrected.")]
     code: code("That transmission's true code.")
@@ -339,6 +341,7 @@ class TakeBack(TypedDict):
     """The entry `take-back` would take back: a sealed guess of the open transmission, else the latest clues of a
     transmission not resolved yet; null if none."""
     entry: Literal[ENTRIES]
+    round: Annotated[RoundNumber, described("The round of that entry: always the current round.")]
     transmission: Annotated[TeamName, described("Whose transmission the entry belongs to.")]
     by: NotRequired[Annotated[TeamName, described("For a guess only: whose guess.")]]
 

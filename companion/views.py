@@ -251,7 +251,7 @@ def _correction(game: Game) -> view_types.Correction | None:
     if c is None:
         return None
     t = next(r for r in game.rounds if r.number == c.round).transmissions[c.team]
-    return {"round": c.round, "team": c.team, "code": list(t.code),
+    return {"id": c.id, "round": c.round, "team": c.team, "code": list(t.code),
             "before": {"decryption": list(t.decryption.code),
                        "interception": list(t.interception.code) if c.interception else None},
             "after": {"decryption": list(c.decryption), "interception": list(c.interception) if c.interception else None},

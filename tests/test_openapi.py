@@ -566,7 +566,7 @@ def test_host_corrections_match_the_document(client):
     assert game.view(host)["rounds"][0]["transmissions"]["white"]["encryptor"] != skipped
     api.refused(f"{game.path}/take-back", host, None, 409, "nothing_to_take_back")
     game.announce(1)
-    assert game.view(host)["host"]["take_back"] == {"entry": "clues", "transmission": "black"}
+    assert game.view(host)["host"]["take_back"] == {"entry": "clues", "round": 1, "transmission": "black"}
     assert game.do("take-back", host)["events"] == ["entry_taken_back"]
     game.do("clues", game.encryptor("black"), {"clues": ["x1", "y1", "z1"]})
     api.refused(f"{game.path}/correction", host, {"decryption": WRONG}, 409, "nothing_to_correct")
@@ -579,7 +579,7 @@ def test_host_corrections_match_the_document(client):
     api.refused(f"{game.path}/correction", host, {"decryption": "12"}, 400, "guess_malformed")
     game.do("correction", host, {"decryption": WRONG, "interception": None})
     view = game.view(host)
-    assert view["correction"] == {"round": 1, "team": "white", "code": white_code,
+    assert view["correction"] == {"id": 1, "round": 1, "team": "white", "code": white_code,
                                   "before": {"decryption": white_code, "interception": None},
                                   "after": {"decryption": WRONG, "interception": None}, "confirmed": []}
     assert view["host"] == {"take_back": None, "skippable": [], "correctable": None}
@@ -597,6 +597,7 @@ def test_host_corrections_match_the_document(client):
     game.do("correction", host, {"decryption": WRONG})
     game.do("withdraw-correction", host)
     game.do("correction", host, {"decryption": WRONG})
+    assert game.view(host)["correction"]["id"] == 3
     game.do("answer-correction", game.seats[2], {"accept": True})
     assert game.do("answer-correction", game.seats[1], {"accept": True})["events"] == [
         "correction_answered", "reveal_corrected"]
@@ -608,7 +609,8 @@ def test_host_corrections_match_the_document(client):
     # Round 2: a sealed interception taken back; White misreads a second time and loses.
     game.announce(2)
     game.guess("black", WRONG)
-    assert game.view(host)["host"]["take_back"] == {"entry": "guess", "transmission": "white", "by": "black"}
+    assert game.view(host)["host"]["take_back"] == {"entry": "guess", "round": 2, "transmission": "white",
+                                                    "by": "black"}
     game.do("take-back", host)
     game.guess("black", WRONG)
     game.guess("white", WRONG)

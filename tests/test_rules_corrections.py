@@ -81,7 +81,7 @@ def test_the_table_takes_back_a_sealed_guess_before_the_reveal_and_it_stays_as_a
     table.announce("black")
     code = table.code("white")
     table.guess("black", "white", wrong(code))                   # sealed interception
-    assert last_entry(table.game) == {"entry": "guess", "transmission": "white", "by": "black"}
+    assert last_entry(table.game) == {"entry": "guess", "round": 2, "transmission": "white", "by": "black"}
     table.do({"type": "take_back"}, HOST)
     guess = table.game.round.transmissions["white"].interception
     assert guess.code == tuple(wrong(code)) and not guess.sealed
@@ -159,6 +159,21 @@ def test_either_team_can_reject_a_correction_and_nothing_changes():
     assert table.game.correction is None
     assert {t: vars(v) for t, v in table.game.tokens.items()} == tokens
     assert table.game.notices[-1] == {"kind": "correction_answered", "round": 3, "team": "black", "accept": False}
+
+
+def test_each_proposal_has_the_next_number_in_the_game():
+    """The view's `correction.id`: counted over every proposal, rejected and withdrawn ones too."""
+    table = Table()
+    table.round()
+    table.round()
+    last = table.game.rounds[1].transmissions["black"]
+    for number in (1, 2, 3):
+        _propose(table, wrong(last.code), last.interception.code)
+        assert table.game.correction.id == number
+        if number == 2:
+            table.do({"type": "withdraw_correction"}, HOST)
+        else:
+            _answer(table, "black", accept=False)
 
 
 def test_correcting_the_reveal_that_ended_the_game_reopens_it_and_play_goes_on():

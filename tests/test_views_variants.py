@@ -295,7 +295,7 @@ def test_a_pending_correction_and_the_log_hold_nothing_secret():
     game = table.game
     white = transmission(game, 2, "white")
     assert white.resolved and not transmission(game, 2, "black").resolved
-    expected = {"round": 2, "team": "white", "code": list(white.code),
+    expected = {"id": 1, "round": 2, "team": "white", "code": list(white.code),
                 "before": {"decryption": wrong(white.code), "interception": wrong(white.code)},
                 "after": {"decryption": list(white.code), "interception": wrong(white.code)},
                 "confirmed": ["white"]}
@@ -391,7 +391,7 @@ def test_the_host_section_names_what_can_be_fixed_and_nothing_secret():
     table = Table()
     table.announce("black")
     host = view_for(table.game, Viewer("host"))["host"]
-    assert host == {"take_back": {"entry": "clues", "transmission": "black"}, "skippable": ["white"],
+    assert host == {"take_back": {"entry": "clues", "round": 1, "transmission": "black"}, "skippable": ["white"],
                     "correctable": None}
     pending = view_for(eventful().game, Viewer("host"))["host"]
     assert pending == {"take_back": None, "skippable": [], "correctable": None}

@@ -390,14 +390,15 @@ def last_entry(game: Game) -> dict | None:
     transmission not resolved yet."""
     if game.phase != PLAYING:
         return None
+    number = game.round.number
     current = game.round.current
     if current is not None:
         for team in TEAMS:
             if current.guess_by(team).sealed:
-                return {"entry": "guess", "transmission": current.team, "by": team}
+                return {"entry": "guess", "round": number, "transmission": current.team, "by": team}
     for team in reversed(game.round.announced):
         if not game.round.transmissions[team].resolved:
-            return {"entry": "clues", "transmission": team}
+            return {"entry": "clues", "round": number, "transmission": team}
     return None
 
 

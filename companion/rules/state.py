@@ -134,6 +134,7 @@ class Correction:
     team: str                       # whose transmission
     decryption: tuple
     interception: tuple | None
+    id: int = 1                     # the proposal's number in this game: answers name it
     confirmed: set = field(default_factory=set)   # teams that confirmed
 
 
@@ -156,6 +157,7 @@ class Game:
     seat_links: set = field(default_factory=set)       # seats with a new link the host issued, not yet taken
     last_encrypted: dict = field(default_factory=dict)  # seat -> (match, round) of its last turn as Encryptor
     notices: list[dict] = field(default_factory=list)  # corrections and host actions, for everyone
+    corrections_proposed: int = 0                      # in this game, all matches
 
     # --- the kind of game --------------------------------------------------------------------
     @property
@@ -326,8 +328,10 @@ def _apply_in_place(game: Game, event: dict) -> None:
         _count_tokens(game, transmission.team, transmission.intercepted, transmission.miscommunicated, +1)
     elif kind == "correction_proposed":
         interception = event["interception"]
+        game.corrections_proposed += 1
         game.correction = Correction(round=event["round"], team=event["team"], decryption=tuple(event["decryption"]),
-                                     interception=tuple(interception) if interception else None)
+                                     interception=tuple(interception) if interception else None,
+                                     id=game.corrections_proposed)
         _notice(game, kind, round=event["round"], team=event["team"], decryption=event["decryption"],
                 interception=interception)
     elif kind == "correction_answered":
