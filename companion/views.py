@@ -19,12 +19,16 @@ The public log (`notices`) and a pending correction only ever hold what is alrea
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .rules import KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other
 from .rules.queries import (correctable, last_entry, proposed_verdicts, skippable, start_problem, swap_problem,
                             task)
 from .rules.round_end import standings
 from .rules.state import Round, Transmission, token_awards
+
+if TYPE_CHECKING:     # the view's shapes are declared there, for type checkers and the OpenAPI document only
+    from . import view_types
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,7 @@ TURN_TASKS = frozenset({"write_clues", "decrypt", "intercept", "intercept_alone"
                         "answer_correction"})
 
 
-def view_for(game: Game, viewer: Viewer, version: int = 0, now: float | None = None) -> dict:
+def view_for(game: Game, viewer: Viewer, version: int = 0, now: float | None = None) -> view_types.View:
     """What `viewer` may see of `game`; `now` (seconds, the service's clock) runs the sand timer."""
     me = game.player(viewer.seat) if viewer.kind == "seat" else None
     my_team = me.team if me else None
@@ -76,14 +80,14 @@ def view_for(game: Game, viewer: Viewer, version: int = 0, now: float | None = N
     return view
 
 
-def summary_for(game: Game) -> dict:
+def summary_for(game: Game) -> view_types.Summary:
     """A finished game, whole: everything is public once it is over (keywords, codes, guesses)."""
     if game.phase != OVER:
         raise ValueError("a summary is only for a finished game")
     return view_for(game, SPECTATOR, version=0)
 
 
-def _start_problem(game: Game) -> dict | None:
+def _start_problem(game: Game) -> view_types.StartProblem | None:
     """In the lobby, why the game can't start yet (None when it can, or once it has started)."""
     if game.phase != LOBBY:
         return None
@@ -95,7 +99,7 @@ def _keywords_public(game: Game) -> bool:
     return game.phase in (KEYWORD_JUDGING, OVER)
 
 
-def _team(game: Game, team: str, my_team: str | None) -> dict:
+def _team(game: Game, team: str, my_team: str | None) -> view_types.Team:
     round_ = game.round
     transmission = round_.transmissions.get(team) if round_ and game.phase == PLAYING else None
     encryptor = transmission.encryptor if transmission else None
@@ -111,7 +115,7 @@ def _team(game: Game, team: str, my_team: str | None) -> dict:
     }
 
 
-def _columns(game: Game, team: str) -> list[list[dict]]:
+def _columns(game: Game, team: str) -> list[list[view_types.NoteSheetClue]]:
     """The bottom of the note sheet: every revealed clue under its true keyword number."""
     columns = [[] for _ in range(4)]
     for r in game.rounds:
@@ -122,13 +126,13 @@ def _columns(game: Game, team: str) -> list[list[dict]]:
     return columns
 
 
-def _guess(guess, visible: bool) -> dict:
+def _guess(guess, visible: bool) -> view_types.Guess:
     return {"code": list(guess.code) if visible and guess.code else None,
             "sealed": guess.sealed, "started": guess.code is not None if visible else guess.sealed}
 
 
 def _transmission(game: Game, t: Transmission, r: Round, viewer: Viewer, my_team: str | None,
-                  is_open: bool) -> dict:
+                  is_open: bool) -> view_types.Transmission:
     mine_as_encryptor = viewer.kind == "seat" and viewer.seat == t.encryptor
     clues_visible = t.clues is not None and (is_open or t.resolved or mine_as_encryptor)
     return {
@@ -149,7 +153,7 @@ def _transmission(game: Game, t: Transmission, r: Round, viewer: Viewer, my_team
     }
 
 
-def _round(game: Game, r: Round, viewer: Viewer, my_team: str | None) -> dict:
+def _round(game: Game, r: Round, viewer: Viewer, my_team: str | None) -> view_types.Round:
     current = r.current
     return {
         "number": r.number,
@@ -159,7 +163,7 @@ def _round(game: Game, r: Round, viewer: Viewer, my_team: str | None) -> dict:
     }
 
 
-def _last_reveal(rounds: list[dict], transmitting) -> dict | None:
+def _last_reveal(rounds: list[view_types.Round], transmitting) -> view_types.Reveal | None:
     """The most recently resolved transmission, shown in the rulebook's order."""
     for r in reversed(rounds):
         for team in reversed(transmitting):
@@ -169,7 +173,7 @@ def _last_reveal(rounds: list[dict], transmitting) -> dict | None:
     return None
 
 
-def _you(game: Game, me) -> dict:
+def _you(game: Game, me) -> view_types.You:
     """What this player may do now, and their private view of the current transmission."""
     own = game.round.transmissions.get(me.team) if game.phase == PLAYING else None
     encryptor = own is not None and own.encryptor == me.seat
@@ -179,7 +183,7 @@ def _you(game: Game, me) -> dict:
             "can_swap": game.phase == PLAYING and game.correction is None and swap_problem(game, me.team) is None}
 
 
-def _tiebreak(game: Game, my_team: str | None) -> dict | None:
+def _tiebreak(game: Game, my_team: str | None) -> view_types.Tiebreak | None:
     tiebreak = game.tiebreak
     if tiebreak is None:
         return None
@@ -196,7 +200,7 @@ def _tiebreak(game: Game, my_team: str | None) -> dict | None:
     return view
 
 
-def _timer(game: Game, now: float | None) -> dict | None:
+def _timer(game: Game, now: float | None) -> view_types.Timer | None:
     """The sand timer: once the first Encryptor announced, the other one's time left (a pacing aid only)."""
     seconds, round_ = game.settings.timer, game.round
     if not seconds or game.phase != PLAYING or now is None or len(round_.transmissions) < 2:
@@ -211,7 +215,7 @@ def _timer(game: Game, now: float | None) -> dict | None:
             "remaining": round(remaining, 1), "ends_at": ends_at, "up": remaining == 0}
 
 
-def _correction(game: Game) -> dict | None:
+def _correction(game: Game) -> view_types.Correction | None:
     """A correction of the last reveal waiting for both sides: what it changes (all of it already public)."""
     c = game.correction
     if c is None:
@@ -228,11 +232,11 @@ _NOTICE_FIELDS = ("kind", "round", "team", "seat", "by", "entry", "accept", "dec
                   "intercepted", "miscommunicated")
 
 
-def _notice(notice: dict) -> dict:
+def _notice(notice: dict) -> view_types.Notice:
     return {k: notice[k] for k in _NOTICE_FIELDS if k in notice}
 
 
-def _host(game: Game) -> dict:
+def _host(game: Game) -> view_types.Host:
     """What the table screen may correct now (none of it names a secret)."""
     found = correctable(game) if game.correction is None else None
     return {"take_back": last_entry(game) if game.correction is None else None,
@@ -240,7 +244,7 @@ def _host(game: Game) -> dict:
             "correctable": {"round": found[0].number, "team": found[1].team} if found else None}
 
 
-def _result(game: Game) -> dict | None:
+def _result(game: Game) -> view_types.Result | None:
     if game.result is None:
         return None
     return {"winners": list(game.result.winners), "reason": game.result.reason,

@@ -1,10 +1,12 @@
-"""The OpenAPI document (companion/web/openapi.py): valid OpenAPI 3.0, describing every API route, and
-true to what the API really answers in real games (every answer is checked against its documented schema)."""
+"""The OpenAPI document (companion/web/openapi.py): valid OpenAPI 3.1, describing every API route, and
+true to what the API really answers in real games (every answer is checked against its documented schema).
+The answers' schemas are generated from companion/view_types.py (web/openapi_views.py)."""
 
 from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,40 +18,26 @@ from companion.rules.state import EVENT_TYPES
 from companion.views import _NOTICE_FIELDS
 from companion.web.commands import COMMANDS
 from companion.rules.guards import SENDER_REFUSALS
-from companion.web.openapi import NOTICES, openapi_document
+from companion.web.openapi import openapi_document
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = openapi_document()
 SAMPLE = {"game_id": "someGame", "command": "start"}
+NOTICE_KINDS = {DOC["components"]["schemas"][n["$ref"].split("/")[-1]]["properties"]["kind"]["const"]
+                for n in DOC["components"]["schemas"]["Notice"]["oneOf"]}
 
 
-# --- OpenAPI 3.0 schemas as JSON Schema -------------------------------------------------------
+# --- OpenAPI 3.1 schemas as JSON Schema -------------------------------------------------------
 
 def json_schema(schema):
-    """An OpenAPI 3.0 schema object as JSON Schema 2020-12: `nullable` becomes a "null" type (enums
-    already list null), component references point into $defs, annotations without meaning go."""
+    """An OpenAPI 3.1 schema object as a standalone JSON Schema 2020-12: component references point into
+    $defs (OpenAPI's `discriminator` is an annotation a JSON Schema validator ignores)."""
+    if isinstance(schema, list):
+        return [json_schema(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {}
-    for key, value in schema.items():
-        if key in ("nullable", "example"):
-            continue
-        if key == "$ref":
-            out[key] = value.replace("#/components/schemas/", "#/$defs/")
-        elif key == "properties":
-            out[key] = {name: json_schema(s) for name, s in value.items()}
-        elif key in ("items", "additionalProperties", "not"):
-            out[key] = json_schema(value)
-        elif key in ("allOf", "oneOf", "anyOf"):
-            out[key] = [json_schema(s) for s in value]
-        else:
-            out[key] = value
-    if schema.get("nullable"):
-        if "type" in out:
-            out["type"] = [out["type"], "null"]
-        else:
-            out = {"anyOf": [out, {"type": "null"}]}
-    return out
+    return {key: value.replace("#/components/schemas/", "#/$defs/") if key == "$ref" else json_schema(value)
+            for key, value in schema.items()}
 
 
 DEFS = {name: json_schema(s) for name, s in DOC["components"]["schemas"].items()}
@@ -80,7 +68,50 @@ def openapi_path(rule: str) -> str:
 
 def test_the_document_is_valid_openapi_3():
     validate(DOC)
-    assert DOC["openapi"] == "3.0.3"
+    assert DOC["openapi"] == "3.1.0"
+
+
+def test_every_answer_object_is_closed_and_its_fields_required():
+    """Generated from companion/view_types.py: no object allows fields it doesn't declare, and only the
+    documented ones (a take-back's `by`, a transmission of Black's, a start problem's details) are optional."""
+    optional = set()
+
+    def walk(schema, where):
+        if isinstance(schema, list):
+            for s in schema:
+                walk(s, where)
+        elif isinstance(schema, dict):
+            if schema.get("type") == "object":
+                assert schema.get("additionalProperties") is False, where
+                optional.update(f"{where}.{f}" for f in set(schema["properties"]) - set(schema.get("required", ())))
+            for key, value in schema.items():
+                walk(value, f"{where}.{key}" if key not in ("properties", "anyOf", "oneOf", "items") else where)
+
+    for name, schema in DOC["components"]["schemas"].items():
+        walk(schema, name)
+    assert optional == {"TakeBack.by", "Transmissions.black",
+                        *(f"StartProblemParams.{f}" for f in ("team", "min", "max", "white", "black", "players",
+                                                               "interceptors"))}
+
+
+def test_the_poll_path_never_loads_pydantic(tmp_path):
+    """The view's types are annotations only: building views and serving polls imports no pydantic (it
+    is loaded, once, when the OpenAPI document is first asked for)."""
+    script = ("import sys\n"
+              "from companion import create_app\n"
+              "from companion.views import SPECTATOR, view_for\n"
+              "from tests.table import Table\n"
+              "app = create_app({'DATABASE_URL': sys.argv[1], 'SECRET_KEY': 'x'})\n"
+              "client = app.test_client()\n"
+              "game = client.post('/api/games', json={}).get_json()\n"
+              "assert client.get('/api/games/' + game['game_id'], headers={'Authorization': 'Bearer '\n"
+              "                  + game['tokens']['host']}).status_code == 200\n"
+              "view_for(Table().game, SPECTATOR)\n"
+              "assert 'pydantic' not in sys.modules, 'pydantic loaded before the document was asked for'\n"
+              "assert client.get('/api/openapi.json').status_code == 200\n"
+              "assert 'pydantic' in sys.modules\n")
+    run = subprocess.run([sys.executable, "-c", script, f"sqlite:///{tmp_path / 'game.sqlite3'}"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr[-2000:]
 
 
 def test_the_document_is_served(client):
@@ -144,9 +175,9 @@ def test_enumerations_come_from_the_code():
     schemas = DOC["components"]["schemas"]
     assert schemas["You"]["properties"]["task"]["enum"] == list(TASKS)
     assert schemas["Result"]["properties"]["reason"]["enum"] == list(REASONS)
-    assert set(NOTICES) <= set(EVENT_TYPES)
+    assert NOTICE_KINDS <= set(EVENT_TYPES)
     for notice in schemas["Notice"]["oneOf"]:
-        assert set(notice["properties"]) <= set(_NOTICE_FIELDS)
+        assert set(schemas[notice["$ref"].split("/")[-1]]["properties"]) <= set(_NOTICE_FIELDS)
     operation_ids = [op["operationId"] for item in DOC["paths"].values() for m, op in item.items()
                      if m != "parameters"]
     assert len(operation_ids) == len(set(operation_ids))
@@ -568,6 +599,7 @@ def test_host_corrections_match_the_document(client):
     game.do("correction", host, {"decryption": WRONG})
     game.do("withdraw-correction", host)
     game.do("correction", host, {"decryption": WRONG})
+    assert game.view(host)["correction"]["id"] == 3
     game.do("answer-correction", game.seats[2], {"accept": True})
     assert game.do("answer-correction", game.seats[1], {"accept": True})["events"] == [
         "correction_answered", "reveal_corrected"]
@@ -579,7 +611,8 @@ def test_host_corrections_match_the_document(client):
     # Round 2: a sealed interception taken back; White misreads a second time and loses.
     game.announce(2)
     game.guess("black", WRONG)
-    assert game.view(host)["host"]["take_back"] == {"entry": "guess", "round": 2, "transmission": "white", "by": "black"}
+    assert game.view(host)["host"]["take_back"] == {"entry": "guess", "round": 2, "transmission": "white",
+                                                    "by": "black"}
     game.do("take-back", host)
     game.guess("black", WRONG)
     game.guess("white", WRONG)
@@ -595,7 +628,7 @@ def test_host_corrections_match_the_document(client):
     assert game.do("answer-correction", game.seats[2], {"accept": True})["events"] == [
         "correction_answered", "round_reopened", "reveal_corrected", "game_ended"]
     over = game.views()
-    assert {n["kind"] for n in over["notices"]} == set(NOTICES)
+    assert {n["kind"] for n in over["notices"]} == NOTICE_KINDS
     assert over["result"]["standings"]["black"]["miscommunications"] == 1
 
     # Summaries, and a rematch.

@@ -162,6 +162,21 @@ def test_either_team_can_reject_a_correction_and_nothing_changes():
     assert table.game.notices[-1] == {"kind": "correction_answered", "round": 3, "team": "black", "accept": False}
 
 
+def test_each_proposal_has_the_next_number_in_the_game():
+    """The view's `correction.id`: counted over every proposal, rejected and withdrawn ones too."""
+    table = Table()
+    table.round()
+    table.round()
+    last = table.game.rounds[1].transmissions["black"]
+    for number in (1, 2, 3):
+        _propose(table, wrong(last.code), last.interception.code)
+        assert table.game.correction.id == number
+        if number == 2:
+            table.do({"type": "withdraw_correction"}, HOST)
+        else:
+            _answer(table, "black", accept=False)
+
+
 def test_correcting_the_reveal_that_ended_the_game_reopens_it_and_play_goes_on():
     table = Table()
     table.round()

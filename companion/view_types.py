@@ -1,0 +1,500 @@
+"""The shapes of what the JSON API answers: the view (`views.view_for`), the summary, and the other answers.
+
+Declared once, here, as TypedDicts: `views.py` names them in its annotations only (a TypedDict is a plain
+dict at runtime, so nothing is built or checked while polling), and `web/openapi_views.py` turns them into
+the OpenAPI document's component schemas when /api/openapi.json is first asked for. A field's description
+is its `Field(description=...)`; a type's is its docstring. The enumerations come from the modules that
+define them. Every object is closed and every field required (unless `NotRequired`, or the type is
+`total=False`): a view that grows a field must be declared here first (tests/test_openapi.py checks real
+answers against the document).
+
+This module imports pydantic (for `Field`): only the OpenAPI document and the tests import it, never the
+poll path (views.py imports it for type checkers only).
+"""
+
+from typing import Annotated, Generic, Literal, TypeVar, Union
+
+from pydantic import Field
+from typing_extensions import NotRequired, TypeAliasType, TypedDict    # pydantic needs these on Python < 3.12
+
+from .messages import CAUSES, REASONS, REFUSALS, TASKS
+from .rules import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, three_player
+from .rules.commands import START_PROBLEMS
+from .rules.text import LANGUAGES, TIMER_SECONDS
+from .rules.state import EVENT_TYPES, MAX_ROUNDS, MAX_TEAM, MIN_TEAM, MODES, STANDARD
+
+PHASES = (LOBBY, PLAYING, KEYWORD_GUESSING, KEYWORD_JUDGING, OVER)
+ROLES = ("seat", "host", "spectator", "join", "handoff")      # views.Viewer.kind, and web.auth's seat link
+TOKEN_KINDS = ("interceptions", "miscommunications")
+ENTRIES = ("guess", "clues")                                  # what `take-back` takes back
+
+T = TypeVar("T")
+
+
+def described(description: str, **constraints):
+    return Field(description=description, **constraints)
+
+
+# --- the small pieces -----------------------------------------------------------------------
+# `Literal[TUPLE]` is `Literal[*TUPLE]`: the values come from the tuple the code defines.
+
+TeamName = Literal[TEAMS]
+Digit = Annotated[int, Field(ge=1, le=4)]
+Seat = Annotated[int, described("A player's seat number: 1 for the first player to join, and so on.", ge=1)]
+RoundNumber = Annotated[int, Field(ge=1, le=MAX_ROUNDS)]
+Count = Annotated[int, Field(ge=0)]
+Flags = Annotated[list[bool], Field(min_length=4, max_length=4)]
+TimerSeconds = Annotated[int, Field(ge=TIMER_SECONDS[0], le=TIMER_SECONDS[1])]
+
+
+def code(description: str | None = None):
+    return Annotated[list[Digit], Field(description=description, min_length=3, max_length=3)]
+
+
+def words(count: int, description: str | None = None):
+    return Annotated[list[str], Field(description=description, min_length=count, max_length=count)]
+
+
+def teams_list(description: str, most: int = len(TEAMS)):
+    return Annotated[list[TeamName], described(description, max_length=most, json_schema_extra={"uniqueItems": True})]
+
+
+class PerTeam(TypedDict, Generic[T]):
+    white: T
+    black: T
+
+
+# --- the view -------------------------------------------------------------------------------
+
+class Player(TypedDict):
+    seat: Seat
+    name: str
+    encryptor: Annotated[bool, described("This player is the team's Encryptor in the current round (only while "
+                                         "the phase is `playing`).")]
+
+
+class TeamTokens(TypedDict):
+    interceptions: Count
+    miscommunications: Count
+
+
+class NoteSheetClue(TypedDict):
+    clue: str
+    round: Annotated[int, Field(ge=1)]
+
+
+class Team(TypedDict):
+    players: Annotated[list[Player], described("In join order (the Encryptor rotation follows it).")]
+    tokens: TeamTokens
+    score: Annotated[int, described("Interceptions minus Miscommunications.")]
+    keywords: Annotated[words(4) | None, described(
+        "The team's keywords, numbered 1 to 4 in order: shown to the team's own players, and to everybody in "
+        "phases `keyword_judging` and `over`. Null otherwise, and always for the Interceptor (`black`) in the "
+        "three-player game.")]
+    columns: Annotated[list[list[NoteSheetClue]], described(
+        "The note sheet: every revealed clue of this team, under its keyword number (column 0 is keyword 1).",
+        min_length=4, max_length=4)]
+
+
+class Guess(TypedDict):
+    """A team's guess of a transmission's code."""
+    code: Annotated[code() | None, described("The guessed code (digits may repeat); null while it is hidden "
+                                               "from this viewer or nobody has entered one yet.")]
+    sealed: Annotated[bool, described("The team confirmed it: it can't change any more.")]
+    started: Annotated[bool, described("Someone entered a code (for a viewer who can't see the guess yet, this "
+                                       "is only true once it is sealed).")]
+
+
+class Award(TypedDict):
+    team: Annotated[TeamName, described("The team that takes the token (in the three-player game, `black` is "
+                                        "the Interceptor).")]
+    token: Annotated[Literal[TOKEN_KINDS], described("The kind of token.")]
+
+
+class Transmission(TypedDict):
+    """One team's transmission in one round."""
+    team: TeamName
+    encryptor: Annotated[Seat, described("Seat of this transmission's Encryptor.")]
+    announced: Annotated[bool, described("The Encryptor has announced the clues.")]
+    clues: Annotated[words(3) | None, described("The clues, once open to everybody; the Encryptor sees them as "
+                                                "soon as they are announced. Null otherwise.")]
+    open: Annotated[bool, described("This transmission is the one being guessed now.")]
+    resolved: Annotated[bool, described("Every needed guess is sealed: the code is revealed.")]
+    code: Annotated[code() | None, described("The true code, once resolved (the Encryptor reads it earlier "
+                                               "from `you.code`).")]
+    decryption: Guess
+    interception: Annotated[Guess | None, described("The other team's guess (in the three-player game, the "
+                                                    "Interceptor's); null in round 1, when nobody intercepts.")]
+    intercepted: Annotated[bool | None, described("Once resolved: the other team guessed right.")]
+    miscommunicated: Annotated[bool | None, described("Once resolved: the own team guessed wrong.")]
+    awards: Annotated[Annotated[list[Award], Field(max_length=2)] | None, described(
+        "Once resolved: the tokens its outcome gave, in order (an Interception, then a Miscommunication; in the "
+        "three-player game both go to the Interceptor as Interception tokens); empty if none. Null before.")]
+
+
+class Transmissions(TypedDict):
+    """Each transmitting team's transmission (see `transmitting`): only `white` in the three-player game."""
+    white: Transmission
+    black: NotRequired[Transmission]
+
+
+class Round(TypedDict):
+    number: RoundNumber
+    interception_allowed: Annotated[bool, described("False in round 1.")]
+    transmissions: Transmissions
+
+
+class Reveal(Transmission):
+    """The most recently resolved transmission and its round; null before the first."""
+    round: RoundNumber
+
+
+class Viewer(TypedDict):
+    role: Annotated[Literal[ROLES], described(
+        "What the token is: a seated player, the table (host), a spectator, a team's join token (before "
+        "joining), or a seat link not claimed yet.")]
+    team: Annotated[TeamName | None, described("The player's team, or the join token's team; else null.")]
+    seat: Seat | None
+    name: Annotated[str | None, described("The player's name; null unless `role` is `seat`.")]
+
+
+class You(TypedDict):
+    """Only for a seated player (null for every other viewer)."""
+    team: TeamName
+    encryptor: Annotated[bool, described("You are your team's Encryptor this round.")]
+    code: Annotated[code() | None, described("Your code to encrypt: only while you are the Encryptor and "
+                                               "your transmission is unresolved.")]
+    task: Annotated[Literal[tuple(TASKS)], described("What this player should do now.")]
+    can_swap: Annotated[bool, described("Your team may still swap one keyword (`swap-keyword`): in round 1, "
+                                        "before its clues are announced, once a match.")]
+
+
+class StartProblemParams(TypedDict, total=False):
+    """The refusal's details: `team`, `min` and `max` for `team_size`; `team` and each team's number of players
+    (`white`, `black`) for `teams_uneven`; `players` and `interceptors` for `three_player_seats`."""
+    team: Annotated[TeamName, described("The team at fault (the bigger one if uneven).")]
+    min: Count
+    max: Count
+    white: Count
+    black: Count
+    players: Annotated[int, described("Players in the team (`white`).", ge=0)]
+    interceptors: Annotated[int, described("Players on the Interceptor's side (`black`).", ge=0)]
+
+
+class StartProblem(TypedDict):
+    """In the lobby, why the host can't start the game yet; null when it can, and once it has started."""
+    code: Annotated[Literal[START_PROBLEMS], described("A refusal code (see `Error`).")]
+    params: StartProblemParams
+
+
+class Tiebreak(TypedDict):
+    """The keyword tiebreak; null unless the game reached it (never in the three-player game)."""
+    cause: Annotated[Literal[tuple(CAUSES)], described(
+        f"`collision`: both teams met an end condition in the same round; `round_limit`: {MAX_ROUNDS} rounds "
+        "passed.")]
+    sealed: Annotated[PerTeam[bool], described("Which teams sealed their keyword guesses.")]
+    guesses: PerTeam[Annotated[words(4) | None, described(
+        "A team's guesses of the other team's keywords: visible to the team, and to everybody once both are "
+        "sealed.")]]
+    proposal: Annotated[PerTeam[Flags] | None, described(
+        "The app's proposed verdicts while the host judges (phase `keyword_judging`).")]
+    verdicts: Annotated[PerTeam[Flags] | None, described("The host's verdicts, once judged.")]
+
+
+class Standing(TypedDict):
+    interceptions: Count
+    miscommunications: Count
+    score: Annotated[int, described("Interceptions minus Miscommunications.")]
+
+
+class Result(TypedDict):
+    """How the game ended; null until it is over."""
+    winners: Annotated[list[TeamName], described("One team, or both for a shared victory.", min_length=1,
+                                                 max_length=2, json_schema_extra={"uniqueItems": True})]
+    reason: Annotated[Literal[tuple(REASONS)], described(
+        f"Why it ended; `{three_player.INTERCEPTOR_TOKENS}` and `{three_player.TEAM_SURVIVED}` end three-player "
+        "games.")]
+    shared: bool
+    cause: Annotated[Literal[tuple(CAUSES)] | None, described(
+        "Why a keyword tiebreak was played, for results reached through one; else null.")]
+    standings: PerTeam[Standing]
+
+
+class Timer(TypedDict):
+    """The sand timer, in a game created with one, while one Encryptor has announced and the other hasn't
+    (never in the three-player game); else null."""
+    seconds: Annotated[TimerSeconds, described("The game's sand timer.")]
+    late_team: Annotated[TeamName, described("The team whose Encryptor hasn't announced yet.")]
+    late_seat: Annotated[Seat, described("That team's Encryptor.")]
+    remaining: Annotated[float, described("Seconds left when this view was made (one decimal).", ge=0,
+                                          le=TIMER_SECONDS[1])]
+    ends_at: Annotated[float, described(
+        "When the time is up, in seconds since the Unix epoch by the server's clock (`remaining` and `up` are "
+        "as of this answer; a 304 doesn't refresh them).")]
+    up: Annotated[bool, described("The time is up (a pacing aid only: nothing is refused).")]
+
+
+class Outcome(TypedDict):
+    decryption: code("The own team's guess.")
+    interception: Annotated[code() | None, described("The other side's guess; null in round 1.")]
+
+
+class Correction(TypedDict):
+    """A correction of the last reveal proposed by the host, waiting for both sides to accept it on their
+    phones (`answer-correction`; until then most commands are refused with `correction_pending`); else null."""
+    id: Annotated[int, described("The proposal's number in this game (1 for the first correction proposed, and "
+                                 "so on); answer-correction and withdraw-correction name it.", ge=1)]
+    round: RoundNumber
+    team: Annotated[TeamName, described("Whose transmission is corrected.")]
+    code: code("That transmission's true code.")
+    before: Annotated[Outcome, described("The guesses as revealed.")]
+    after: Annotated[Outcome, described("The guesses as the host proposes to correct them.")]
+    confirmed: teams_list("The sides that accepted it so far (it applies once both have).", 1)
+
+
+# The public log (views._notice): one type per kind, each with its fields besides `kind` and `round`.
+
+class _Notice(TypedDict):
+    round: Annotated[int, described("The round it is about: the round under way when it happened (0 in the "
+                                    "lobby), or the corrected round for a correction.", ge=0, le=MAX_ROUNDS)]
+
+
+class KeywordSwapped(_Notice):
+    """A team swapped one of its keywords for a fresh one (which one stays secret)."""
+    kind: Literal["keyword_swapped"]
+    team: TeamName
+
+
+class EncryptorSkipped(_Notice):
+    """The host skipped a team's Encryptor: the next teammate takes the round, with a fresh code."""
+    kind: Literal["encryptor_skipped"]
+    team: TeamName
+    seat: Annotated[Seat, described("The skipped player.")]
+    by: Annotated[Seat, described("The new Encryptor.")]
+
+
+class EntryTakenBack(_Notice):
+    """The host took back an entry not revealed yet: a team's sealed guess (kept as its draft), or an
+    Encryptor's clues (with the guesses of that transmission)."""
+    kind: Literal["entry_taken_back"]
+    entry: Literal[ENTRIES]
+    team: Annotated[TeamName, described("Whose transmission.")]
+    by: Annotated[TeamName | None, described("For a guess, the team whose guess it was; null for clues.")]
+
+
+class CorrectionProposed(_Notice):
+    """The host proposed to correct the last reveal (see `correction`)."""
+    kind: Literal["correction_proposed"]
+    team: Annotated[TeamName, described("Whose transmission.")]
+    decryption: code("The corrected decryption.")
+    interception: Annotated[code() | None, described("The corrected interception; null when that round had "
+                                                       "none.")]
+
+
+class CorrectionAnswered(_Notice):
+    """A side answered the proposed correction (a rejection drops it)."""
+    kind: Literal["correction_answered"]
+    team: TeamName
+    accept: bool
+
+
+class CorrectionWithdrawn(_Notice):
+    """The host withdrew the proposed correction."""
+    kind: Literal["correction_withdrawn"]
+
+
+class RevealCorrected(_Notice):
+    """Both sides accepted the correction: the reveal now reads so (tokens follow)."""
+    kind: Literal["reveal_corrected"]
+    team: Annotated[TeamName, described("Whose transmission.")]
+    decryption: code("The corrected decryption.")
+    interception: Annotated[code() | None, described("The corrected interception; null when that round had "
+                                                       "none.")]
+    intercepted: bool
+    miscommunicated: bool
+
+
+class SeatLinkIssued(_Notice):
+    """The host issued a new link to a player's seat (for a new phone)."""
+    kind: Literal["seat_link_issued"]
+    seat: Seat
+
+
+class SeatLinkCancelled(_Notice):
+    """The host cancelled a seat link that no phone had claimed."""
+    kind: Literal["seat_link_cancelled"]
+    seat: Seat
+
+
+class SeatClaimed(_Notice):
+    """A new phone took over a seat through its link (the old phone is signed out)."""
+    kind: Literal["seat_claimed"]
+    seat: Seat
+
+
+NOTICES = (KeywordSwapped, EncryptorSkipped, EntryTakenBack, CorrectionProposed, CorrectionAnswered,
+           CorrectionWithdrawn, RevealCorrected, SeatLinkIssued, SeatLinkCancelled, SeatClaimed)
+Notice = TypeAliasType("Notice", Annotated[Union[NOTICES], described("A line of the public log, by `kind`.",
+                                                                      discriminator="kind")])
+
+
+class TakeBack(TypedDict):
+    """The entry `take-back` would take back: a sealed guess of the open transmission, else the latest clues of a
+    transmission not resolved yet; null if none."""
+    entry: Literal[ENTRIES]
+    round: Annotated[RoundNumber, described("The round of that entry: always the current round.")]
+    transmission: Annotated[TeamName, described("Whose transmission the entry belongs to.")]
+    by: NotRequired[Annotated[TeamName, described("For a guess only: whose guess.")]]
+
+
+class Correctable(TypedDict):
+    """The reveal `correction` would correct: the last one, until the next clues or keyword guesses; null if
+    none."""
+    round: RoundNumber
+    team: Annotated[TeamName, described("Whose transmission.")]
+
+
+class Host(TypedDict):
+    """What the table screen may correct now: only for the host (null for every other viewer); while a
+    correction is pending, nothing."""
+    take_back: TakeBack | None
+    skippable: teams_list("The teams whose Encryptor `skip-encryptor` may skip now (clues not announced, and a "
+                          "teammate to take over).")
+    correctable: Correctable | None
+
+
+class _Game(TypedDict):
+    """What a view and a summary share (each adds `version` and `phase`)."""
+    language: Literal[LANGUAGES]
+    mode: Annotated[Literal[MODES], described(
+        f"`{STANDARD}`: two teams of {MIN_TEAM} to {MAX_TEAM}; `{three_player.TEAM}` is then the team of two "
+        f"behind the white screen, and `{three_player.INTERCEPTOR}` the Interceptor (who transmits nothing and "
+        "has no keywords).")]
+    try_out: Annotated[bool, described("A try-out: one device plays every seat; nothing is secret from it.")]
+    match: Annotated[int, described("Which match of this game: 1, then 2 after the first rematch, and so on.",
+                                    ge=1)]
+    round: Annotated[int, described("The current round number; 0 before the game starts.", ge=0,
+                                    le=MAX_ROUNDS)]
+    max_rounds: Annotated[Literal[MAX_ROUNDS, three_player.MAX_ROUNDS], described(
+        f"{MAX_ROUNDS}, or {three_player.MAX_ROUNDS} in the three-player game.")]
+    transmitting: Annotated[list[TeamName], described(
+        "The teams that transmit each round, in the order their transmissions are guessed: both, or only "
+        "`white` in the three-player game.", min_length=1, max_length=len(TEAMS),
+        json_schema_extra={"uniqueItems": True})]
+    joining_locked: Annotated[bool, described("The host locked joining: join tokens are refused "
+                                              "(`joining_locked`).")]
+    timer_seconds: Annotated[TimerSeconds | None, described(
+        "The sand timer's setting, in seconds (null: no timer); the host changes it in the lobby (`set-timer`).")]
+    start_problem: StartProblem | None
+    viewer: Viewer
+    teams: PerTeam[Team]
+    rounds: Annotated[list[Round], described("Every round of this match so far, oldest first.")]
+    transmission: Annotated[TeamName | None, described(
+        "Whose transmission is being guessed now (White's, then Black's, once both Encryptors announced); else "
+        "null.")]
+    tiebreak: Tiebreak | None
+    result: Result | None
+    timer: Timer | None
+    correction: Correction | None
+    notices: Annotated[list[Notice], described("The public log of this match's host actions and corrections, "
+                                               "oldest first.")]
+    last_reveal: Reveal | None
+    you: You | None
+    host: Host | None
+
+
+class View(_Game):
+    """Everything this viewer may see of the game, and nothing more."""
+    version: Annotated[int, described("The game's version this view shows.", ge=1)]
+    phase: Literal[PHASES]
+
+
+class Summary(_Game):
+    """A finished match, whole: the spectator's view of it once it was over (keywords, codes and guesses are all
+    public by then). `match` says which match it is."""
+    version: Annotated[int, described("Always 0: a summary is no version of the live game.", ge=0, le=0)]
+    phase: Literal[OVER]
+
+
+# --- the other answers ----------------------------------------------------------------------
+
+class Error(TypedDict):
+    """A refused request (always with a 4xx status, or 503 for `busy`)."""
+    error: Annotated[str, described("A sentence for a player, in the game's language.")]
+    code: Annotated[Literal[tuple(sorted(REFUSALS))], described(
+        "Machine-readable reason: branch on this, not on the sentence.")]
+
+
+class CreatedTokens(TypedDict):
+    """Capability tokens, to send as `Authorization: Bearer <token>`. Keep them secret."""
+    host: Annotated[str, described("The table screen's token: starts the game, corrects it and judges the "
+                                   "tiebreak. Also reads the table's view (no secrets).")]
+    spectator: Annotated[str, described("Read-only token: the public view.")]
+    white: Annotated[str, described("White's join token: seats a player on White (in the three-player game, "
+                                    "the team).")]
+    black: Annotated[str, described("Black's join token: seats a player on Black (in the three-player game, "
+                                    "the Interceptor).")]
+
+
+class CreatedUrls(TypedDict):
+    """The same capabilities as pages for browsers, on the server's public address."""
+    table: Annotated[str, described("The table screen page (host).")]
+    spectator: Annotated[str, described("The spectator page.")]
+    white: Annotated[str, described("White's join page (what White's QR code holds).")]
+    black: Annotated[str, described("Black's join page (what Black's QR code holds).")]
+
+
+class JoinCodes(TypedDict):
+    """Each team's join link as a short code for a phone without a camera (five characters; no two look
+    alike). Keep them for the table, like the join links."""
+    white: Annotated[str, described("White's join code: typed under \"Join with a code\" on the home page, it "
+                                    "opens White's join page while the game is in its lobby and joining is "
+                                    "open.")]
+    black: Annotated[str, described("Black's join code, likewise.")]
+
+
+class CreatedGame(TypedDict):
+    game_id: Annotated[str, described("The game's identifier, used in every other path.")]
+    tokens: CreatedTokens
+    urls: CreatedUrls
+    codes: JoinCodes
+
+
+class CommandResult(TypedDict):
+    version: Annotated[int, described("The game's version after this command (the number of events so far).",
+                                      ge=1)]
+    events: Annotated[list[Literal[EVENT_TYPES]], described("The types of the events this command caused, in "
+                                                            "order.", min_length=1)]
+
+
+class JoinResult(TypedDict):
+    version: Annotated[int, described("The game's version after joining.", ge=1)]
+    events: Annotated[list[Literal["player_joined"]], Field(min_length=1, max_length=1)]
+    seat: Seat
+    token: Annotated[str, described("The new player's seat token: send it as `Authorization: Bearer <token>` for "
+                                    "this player's view and commands. It is shown only this once.")]
+
+
+class ClaimResult(TypedDict):
+    version: Annotated[int, described("The game's version after claiming the seat.", ge=1)]
+    events: Annotated[list[Literal["seat_claimed"]], Field(min_length=1, max_length=1)]
+    seat: Annotated[Seat, described("The seat taken over.")]
+    token: Annotated[str, described("The seat's new token (the seat's old token and the seat link stop "
+                                    "working). It is shown only this once.")]
+
+
+class SeatLink(TypedDict):
+    token: Annotated[str, described("The link's token: the new phone sends it as a bearer token to "
+                                    "`claim-seat`.")]
+    url: Annotated[str, described("The page a new phone opens to take the seat (what the table screen's QR "
+                                  "code holds).")]
+
+
+class SeatLinkResult(TypedDict):
+    version: Annotated[int, described("The game's version after issuing the link.", ge=1)]
+    events: Annotated[list[Literal["seat_link_issued"]], Field(min_length=1, max_length=1)]
+    seat_link: SeatLink
+
+
+# The answers the document names, by component name (each pulls in the types it uses).
+ANSWERS = (Error, CreatedGame, CommandResult, JoinResult, ClaimResult, SeatLinkResult, View, Summary)
