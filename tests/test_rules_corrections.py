@@ -5,7 +5,7 @@ import pytest
 from companion.rules import HOST, LOBBY, OVER, PLAYING, Actor, RuleError
 from companion.rules.decide import custom_words, last_entry
 
-from .table import WORDS, Table, wrong
+from .driver import WORDS, Table, wrong
 
 
 def refused(table, command, actor=HOST) -> str:

@@ -12,7 +12,7 @@ import pytest
 from companion.rules import KEYWORD_GUESSING, KEYWORD_JUDGING, OVER, TEAMS, other
 from companion.views import Viewer, view_for
 
-from .table import Table, wrong
+from .driver import Table, wrong, wrong2
 
 CODE_FIELDS = ("code",)   # the only keys under which a three-digit list may appear
 
@@ -26,7 +26,7 @@ def scenarios():
     t.guess("white", "white", wrong(t.code("white")), confirm=False); yield "round1-white-draft", t
     t = Table(); t.round(); t.announce("white"); t.announce("black")
     t.guess("black", "white", wrong(t.code("white")), confirm=True)
-    t.guess("white", "white", wrong(wrong(t.code("white"))), confirm=False); yield "round2-white-guesses", t
+    t.guess("white", "white", wrong2(t.code("white")), confirm=False); yield "round2-white-guesses", t
     t = Table(); t.round(); t.announce("white"); t.announce("black"); t.transmission("white")
     t.guess("white", "black", wrong(t.code("black")), confirm=True); yield "round2-black-interception-sealed", t
     t = Table(); t.quiet_rounds(8); yield "tiebreak-guessing", t

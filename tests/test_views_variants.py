@@ -19,7 +19,7 @@ from companion.rules import HOST, OVER, TEAMS, Actor, other
 from companion.rules.three_player import INTERCEPTOR, TEAM
 from companion.views import Viewer, view_for
 
-from .table import WORDS, Table, wrong
+from .driver import WORDS, Table, wrong, wrong2
 
 NOW = 1_000.0
 NOTICE_FIELDS = {"kind", "round", "team", "seat", "by", "entry", "accept", "decryption", "interception",
@@ -111,7 +111,7 @@ def three_player_scenarios():
     t.guess(INTERCEPTOR, TEAM, wrong(t.code(TEAM)), confirm=False); yield "round2-draft-interception", t
     t = three(); t.three_player_round(); t.announce(TEAM)
     t.guess(INTERCEPTOR, TEAM, wrong(t.code(TEAM)))
-    t.guess(TEAM, TEAM, wrong(wrong(t.code(TEAM))), confirm=False); yield "round2-interception-sealed", t
+    t.guess(TEAM, TEAM, wrong2(t.code(TEAM)), confirm=False); yield "round2-interception-sealed", t
     t = three(); t.three_player_round(); t.three_player_round(intercepted=True); yield "after-the-reveal", t
     t = three(); t.do({"type": "swap_keyword", "number": 3, "words": WORDS}, t.seat(2)); yield "swapped", t
     t = three(); t.three_player_round(decrypted=False); t.three_player_round(decrypted=False); yield "over", t
