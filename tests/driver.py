@@ -100,8 +100,12 @@ class Driver:
         raise NotImplementedError
 
     def command(self, who, command: str, **body):
-        """`command` from `who`, with the targets of the view `who` sees now (fields in `body` win)."""
-        return self.send(who, command, {**targets(command, self.view(who), body), **body})
+        """`command` from `who`, with the targets of the view `who` sees now."""
+        return self.send(who, command, self.with_targets(who, command, body))
+
+    def with_targets(self, who, command: str, body: dict) -> dict:
+        """`body` and the targets of the view `who` sees now (the fields of `body` win)."""
+        return {**targets(command, self.view(who), body), **body}
 
     def outcomes(self, results: list):
         """What a sequence of commands returns: their answers (in-process: their events, in one list)."""
@@ -147,17 +151,19 @@ class Driver:
         return self.outcomes(results)
 
     def round(self, white=(True, False), black=(True, False), clues=None, stop_before=None) -> dict:
-        """A whole round: (decrypted, intercepted) for White's transmission, then Black's; `clues` (team ->
-        three) are fresh unless given; `stop_before` leaves that team's transmission being read.
-        Returns what was said and the codes."""
-        said = {team: list((clues or {}).get(team) or self.fresh_clues()) for team in TEAMS}
-        for team in TEAMS:
+        """A whole round: (decrypted, intercepted) for White's transmission, then Black's (a three-player
+        game has White's only); `clues` (team -> three) are fresh unless given; `stop_before` leaves that
+        team's transmission being read. Returns what was said and the codes."""
+        transmitting = self.view(self.host)["transmitting"]
+        said = {team: list((clues or {}).get(team) or self.fresh_clues()) for team in transmitting}
+        for team in transmitting:
             self.announce(team, said[team])
-        codes = {team: self.code(team) for team in TEAMS}
+        codes = {team: self.code(team) for team in transmitting}
         for team, outcome in zip(TEAMS, (white, black)):
             if team == stop_before:
                 break
-            self.transmission(team, *outcome)
+            if team in transmitting:
+                self.transmission(team, *outcome)
         return {"clues": said, "codes": codes}
 
     def three_player_round(self, decrypted=True, intercepted=False):
@@ -179,13 +185,16 @@ class Table(Driver):
     host = HOST
 
     def __init__(self, white=("Ann", "Abe"), black=("Bea", "Bob"), seed=7, words=WORDS, start=True,
-                 custom_words=None, **settings):
+                 custom_words=None, rng=None, clock=None, **settings):
         """A game with these players; `settings` go into the create command (mode, timer...).
 
-        `words` is the language pack the service would pass; `custom_words` the host's own list."""
+        `words` is the language pack the service would pass; `custom_words` the host's own list; `rng` the
+        service's dice (else seeded with `seed`); `clock` its clock, which starts the sand timer (else no
+        announcement has a time)."""
         if custom_words is not None:
             settings["words"] = custom_words
-        self.rng = random.Random(seed)
+        self.rng = rng or random.Random(seed)
+        self.clock = clock
         self.game = Game()
         self.events: list[dict] = []
         self.words = list(words)
@@ -207,9 +216,11 @@ class Table(Driver):
         return view_for(self.game, Viewer(who.kind, team=who.team, seat=who.seat), len(self.events))
 
     def send(self, who: Actor, command: str, body: dict) -> list[dict]:
-        rules_command = from_json(command, body)
+        rules_command = from_json(command, body)     # what the service adds, as it adds it
         if rules_command["type"] in _DRAWS_WORDS:
-            rules_command["words"] = self.words      # as the service passes the game's language pack
+            rules_command["words"] = self.words
+        elif rules_command["type"] == "announce_clues" and self.clock:
+            rules_command["at"] = self.clock()
         return self.do(rules_command, who)
 
     def who(self, seat: int) -> Actor:

@@ -355,7 +355,7 @@ class World(Driver):
     def do(self, v: Viewer, command: str, channel="bearer", **body):
         """A command through the API, with the targets of the view `v` sees now: with the viewer's bearer
         token, or from its browser (cookie + CSRF)."""
-        return self.send(v, command, {**targets(command, self.view(v), body), **body}, channel)
+        return self.send(v, command, self.with_targets(v, command, body), channel)
 
     def send(self, v: Viewer, command: str, body: dict, channel="bearer"):
         path = f"/api/games/{self.id}/{command}"
