@@ -3,9 +3,10 @@
 `Oracle(events)` is the game its event log replays to, with what only the log knows (every word each team
 was dealt this match, a swapped-out one included; the clues the table took back). For a viewer (anything
 with `kind`, `seat` and `team`, as `companion.views.Viewer`) it says, from the rules alone and not from
-`companion/views.py`, which strings the viewer may not know yet (`hidden_words`), which of a transmission's
-code and guesses it may see (`sees`), every code or guess it may see anywhere (`visible_codes`) and the
-code it is encrypting now (`own_code`). `walk` finds every code-like value in a JSON document.
+`companion/views.py`, which strings the viewer may not know yet (`hidden_words`), every code or guess it
+may see anywhere (`visible_codes`) and the code it is encrypting now (`own_code`). What needs the game only
+is a function too: which of a transmission's code and guesses a viewer may see (`sees`), its own code
+(`own_code`). `walk` finds every code-like value in a JSON document.
 """
 
 from __future__ import annotations
@@ -28,6 +29,20 @@ def sees(viewer, t) -> dict[str, bool]:
     team = team_of(viewer)
     return {"code": t.resolved, "decryption": t.resolved or team == t.team,
             "interception": t.resolved or team == other(t.team)}
+
+
+def own_code(game, viewer):
+    """The code `viewer` is encrypting right now, if any (it alone sees it before the reveal)."""
+    if viewer.kind != "seat" or game.phase != PLAYING or game.round is None:
+        return None
+    own = game.round.transmissions.get(viewer.team)
+    return own.code if own and own.encryptor == viewer.seat and not own.resolved else None
+
+
+def transmission(game, number, team):
+    """Round `number`'s transmission of `team`, if the game has it."""
+    r = next((r for r in game.rounds if r.number == number), None)
+    return r.transmissions.get(team) if r else None
 
 
 class Oracle:
@@ -97,12 +112,7 @@ class Oracle:
         return {tuple(c) for c in out}
 
     def own_code(self, v):
-        """The code this viewer is encrypting right now, if any."""
-        g = self.game
-        if v.kind != "seat" or g.phase != PLAYING or g.round is None:
-            return None
-        own = g.round.transmissions.get(v.team)
-        return own.code if own and own.encryptor == v.seat and not own.resolved else None
+        return own_code(self.game, v)
 
 
 def code_like(value) -> bool:

@@ -13,7 +13,7 @@ from itsdangerous import BadSignature
 
 from companion.rules import OVER, PLAYING, TEAMS, other, replay
 
-from ..oracle import Oracle, code_like, sees, team_of, walk
+from ..oracle import Oracle, code_like, sees, team_of, transmission, walk
 from .dom import parse_html
 
 NATO = ("ALPHA BRAVO CHARLIE DELTA ECHO FOXTROT GOLF HOTEL INDIA JULIETT KILO LIMA MIKE NOVEMBER OSCAR "
@@ -76,10 +76,7 @@ class Truth(Oracle):
             self._matches[match] = replay(self.events[:starts[match - 1]]) if 1 <= match <= len(starts) else None
         return self._matches[match]
 
-    @staticmethod
-    def transmission(game, number, team):
-        r = next((r for r in game.rounds if r.number == number), None)
-        return r.transmissions.get(team) if r else None
+    transmission = staticmethod(transmission)
 
     def codes(self) -> set[tuple]:
         """Every code and guess of the match under way."""
