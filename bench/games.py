@@ -1,8 +1,9 @@
 """Games made in-process, written straight into the store: tables ready to play, games in the middle of
 a round, finished games; and the one planner the bots use to pick a legal next move.
 
-Every event comes from `companion.rules.decide` (as the service would write it), so every stored log
-replays; only the HTTP round trips are skipped, which makes thousands of games cheap to set up.
+Every event comes from `companion.rules.decide` through the tests' driver (tests/driver.py, as the service
+would write it), so every stored log replays; only the HTTP round trips are skipped, which makes thousands of
+games cheap to set up.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from sqlalchemy import insert
 
 from companion.games import GAME_ID_BYTES, _capability_changes, new_token
 from companion.keywords import load_pack
-from companion.rules import ALL_CODES, HOST, OVER, PLAYING, TEAMS, Actor, Game, decide, other, replay
+from companion.rules import ALL_CODES, HOST, OVER, PLAYING, TEAMS, Actor, Game, other
 from companion.store import Capability, Store, capabilities, events, games
-from companion.views import Viewer, view_for
+from tests.driver import Table
 
 from .server import SECRET_KEY
 
@@ -90,59 +91,48 @@ def plan(view: dict, codes: dict[str, list[int]], rng: random.Random,
     return seat, "guess", {"code": list(code) if rng.random() < p_intercept else wrong(code, rng), "confirm": True}
 
 
-# --- playing in-process -------------------------------------------------------------------------------
+# --- playing in-process: the tests' driver (tests/driver.py) ------------------------------------------
 
-def _command(name: str, body: dict) -> dict:
-    from companion.web.commands import from_json
-    command = from_json(name, body)
-    if command["type"] in ("start", "rematch"):
-        command["words"] = WORDS
-    elif command["type"] == "announce_clues":
-        command["at"] = 0.0
-    return command
-
-
-class Builder:
-    """Plays one game in-process with `decide`, as the service would, collecting its events and tokens."""
+class Builder(Table):
+    """Plays one game in-process with the tests' driver, as the service would, collecting its events and
+    the capability tokens the service would grant."""
 
     def __init__(self, rng: random.Random, players: int = 8):
-        self.rng = rng
         self.game_id = secrets.token_urlsafe(GAME_ID_BYTES)
-        self.state = Game()
-        self.events: list[dict] = []
-        self.caps: list[Capability] = []
-        self._run(HOST, {"type": "create", "language": "en"})
-        self.caps += [Capability(new_token(), self.game_id, "host"), Capability(new_token(), self.game_id, "spectator"),
-                      Capability(new_token(), self.game_id, "join", team="white"),
-                      Capability(new_token(), self.game_id, "join", team="black")]
-        for i in range(players // 2):
-            for team in TEAMS:
-                self._run(Actor("join", team=team), {"type": "join", "name": NAMES[team][i]})
+        self.caps: list[Capability] = [
+            Capability(new_token(), self.game_id, "host"), Capability(new_token(), self.game_id, "spectator"),
+            Capability(new_token(), self.game_id, "join", team="white"),
+            Capability(new_token(), self.game_id, "join", team="black")]
+        super().__init__(white=NAMES["white"][:players // 2], black=NAMES["black"][:players // 2], rng=rng,
+                         words=WORDS, start=False, clock=lambda: 0.0, language="en")
 
-    def _run(self, actor: Actor, command: dict) -> list[dict]:
-        new = decide(self.state, command, actor, self.rng)
-        grants, revoked = _capability_changes(self.game_id, new, self.state)
+    def do(self, command: dict, actor: Actor) -> list[dict]:
+        before = self.game
+        events = super().do(command, actor)
+        grants, revoked = _capability_changes(self.game_id, events, before)
         assert not revoked
         self.caps += grants
-        self.state = replay(new, self.state)
-        self.events += new
-        return new
+        return events
 
-    def actor(self, who) -> Actor:
-        if who == "host":
-            return HOST
-        return Actor("seat", team=self.state.player(who).team, seat=who)
+    def sender(self, who) -> Actor:
+        return HOST if who == "host" else self.seat(who)
 
     def codes(self) -> dict[str, list[int]]:
-        r = self.state.round
+        r = self.game.round
         return {team: list(t.code) for team, t in r.transmissions.items()} if r else {}
 
     def next_move(self) -> tuple[str | int, str, dict]:
-        return plan(view_for(self.state, Viewer("host"), len(self.events)), self.codes(), self.rng)
+        return plan(self.view(HOST), self.codes(), self.rng)
 
-    def move(self) -> tuple[str | int, str, dict]:
+    def move(self, guess: list[int] | None = None) -> tuple[str | int, str, dict]:
+        """The planner's next move (a guess of `guess`, if given), sent with the targets of its sender's
+        view; returns (who, command, the body sent)."""
         who, name, body = self.next_move()
-        self._run(self.actor(who), _command(name, body))
+        if name == "guess" and guess:
+            body = {"code": guess, "confirm": True}
+        sender = self.sender(who)
+        body = self.with_targets(sender, name, body)
+        self.send(sender, name, body)
         return who, name, body
 
     def start(self) -> "Builder":
@@ -150,13 +140,13 @@ class Builder:
         return self
 
     def play_until(self, done) -> "Builder":
-        while not done(self.state):
+        while not done(self.game):
             self.move()
         return self
 
     def prepared(self) -> Prepared:
         seats = {c.seat: (c.team, c.token) for c in self.caps if c.kind == "seat"}
-        return Prepared(self.game_id, self.events, self.caps, self.state, seats)
+        return Prepared(self.game_id, self.events, self.caps, self.game, seats)
 
 
 def started_game(rng: random.Random) -> Prepared:
@@ -185,18 +175,15 @@ def clone(template: Prepared) -> Prepared:
 
 # --- the actions of scenario 4 -------------------------------------------------------------------------
 
-def action_script(game: Prepared, rng: random.Random, rounds: int = 2) -> list[tuple[str, dict]]:
+def action_script(game: Prepared, rng: random.Random, rounds: int = 2) -> list[tuple[str, str, dict]]:
     """The moves of the game's first `rounds` rounds as (token, command, body), every one legal whatever
     codes the server draws: the guesses are fixed, and no game can end before the end of round 2."""
     builder = Builder.__new__(Builder)
-    builder.rng, builder.game_id, builder.state = rng, game.game_id, game.state
-    builder.events, builder.caps = list(game.events), list(game.caps)
+    builder.rng, builder.game_id, builder.game, builder.clock = rng, game.game_id, game.state, lambda: 0.0
+    builder.events, builder.caps, builder.words = list(game.events), list(game.caps), WORDS
     moves = []
-    while builder.state.phase == PLAYING and builder.state.round.number <= rounds:
-        who, name, body = builder.next_move()
-        if name == "guess":
-            body = {"code": [1, 2, 3], "confirm": True}
-        builder._run(builder.actor(who), _command(name, body))
+    while builder.game.phase == PLAYING and builder.game.round.number <= rounds:
+        who, name, body = builder.move(guess=[1, 2, 3])
         token = game.token("host") if who == "host" else game.seats[who][1]
         moves.append((token, name, body))
     return moves

@@ -82,10 +82,6 @@ class Phone:
         self.context.close()
 
 
-def wrong(code: list[int]) -> list[int]:
-    return [code[1], code[0], code[2]]
-
-
 def text_of(page: Page, selector: str) -> str:
     return re.sub(r"\s+", " ", page.locator(selector).inner_text())
 

@@ -13,7 +13,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from .browser import TABLE, ApiSession, Phone, wrong
+from .browser import TABLE, ApiSession, Phone
+from .driver import wrong
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -13,7 +13,8 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from .browser import PHONE, TABLE, ApiSession, Phone, shot, wrong
+from .browser import PHONE, TABLE, ApiSession, Phone, shot
+from .driver import wrong
 
 pytestmark = pytest.mark.browser
 

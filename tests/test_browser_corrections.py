@@ -4,7 +4,6 @@ waiting), an Encryptor who stepped away, and the careful host buttons that take 
 
 from __future__ import annotations
 
-import itertools
 import re
 
 import pytest
@@ -12,7 +11,8 @@ from playwright.sync_api import expect
 
 from companion.messages import REFUSALS, TASKS
 
-from .browser import PHONE, TABLE, ApiSession, Phone, read_qr, shot, wrong
+from .browser import PHONE, TABLE, ApiSession, Phone, read_qr, shot
+from .driver import Driver, wrong
 
 pytestmark = pytest.mark.browser
 
@@ -30,10 +30,14 @@ def dashed(code) -> str:
     return "-".join(str(d) for d in code)
 
 
-class Tabletop:
+class Tabletop(Driver):
     """A game around a table: the table screen (1280×800) and four phones, seated in join order, started.
+    The driver's moves go through each phone's own API calls (its cookie); a sender is a player's name,
+    and the moves are read from Ada's phone (a seat's view shows who encrypts, as the table's does).
 
     `timer` ticks the home page's sand timer; `fake_clock` installs Playwright's clock in every browser."""
+
+    host = "Ada"
 
     def __init__(self, browser, live_server, timer: int | None = None, fake_clock: bool = False):
         self.live_server = live_server
@@ -59,19 +63,20 @@ class Tabletop:
         expect(self.table.locator(".round-title")).to_contain_text("Round 1 of 8")
         self.game_id = self.phones["Ada"].page.url.rsplit("/", 1)[1]
         self.api = {name: ApiSession(phone, live_server.url, self.game_id) for name, phone in self.phones.items()}
-        self._clues = itertools.count(1)
 
-    # --- who ---------------------------------------------------------------------------------
-    def encryptor(self, team: str) -> str:
-        players = self.api["Ada"].view()["teams"][team]["players"]
-        return next(p["name"] for p in players if p["encryptor"])
+    # --- the driver's transport: each phone's own API calls ----------------------------------------
+    def view(self, name: str) -> dict:
+        return self.api[name].view()
+
+    def send(self, name: str, command: str, body: dict) -> dict:
+        return self.api[name].post(command, **body)
+
+    def who(self, seat: int) -> str:
+        return next(p["name"] for team in OTHER for p in self.view(self.host)["teams"][team]["players"]
+                    if p["seat"] == seat)
 
     def teammate(self, team: str) -> str:
-        encryptor = self.encryptor(team)
-        return next(n for n, t in TEAM_OF.items() if t == team and n != encryptor)
-
-    def code(self, team: str) -> list[int]:
-        return self.api[self.encryptor(team)].view()["you"]["code"]
+        return self.guesser(team, team)
 
     def careful_click(self, name: str, confirm: str) -> None:
         """A careful host button: the first tap makes it name the player, the second one acts."""
@@ -86,27 +91,6 @@ class Tabletop:
         if tools.get_attribute("open") is None:
             tools.locator("summary").click()
         expect(tools.locator("form.seat-link-form")).to_be_visible()
-
-    # --- fast-forwarding through the API, with each phone's own cookie ----------------------------
-    def announce(self, team: str) -> list[str]:
-        clues = [f"zq{next(self._clues)}" for _ in range(3)]
-        self.api[self.encryptor(team)].post("clues", clues=clues)
-        return clues
-
-    def resolve(self, team: str, decrypted: bool = True, intercepted: bool = False) -> list[int]:
-        """Both guesses on `team`'s transmission (the interception only from round 2); returns its code."""
-        code = self.code(team)
-        if self.api["Ada"].view()["round"] > 1:
-            interceptor = self.teammate(OTHER[team])
-            self.api[interceptor].post("guess", code=code if intercepted else wrong(code), confirm=True)
-        self.api[self.teammate(team)].post("guess", code=code if decrypted else wrong(code), confirm=True)
-        return code
-
-    def round(self, white=(True, False), black=(True, False)) -> dict[str, list[int]]:
-        """A whole round: (decrypted, intercepted) for White's transmission, then Black's."""
-        self.announce("white")
-        self.announce("black")
-        return {"white": self.resolve("white", *white), "black": self.resolve("black", *black)}
 
     def close(self) -> None:
         for phone in self.phones.values():
@@ -123,7 +107,8 @@ def test_a_correction_confirmed_by_both_teams_then_one_rejected(browser, live_se
     # Round 2: White's decoder taps the wrong code by mistake; Black's transmission comes next.
     game.announce("white")
     game.announce("black")
-    white_code = game.resolve("white", decrypted=False)
+    white_code = game.code("white")
+    game.transmission("white", decrypted=False)
     black_code = game.code("black")
     expect(table.locator(".team-white .token.miscommunication")).to_contain_text("1 Miscommunication")
     expect(table.locator(".reveal")).to_contain_text("+1 Miscommunication for White")
@@ -405,8 +390,8 @@ def test_the_sand_timer_counts_down_on_every_screen_without_waiting(browser, liv
     teammate.see("No interception in round 1")
 
     # Round 2, as Encryptors really do it: both look at their codes at once, then one announces first.
-    game.resolve("white")
-    game.resolve("black")
+    game.transmission("white")
+    game.transmission("black")
     expect(table.locator(".round-title")).to_contain_text("Round 2 of 8")
     late = phones[game.encryptor("black")]
     expect(late.page.locator("details.secret")).to_have_count(1)

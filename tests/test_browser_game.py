@@ -3,7 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
-from .browser import TABLE, Phone, read_qr, shot, wrong
+from .browser import TABLE, Phone, read_qr, shot
+from .driver import wrong
 
 pytestmark = pytest.mark.browser
 

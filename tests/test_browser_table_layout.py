@@ -18,8 +18,8 @@ from playwright.sync_api import Page, expect
 
 from companion.rules.words import contains_word, same_word
 
-from .api import ApiGame, wrong
 from .browser import SHOTS, shot
+from .driver import ApiGame
 from .test_browser_languages import BROKEN_WORDS
 
 pytestmark = pytest.mark.browser
@@ -28,7 +28,6 @@ pytestmark = pytest.mark.browser
 SIZES = [{"width": 1280, "height": 800}, {"width": 1920, "height": 1080}, {"width": 1024, "height": 768},
          {"width": 1280, "height": 680}]
 TEAMS = ("white", "black")
-OTHER = {"white": "black", "black": "white"}
 # Four players a team, with long names: the fullest roster a standard game has.
 NAMES = {"en": (("Alexandra", "Benjamin", "Charlotte", "Dominic"), ("Elizabeth", "Frederick", "Gabriella", "Harrison")),
          "fr": (("Élodie", "François", "Marie-Claude", "Benoît"), ("Zoé", "Jean-Baptiste", "Gaëlle", "Hélène")),
@@ -123,24 +122,9 @@ class Regions:
         assert scroll == [0, 0], f"the page was scrolled to {scroll}"
 
 
-def resolve(game: ApiGame, number: int, team: str, decrypted=True, intercepted=False) -> None:
-    """Both guesses on `team`'s transmission of round `number` (nobody intercepts in round 1)."""
-    code = game.code(team)
-    if number > 1:
-        game.guess(OTHER[team], team, code if intercepted else wrong(code))
-    game.guess(team, team, code if decrypted else wrong(code))
-
-
-def play_round(game: ApiGame, number: int, clues: dict, white=(True, False), black=(True, False),
-               stop_before: str | None = None) -> None:
-    """Round `number`: both announce, then (decrypted, intercepted) for White's then Black's transmission;
-    `stop_before` leaves that team's transmission being read."""
-    for team in TEAMS:
-        game.announce(team, clues[team][3 * (number - 1):3 * number])
-    for team, outcome in zip(TEAMS, (white, black)):
-        if team == stop_before:
-            return
-        resolve(game, number, team, *outcome)
+def of_round(clues: dict, number: int) -> dict[str, list[str]]:
+    """Each team's three clues of round `number`."""
+    return {team: clues[team][3 * (number - 1):3 * number] for team in TEAMS}
 
 
 def clues_for(game: ApiGame, language: str) -> dict[str, list[str]]:
@@ -209,25 +193,25 @@ def test_the_table_screen_shows_a_whole_round_without_scrolling(browser, live_se
     measured = {}
 
     # Round 3, White's clues being read: a few clues on each sheet.
-    play_round(game, 1, clues)
-    play_round(game, 2, clues, white=(True, True))      # Black intercepts White
-    play_round(game, 3, clues, stop_before="white")
+    game.round(clues=of_round(clues, 1))
+    game.round(white=(True, True), clues=of_round(clues, 2))      # Black intercepts White
+    game.round(clues=of_round(clues, 3), stop_before="white")
     expect(table.locator(".big-clues li")).to_have_text(clues["white"][6:9])
     measured["round 3"] = look_at_every_size(table, f"{tag}-round3", lambda regions: round_in_progress(
         regions, clues["white"][6:9], {"white": 2, "black": 2}))
 
     # Round 8, Black's clues being read: White's sheet is full (24 clues), Black's has 21.
-    resolve(game, 3, "white")
-    resolve(game, 3, "black")
+    game.transmission("white")
+    game.transmission("black")
     for number in range(4, 8):
-        play_round(game, number, clues)
-    play_round(game, 8, clues, white=(True, True), stop_before="black")     # Black's second interception
+        game.round(clues=of_round(clues, number))
+    game.round(white=(True, True), clues=of_round(clues, 8), stop_before="black")     # Black's second interception
     expect(table.locator(".big-clues li")).to_have_text(clues["black"][21:24])
     measured["round 8"] = look_at_every_size(table, f"{tag}-round8", lambda regions: round_in_progress(
         regions, clues["black"][21:24], {"white": 8, "black": 7}))
 
     # The end of round 8: Black wins with two Interceptions.
-    resolve(game, 8, "black")
+    game.transmission("black")
     expect(table.locator(".result")).to_be_visible()
     measured["over"] = look_at_every_size(table, f"{tag}-over", lambda regions: game_over(
         regions, {team: clues[team][21:24] for team in TEAMS}))

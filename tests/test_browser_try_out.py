@@ -7,7 +7,8 @@ from playwright.sync_api import Page, expect
 
 from companion.messages import REASONS
 
-from .browser import TABLE, ApiSession, Phone, shot, wrong
+from .browser import TABLE, ApiSession, Phone, shot
+from .driver import wrong
 
 pytestmark = pytest.mark.browser
 

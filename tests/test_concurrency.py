@@ -5,6 +5,7 @@ import threading
 import pytest
 
 from .conftest import database_url
+from .driver import ApiGame, UrlClient
 from .server import Server
 
 pytestmark = pytest.mark.slow
@@ -36,13 +37,10 @@ def at_once(calls):
 
 
 def new_game(server):
-    _, game = server.request("POST", "/api/games", {})
-    gid, tokens, seats = game["game_id"], game["tokens"], {}
-    for team, names in (("white", ("Ann", "Abe")), ("black", ("Bea", "Bob"))):
-        for name in names:
-            seats[name] = server.request("POST", f"/api/games/{gid}/join", {"name": name}, tokens[team])[1]["token"]
-    server.request("POST", f"/api/games/{gid}/start", {}, tokens["host"])
-    return gid, tokens, seats
+    """A started game on the real server (the driver's: White Ann, Abe; Black Bea, Bob; the first of each
+    team encrypts first): its id, tokens and seat tokens by name."""
+    game = ApiGame(UrlClient(server.url))
+    return game.id, game.tokens, game.seats
 
 
 def test_both_encryptors_announcing_at_the_same_instant_both_succeed(server):

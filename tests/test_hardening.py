@@ -9,7 +9,7 @@ from companion import create_app
 from companion.messages import REFUSALS
 from companion.store import events
 
-from .api import ApiGame
+from .driver import ApiGame
 from .conftest import database_url
 
 

@@ -9,7 +9,6 @@ the hostile *values*, and the whole matrices of wrong phases and wrong roles.
 from __future__ import annotations
 
 import html
-import itertools
 import json
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -23,20 +22,13 @@ from companion.rules.text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, MAX_
 from companion.store import games as games_table
 from companion.web.commands import COMMANDS
 
-from .api import ApiGame, browser, csrf_of, expected, refusal_pattern, wrong
-
-_numbers = itertools.count(1)
+from .api import browser, csrf_of, expected, refusal_pattern
+from .driver import ApiGame, wrong
 
 EIGHT_WORDS = "apple\npear\nplum\nkiwi\nfig\nlime\nlemon\nmelon"
 
 
 # --- helpers ------------------------------------------------------------------------------------
-
-def fresh_clues():
-    """Three clues no team has given and no English keyword is."""
-    n = next(_numbers)
-    return [f"zq{n}a", f"zq{n}b", f"zq{n}c"]
-
 
 def log(app, game_id):
     return app.extensions["games"].store.events_after(game_id)
@@ -63,18 +55,6 @@ def bearer(token):
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
-def play_round(game, white=True, black=True):
-    """A round through the API: wrong interceptions from round 2, decryptions right unless told."""
-    interception = game.view(game.tokens["host"])["round"] > 1
-    game.announce("white", fresh_clues())
-    game.announce("black", fresh_clues())
-    for team, right in (("white", white), ("black", black)):
-        code = game.code(team)
-        if interception:
-            game.guess("black" if team == "white" else "white", team, wrong(code))
-        game.guess(team, team, code if right else wrong(code))
-
-
 def seal_keyword_guesses(game):
     for name in ("Ann", "Bea"):
         answer = game.post("keyword-guesses", game.seats[name], guesses=["", "", "", ""])
@@ -97,29 +77,29 @@ def _set_up(client, name) -> ApiGame:
     if name == "writing":                          # round 1, nobody announced
         return game
     if name == "round-1-guessing":                 # round 1, White's transmission open
-        game.announce("white", fresh_clues())
-        game.announce("black", fresh_clues())
+        game.announce("white")
+        game.announce("black")
         return game
     if name in ("round-1-revealed", "correction-pending"):    # round 1 over, its last reveal correctable
-        play_round(game)
+        game.round()
         if name == "correction-pending":
             last = game.view(game.tokens["host"])["last_reveal"]
             assert game.post("correction", game.tokens["host"], decryption=wrong(last["code"])).status_code == 200
         return game
     if name == "round-2-guessing":                 # round 2, White's transmission open
-        play_round(game)
-        game.announce("white", fresh_clues())
-        game.announce("black", fresh_clues())
+        game.round()
+        game.announce("white")
+        game.announce("black")
         return game
     if name in ("keyword_guessing", "keyword_judging"):
-        play_round(game, white=False, black=False)
-        play_round(game, white=False, black=False)    # two Miscommunications each: a tie
+        game.round(white=(False, False), black=(False, False))
+        game.round(white=(False, False), black=(False, False))    # two Miscommunications each: a tie
         if name == "keyword_judging":
             seal_keyword_guesses(game)
         return game
     if name == "over":
-        play_round(game, black=False)
-        play_round(game, black=False)
+        game.round(black=(False, False))
+        game.round(black=(False, False))
         return game
     raise ValueError(name)
 
@@ -467,27 +447,12 @@ def assert_inert(page: str, where: str, texts=()):
         assert str(escape(text)) in page, (where, text)
 
 
-class CustomGame(ApiGame):
-    """An ApiGame created with settings and players of our choosing, not started."""
-
-    def __init__(self, client, settings, players):
-        self.client = client
-        answer = client.post("/api/games", json=settings)
-        assert answer.status_code == 201, answer.get_json()
-        created = answer.get_json()
-        self.id, self.tokens, self.urls, self.seats = created["game_id"], created["tokens"], created["urls"], {}
-        for team, names_ in players.items():
-            for name in names_:
-                joined = self.post("join", self.tokens[team], name=name)
-                assert joined.status_code == 200, joined.get_json()
-                self.seats[name] = joined.get_json()["token"]
-
-
 def test_markup_typed_by_players_is_shown_as_text_on_every_page(app, client):
-    game = CustomGame(client, {"words": "\n".join(MARKUP_WORDS)}, MARKUP_NAMES)
+    game = ApiGame(client, white=MARKUP_NAMES["white"], black=MARKUP_NAMES["black"], start=False,
+                   settings={"words": "\n".join(MARKUP_WORDS)})
     game_id, tokens = game.id, game.tokens
     players = dict(game.seats)
-    game.seats.update(Ann=players["<script>x</script>"], Bea=players['"><svg onload=a>'])    # for play_round
+    game.seats.update(Ann=players["<script>x</script>"], Bea=players['"><svg onload=a>'])    # a player of each team
     lobby_pages = {f"join page of {team}": (client.get(f"/join/{tokens[team]}"), MARKUP_NAMES[team])
                    for team in ("white", "black")}
     lobby_pages["table in the lobby"] = (client.get(f"/table/{tokens['host']}"), sum(MARKUP_NAMES.values(), []))
@@ -499,7 +464,7 @@ def test_markup_typed_by_players_is_shown_as_text_on_every_page(app, client):
         game.announce(team, MARKUP_CLUES[team])
     for team in ("white", "black"):
         game.guess(team, team, wrong(game.code(team)))
-    play_round(game, white=False, black=False)              # a tie: the keyword tiebreak
+    game.round(white=(False, False), black=(False, False))              # a tie: the keyword tiebreak
     for team, name in (("white", "Ann"), ("black", "Bea")):
         assert game.post("keyword-guesses", game.seats[name], guesses=MARKUP_GUESSES[team]).status_code == 200
     seat = game.view(game.seats["Ann"])["viewer"]["seat"]

@@ -13,7 +13,8 @@ from companion import create_app
 from companion.games import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH, GameService
 from companion.store import events
 
-from .api import ApiGame, browser, expected
+from .api import browser, expected
+from .driver import ApiGame
 from .conftest import database_url
 
 

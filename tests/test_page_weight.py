@@ -21,7 +21,10 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from .browser import PHONE, ApiSession, Phone, wrong
+from companion.rules import TEAMS, other
+
+from .browser import PHONE, ApiSession, Phone
+from .driver import Driver
 
 pytestmark = pytest.mark.browser
 
@@ -360,30 +363,21 @@ def hits(live_server):
 
 # --- driving games to their heaviest pages ------------------------------------------------------------
 
-class Host:
-    """The table screen's side, through the JSON API with the host's bearer token."""
+class Players(Driver):
+    """A game's players, each on a phone of their own (without JavaScript: they act through the API, with
+    their phone's cookie); the table screen's side acts with the host's bearer token. A sender is a
+    player's name, or "host"."""
 
-    def __init__(self, request, base: str, mode: str):
-        self.request, self.base = request, base
-        created = request.post(f"{base}/api/games", data={"mode": mode})
+    host = "host"
+
+    def __init__(self, browser, playwright, live_server, mode: str):
+        self.browser, self.live_server = browser, live_server
+        self.request, self.base = playwright.request.new_context(), live_server.url
+        created = self.request.post(f"{self.base}/api/games", data={"mode": mode})
         assert created.ok, created.text()
         created = created.json()
         self.id, self.tokens, self.urls = created["game_id"], created["tokens"], created["urls"]
         self.auth = {"Authorization": f"Bearer {self.tokens['host']}"}
-
-    def view(self) -> dict:
-        return self.request.get(f"{self.base}/api/games/{self.id}", headers=self.auth).json()
-
-    def post(self, command: str, **body) -> None:
-        answer = self.request.post(f"{self.base}/api/games/{self.id}/{command}", data=body, headers=self.auth)
-        assert answer.ok, answer.text()
-
-
-class Table:
-    """A game's players, each on a phone of their own (without JavaScript: they act through the API)."""
-
-    def __init__(self, browser, live_server, host: Host):
-        self.browser, self.live_server, self.host = browser, live_server, host
         self.phones: dict[str, Phone] = {}
         self.api: dict[str, ApiSession] = {}
         self.team_of: dict[str, str] = {}
@@ -391,52 +385,53 @@ class Table:
 
     def join(self, team: str, name: str) -> None:
         phone = Phone(self.browser, name, javascript=False)
-        phone.join(self.host.urls[team])
+        phone.join(self.urls[team])
         self.phones[name], self.team_of[name] = phone, team
-        self.api[name] = ApiSession(phone, self.live_server.url, self.host.id)
+        self.api[name] = ApiSession(phone, self.live_server.url, self.id)
 
+    # --- the driver's transport ------------------------------------------------------------------
+    def view(self, name: str) -> dict:
+        if name == "host":
+            return self.request.get(f"{self.base}/api/games/{self.id}", headers=self.auth).json()
+        return self.api[name].view()
+
+    def send(self, name: str, command: str, body: dict) -> None:
+        if name == "host":
+            answer = self.request.post(f"{self.base}/api/games/{self.id}/{command}", data=body, headers=self.auth)
+            assert answer.ok, answer.text()
+        else:
+            self.api[name].post(command, **body)
+
+    def who(self, seat: int) -> str:
+        return next(p["name"] for t in TEAMS for p in self.view("host")["teams"][t]["players"] if p["seat"] == seat)
+
+    # --- what the tests look at ----------------------------------------------------------------------
     def state(self, name: str):
         return self.phones[name].context.storage_state()
 
     def play_url(self) -> str:
-        return f"{self.live_server.url}/play/{self.host.id}"
+        return f"{self.live_server.url}/play/{self.id}"
 
-    def members(self, team: str) -> list[str]:
-        return [n for n, t in self.team_of.items() if t == team]
+    def clues(self) -> dict[str, list[str]]:
+        """Three clue words for each team transmitting, none of them near one of its keywords."""
+        out = {}
+        for team in self.view("host")["transmitting"]:
+            keywords = [k.lower() for k in self.view(self.encryptor(team))["teams"][team]["keywords"]]
+            fresh = [w for w in CLUE_WORDS if w not in self.used and not any(k in w or w in k for k in keywords)]
+            self.used.update(fresh[:3])
+            out[team] = fresh[:3]
+        return out
 
-    def encryptors(self) -> dict[str, str]:
-        view = self.host.view()
-        return {team: next(p["name"] for p in view["teams"][team]["players"] if p["encryptor"])
-                for team in view["transmitting"]}
+    def close(self) -> None:
+        for phone in self.phones.values():
+            phone.close()
+        self.request.dispose()
 
-    def others(self, team: str, encryptors: dict[str, str]) -> list[str]:
-        return [n for n in self.members(team) if n != encryptors.get(team)]
 
-    def clues(self, name: str) -> list[str]:
-        keywords = [k.lower() for k in self.api[name].view()["teams"][self.team_of[name]]["keywords"]]
-        fresh = [w for w in CLUE_WORDS if w not in self.used and not any(k in w or w in k for k in keywords)]
-        self.used.update(fresh[:3])
-        return fresh[:3]
-
-    def announce(self, encryptors: dict[str, str]) -> dict[str, list[int]]:
-        codes = {team: self.api[name].view()["you"]["code"] for team, name in encryptors.items()}
-        for name in encryptors.values():
-            self.api[name].post("clues", clues=self.clues(name))
-        return codes
-
-    def resolve(self, number: int, encryptors, codes, intercepts=(), misreads=()) -> None:
-        """Both guesses on each transmission still open this round (round 1 has no interception)."""
-        for _ in encryptors:
-            view = self.host.view()
-            if view["round"] != number or view["transmission"] is None:
-                return
-            team = view["transmission"]
-            for other in {t for t in self.team_of.values() if t != team}:     # the Interceptor too
-                if number > 1:
-                    code = codes[team] if (number, other) in intercepts else wrong(codes[team])
-                    self.api[self.members(other)[-1]].post("guess", code=code, confirm=True)
-            code = wrong(codes[team]) if (number, team) in misreads else codes[team]
-            self.api[self.others(team, encryptors)[0]].post("guess", code=code, confirm=True)
+def outcomes(number: int, intercepts=(), misreads=()) -> dict[str, tuple[bool, bool]]:
+    """(decrypted, intercepted) of each team's transmission in round `number`, from the (round, team)
+    pairs of the teams that intercept and of those that misread."""
+    return {team: ((number, team) not in misreads, (number, other(team)) in intercepts) for team in TEAMS}
 
 
 # --- the tests ---------------------------------------------------------------------------------------------
@@ -448,83 +443,68 @@ BLACK = ["Linus Torvalds", "Margaret Hamilton", "Donald Knuth", "Barbara Liskov"
 def test_every_phone_page_of_a_standard_game_stays_under_the_budget(browser, playwright, live_server, hits):
     base, since = live_server.url, len(RESULTS)
     measure(browser, live_server, hits, "home", base + "/", "New game")
-    request = playwright.request.new_context()
-    host = Host(request, base, "standard")
-    game = Table(browser, live_server, host)
+    game = Players(browser, playwright, live_server, "standard")
     for name in BLACK:
         game.join("black", name)
     for name in WHITE[:3]:
         game.join("white", name)
-    measure(browser, live_server, hits, "join (7 seated)", host.urls["white"], "Already on White")
+    measure(browser, live_server, hits, "join (7 seated)", game.urls["white"], "Already on White")
     game.join("white", WHITE[3])
 
     ada = game.state(WHITE[0])
     measure(browser, live_server, hits, "phone in the lobby (8 players)", game.play_url(),
-            "Keep this page open", ada, change=lambda: host.post("lock-joining", locked=True))
-    host.post("start")
+            "Keep this page open", ada, change=lambda: game.command("host", "lock-joining", locked=True))
+    game.command("host", "start")
 
     # Seven rounds: White intercepts in round 3, Black misreads in round 5 and intercepts in round 6.
     intercepts, misreads = {(3, "white"), (6, "black"), (8, "white")}, {(5, "black")}
     for number in range(1, 8):
-        encryptors = game.encryptors()
-        codes = game.announce(encryptors)
-        game.resolve(number, encryptors, codes, intercepts, misreads)
-    view = host.view()
+        game.round(**outcomes(number, intercepts, misreads), clues=game.clues())
+    view = game.view("host")
     assert (view["phase"], view["round"]) == ("playing", 8), view["result"]
 
     # Round 8, seven rounds on the note sheets: the Encryptor writes; then a decoder and an interceptor.
-    encryptors = game.encryptors()
-    writer = encryptors["white"]
     measure(browser, live_server, hits, "Encryptor writing clues, round 8", game.play_url(),
-            "Tap to show your code", game.state(writer))
-    codes = game.announce(encryptors)
-    view = host.view()
+            "Tap to show your code", game.state(game.encryptor("white")))
+    game.round(**outcomes(8, intercepts, misreads), clues=game.clues(), stop_before="white")
+    view = game.view("host")
     team = view["transmission"]
-    other = "black" if team == "white" else "white"
     first_clue = view["rounds"][-1]["transmissions"][team]["clues"][0]
-    decoder, interceptor = game.others(team, encryptors)[0], game.others(other, encryptors)[0]
+    decoder, interceptor = game.guesser(team, team), game.guesser(other(team), team)
     assert game.api[decoder].view()["you"]["task"] == "decrypt"
     assert game.api[interceptor].view()["you"]["task"] == "intercept"
     measure(browser, live_server, hits, "decrypting, round 8", game.play_url(), first_clue, game.state(decoder))
     measure(browser, live_server, hits, "intercepting, round 8", game.play_url(), first_clue,
             game.state(interceptor))
 
-    game.resolve(8, encryptors, codes, intercepts, misreads)
-    result = host.view()["result"]
+    for team, outcome in outcomes(8, intercepts, misreads).items():
+        game.transmission(team, *outcome)
+    result = game.view("host")["result"]
     assert result["winners"] == ["white"], result
     measure(browser, live_server, hits, "game over, after 8 rounds", game.play_url(), "White wins!",
             game.state(decoder))
     measure(browser, live_server, hits, "summary on a phone, 8 rounds", game.play_url() + "/summary",
             "Round by round", game.state(decoder))
-    for phone in game.phones.values():
-        phone.close()
-    request.dispose()
+    game.close()
     assert_within_budget(since)
 
 
 def test_the_three_player_interceptors_phone_stays_under_the_budget(browser, playwright, live_server, hits):
     since = len(RESULTS)
-    request = playwright.request.new_context()
-    host = Host(request, live_server.url, "three_player")
-    game = Table(browser, live_server, host)
+    game = Players(browser, playwright, live_server, "three_player")
     for team, name in (("white", "Annika Berg"), ("white", "Benedikt Ohm"), ("black", "Ivy Castellanos")):
         game.join(team, name)
-    host.post("start")
-    for number in range(1, 5):                     # the team decrypts, the Interceptor misses
-        encryptors = game.encryptors()
-        codes = game.announce(encryptors)
-        game.resolve(number, encryptors, codes)
-    encryptors = game.encryptors()
-    game.announce(encryptors)
-    view = host.view()
+    game.command("host", "start")
+    for _ in range(1, 5):                          # the team decrypts, the Interceptor misses
+        game.round(clues=game.clues())
+    game.announce("white", game.clues()["white"])
+    view = game.view("host")
     assert (view["round"], view["max_rounds"]) == (5, 5)
     assert game.api["Ivy Castellanos"].view()["you"]["task"] == "intercept_alone"
     first_clue = view["rounds"][-1]["transmissions"]["white"]["clues"][0]
     measure(browser, live_server, hits, "3 players: Interceptor, round 5", game.play_url(), first_clue,
             game.state("Ivy Castellanos"))
-    for phone in game.phones.values():
-        phone.close()
-    request.dispose()
+    game.close()
     assert_within_budget(since)
 
 

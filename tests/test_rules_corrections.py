@@ -6,7 +6,7 @@ from companion.rules import HOST, LOBBY, OVER, PLAYING, Actor, RuleError
 from companion.rules.queries import last_entry
 from companion.rules.text import custom_words
 
-from .table import WORDS, Table, wrong
+from .driver import WORDS, Table, wrong
 
 
 def refused(table, command, actor=HOST) -> str:

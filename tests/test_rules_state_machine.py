@@ -52,7 +52,7 @@ from companion.rules.queries import correctable, last_entry
 from companion.rules.state import EVENT_TYPES, Guess, Tokens, _apply_in_place, token_awards
 from companion.rules.words import contains_word, same_word
 
-from .table import Table, wrong
+from .driver import Table, wrong
 
 WORDS = [f"KW{i:02d}X" for i in range(40)]   # no word is part of another
 SPECTATOR = Actor("spectator")

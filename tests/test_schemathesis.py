@@ -34,6 +34,7 @@ from companion.web.commands import COMMANDS
 from companion.web.openapi import openapi_document
 
 from .api import refusal_pattern
+from .driver import ApiGame, wrong
 
 pytestmark = pytest.mark.slow
 
@@ -61,142 +62,75 @@ def make_app(database_url: str):
 
 # --- games in every phase ----------------------------------------------------------------------
 
-class Game:
-    """A game played through the API with bearer tokens."""
-
-    def __init__(self, client, settings=None, white=("Ann", "Abe"), black=("Bea", "Bob"), start=True):
-        self.client = client
-        answer = client.post("/api/games", json=settings or {})
-        assert answer.status_code == 201, answer.get_json()
-        created = answer.get_json()
-        self.id, self.tokens = created["game_id"], created["tokens"]
-        self.seats: dict[str, str] = {}        # name -> seat token
-        self.numbers: dict[str, int] = {}      # name -> seat number
-        self.team_of: dict[str, str] = {}
-        self.extra: dict[str, str] = {}        # other credentials: a seat link, a removed seat's token
-        for team, names in (("white", white), ("black", black)):
-            for name in names:
-                self.join(team, name)
-        self.clue_count = 0
-        if start:
-            self.do("start", self.tokens["host"])
-
-    def join(self, team, name):
-        joined = self.do("join", self.tokens[team], {"name": name})
-        self.seats[name], self.numbers[name], self.team_of[name] = joined["token"], joined["seat"], team
-
-    def do(self, command, token, body=None):
-        answer = self.client.post(f"/api/games/{self.id}/{command}", json=body or {},
-                                  headers={"Authorization": f"Bearer {token}"})
-        assert answer.status_code == 200, (command, answer.get_json())
-        return answer.get_json()
-
-    def view(self, token=None):
-        answer = self.client.get(f"/api/games/{self.id}",
-                                 headers={"Authorization": f"Bearer {token or self.tokens['host']}"})
-        assert answer.status_code == 200, answer.get_json()
-        return answer.get_json()
-
-    def encryptor(self, team) -> str:
-        return next(p["name"] for p in self.view()["teams"][team]["players"] if p["encryptor"])
-
-    def guesser(self, team) -> str:
-        """Who guesses `team`'s transmission for `team`: a player who is not its Encryptor."""
-        encryptor = self.encryptor(team)
-        return next(n for n, t in self.team_of.items() if t == team and n != encryptor)
-
-    def announce(self, team):
-        self.clue_count += 1
-        clues = [f"zq{self.clue_count}{letter}" for letter in "abc"]
-        self.do("clues", self.seats[self.encryptor(team)], {"clues": clues})
-
-    def code(self, team):
-        return self.view(self.seats[self.encryptor(team)])["you"]["code"]
-
-    def play_round(self, decrypts=None, announce=True):
-        """Announce, then for each transmission a wrong interception (from round 2) and a decryption,
-        right unless `decrypts[team]` is False."""
-        view = self.view()
-        teams = view["transmitting"]
-        if announce:
-            for team in teams:
-                self.announce(team)
-        for team in teams:
-            code = self.code(team)
-            other = "black" if team == "white" else "white"
-            if view["round"] > 1:
-                interceptor = next(n for n, t in self.team_of.items() if t == other)
-                self.do("guess", self.seats[interceptor], {"code": wrong(code), "confirm": True})
-            right = (decrypts or {}).get(team, True)
-            self.do("guess", self.seats[self.guesser(team)], {"code": code if right else wrong(code),
-                                                               "confirm": True})
+def new_game(client, settings=None, **players) -> ApiGame:
+    """A game through the API, with room for the other credentials it hands out (`extra`: a seat link,
+    a removed seat's token)."""
+    game = ApiGame(client, settings=settings, **players)
+    game.extra: dict[str, str] = {}
+    return game
 
 
-def wrong(code):
-    return [code[1], code[0], code[2]]
-
-
-def set_up_games(client) -> dict[str, Game]:
+def set_up_games(client) -> dict[str, ApiGame]:
     games = {}
 
-    lobby = games["lobby"] = Game(client, white=("Ann", "Abe", "Amy"), start=False)
-    lobby.do("remove-player", lobby.tokens["host"], {"seat": lobby.numbers["Amy"]})
+    lobby = games["lobby"] = new_game(client, white=("Ann", "Abe", "Amy"), start=False)
+    lobby.command(lobby.host, "remove-player", seat=lobby.seat_of("Amy"))
     lobby.extra["removed-seat"] = lobby.seats.pop("Amy")
-    link = lobby.do("seat-link", lobby.tokens["host"], {"seat": lobby.numbers["Abe"]})
+    link = lobby.command(lobby.host, "seat-link", seat=lobby.seat_of("Abe")).get_json()
     lobby.extra["seat-link"] = link["seat_link"]["token"]
 
-    locked = games["locked-lobby"] = Game(client, white=("Ann",), black=(), start=False)
-    locked.do("lock-joining", locked.tokens["host"], {"locked": True})
+    locked = games["locked-lobby"] = new_game(client, white=("Ann",), black=(), start=False)
+    locked.command(locked.host, "lock-joining", locked=True)
 
-    games["round-1-writing"] = Game(client)
+    games["round-1-writing"] = new_game(client)
 
-    guessing = games["round-1-guessing"] = Game(client)
+    guessing = games["round-1-guessing"] = new_game(client)
     guessing.announce("white")
     guessing.announce("black")
-    guessing.do("guess", guessing.seats[guessing.guesser("white")], {"code": "1-2-3"})      # a draft
+    guessing.command(guessing.guesser("white", "white"), "guess", code="1-2-3")      # a draft
 
-    second = games["round-2-guessing"] = Game(client)
-    second.play_round()
+    second = games["round-2-guessing"] = new_game(client)
+    second.round()
     second.announce("white")
     second.announce("black")
-    second.do("guess", second.seats["Bea"], {"code": [1, 1, 2], "confirm": True})          # a sealed interception
-    handed = second.do("seat-link", second.tokens["host"], {"seat": second.numbers["Bob"]})
+    second.command(second.seats["Bea"], "guess", code=[1, 1, 2], confirm=True)      # a sealed interception
+    handed = second.command(second.host, "seat-link", seat=second.seat_of("Bob")).get_json()
     claimed = client.post(f"/api/games/{second.id}/claim-seat",
                           headers={"Authorization": f"Bearer {handed['seat_link']['token']}"}).get_json()
     second.extra["handed-over-seat"] = second.seats["Bob"]
     second.seats["Bob"] = claimed["token"]
 
-    correction = games["correction-pending"] = Game(client)
-    correction.play_round()
-    last = correction.view()["last_reveal"]
-    correction.do("correction", correction.tokens["host"], {"decryption": wrong(last["code"])})
-    correction.do("answer-correction", correction.seats["Ann"], {"accept": True})
+    correction = games["correction-pending"] = new_game(client)
+    correction.round()
+    last = correction.view(correction.host)["last_reveal"]
+    correction.command(correction.host, "correction", decryption=wrong(last["code"]))
+    correction.command(correction.seats["Ann"], "answer-correction", accept=True)
 
     for name in ("keyword-guessing", "keyword-judging"):
-        tiebreak = games[name] = Game(client)
-        tiebreak.play_round(decrypts={"white": False, "black": False})
-        tiebreak.play_round(decrypts={"white": False, "black": False})     # both miscommunicate twice: a tie
-        tiebreak.do("keyword-guesses", tiebreak.seats["Ann"], {"guesses": ["whale", "", "moon", "x"]})
+        tiebreak = games[name] = new_game(client)
+        tiebreak.round(white=(False, False), black=(False, False))
+        tiebreak.round(white=(False, False), black=(False, False))     # both miscommunicate twice: a tie
+        tiebreak.command(tiebreak.seats["Ann"], "keyword-guesses", guesses=["whale", "", "moon", "x"])
         if name == "keyword-judging":
-            tiebreak.do("keyword-guesses", tiebreak.seats["Bea"], {"guesses": ["", "", "", ""]})
+            tiebreak.command(tiebreak.seats["Bea"], "keyword-guesses", guesses=["", "", "", ""])
 
-    over = games["over"] = Game(client)
-    over.play_round(decrypts={"black": False})
-    over.play_round(decrypts={"black": False})
+    over = games["over"] = new_game(client)
+    over.round(black=(False, False))
+    over.round(black=(False, False))
 
-    timer = games["timer-running"] = Game(client, {"timer": 30})
+    timer = games["timer-running"] = new_game(client, {"timer": 30})
     timer.announce("white")
 
-    three = games["three-player-rematch"] = Game(client, {"mode": "three_player"}, black=("Ivy",))
-    three.play_round(decrypts={"white": False})
-    three.play_round(decrypts={"white": False})     # the Interceptor's second token
-    three.do("rematch", three.tokens["host"])
-    three.do("start", three.tokens["host"])
+    three = games["three-player-rematch"] = new_game(client, {"mode": "three_player"}, black=("Ivy",))
+    three.three_player_round(decrypted=False)
+    three.three_player_round(decrypted=False)     # the Interceptor's second token
+    three.command(three.host, "rematch")
+    three.command(three.host, "start")
 
     for name, game in games.items():
-        assert game.view()["phase"] == {"lobby": "lobby", "locked-lobby": "lobby", "keyword-guessing":
-                                        "keyword_guessing", "keyword-judging": "keyword_judging",
-                                        "over": "over"}.get(name, "playing"), name
+        assert game.view(game.host)["phase"] == {"lobby": "lobby", "locked-lobby": "lobby", "keyword-guessing":
+                                                 "keyword_guessing", "keyword-judging": "keyword_judging",
+                                                 "over": "over"}.get(name, "playing"), name
     return games
 
 
@@ -210,7 +144,7 @@ class Credential:
     token: str | None       # None: no token of ours (schemathesis may make one up)
 
 
-def credentials(games: dict[str, Game]) -> list[Credential]:
+def credentials(games: dict[str, ApiGame]) -> list[Credential]:
     found = []
     for name, game in games.items():
         found += [Credential(f"{name}/host", "host", game.id, game.tokens["host"]),

@@ -3,16 +3,18 @@
 Secrets are checked two ways: by value (keywords, unopened clues, keyword guesses: their strings never
 appear anywhere in the serialised view) and by place (a code or guess is a list of three digits; such a
 list may only stand in the few fields that hold codes, and those fields are empty until the viewer may know).
+What each viewer may know is the oracle's (tests/oracle.py), which the leak audit uses too.
 """
 
 import json
 
 import pytest
 
-from companion.rules import KEYWORD_GUESSING, KEYWORD_JUDGING, OVER, TEAMS, other
+from companion.rules import TEAMS
 from companion.views import Viewer, view_for
 
-from .table import Table, wrong
+from .driver import Table, wrong, wrong2
+from .oracle import Oracle, sees, walk
 
 CODE_FIELDS = ("code",)   # the only keys under which a three-digit list may appear
 
@@ -26,12 +28,12 @@ def scenarios():
     t.guess("white", "white", wrong(t.code("white")), confirm=False); yield "round1-white-draft", t
     t = Table(); t.round(); t.announce("white"); t.announce("black")
     t.guess("black", "white", wrong(t.code("white")), confirm=True)
-    t.guess("white", "white", wrong(wrong(t.code("white"))), confirm=False); yield "round2-white-guesses", t
+    t.guess("white", "white", wrong2(t.code("white")), confirm=False); yield "round2-white-guesses", t
     t = Table(); t.round(); t.announce("white"); t.announce("black"); t.transmission("white")
     t.guess("white", "black", wrong(t.code("black")), confirm=True); yield "round2-black-interception-sealed", t
     t = Table(); t.quiet_rounds(8); yield "tiebreak-guessing", t
     t = Table(); t.quiet_rounds(8)
-    t.do({"type": "keyword_guesses", "guesses": ["secretguess1", "b", "c", "d"]}, t.seat(1))
+    t.do({"type": "keyword_guesses", "guesses": ["secretguess1", "secretguess2", "", "secretguess4"]}, t.seat(1))
     yield "tiebreak-white-sealed", t
     t.do({"type": "keyword_guesses", "guesses": ["e", "f", "g", "h"]}, t.seat(3)); yield "tiebreak-judging", t
     t = Table(); t.round(black=(False, False)); t.round(black=(False, False)); yield "over", t
@@ -46,58 +48,30 @@ def viewers(table):
         yield Viewer("seat", seat=p.seat, team=p.team)
 
 
-def walk(value, path=()):
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from walk(item, path + (key,))
-    elif isinstance(value, list):
-        if len(value) == 3 and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-            yield path, value
-        for index, item in enumerate(value):
-            yield from walk(item, path + (index,))
-
-
-def secrets_hidden_from(table, viewer):
+def secrets_hidden_from(table, viewer) -> dict[str, str]:
     """The strings this viewer may not know yet, with what each one is."""
-    game = table.game
-    me = game.player(viewer.seat) if viewer.kind == "seat" else None
-    my_team = me.team if me else None
-    hidden = {}
-    if game.phase not in (KEYWORD_JUDGING, OVER):
-        for team in TEAMS:
-            if team != my_team:
-                hidden.update({word: f"{team} keyword" for word in game.keywords.get(team, ())})
-    for r in game.rounds:
-        for t in r.transmissions.values():
-            opened = r.all_announced and (t.resolved or r.current is t)
-            if t.clues and not opened and viewer.seat != t.encryptor:
-                hidden.update({clue: f"unopened {t.team} clue" for clue in t.clues})
-    if game.tiebreak and game.phase == KEYWORD_GUESSING:
-        for team, guesses in game.tiebreak.keyword_guesses.items():
-            if guesses and team != my_team:
-                hidden.update({g: f"{team} keyword guess" for g in guesses if len(g) > 3})
-    return hidden
+    return Oracle(table.events).hidden_words(viewer)
 
 
 def check_codes(table, viewer, view):
-    """Three-digit lists only in code fields, and each one empty unless this viewer may know it."""
-    game = table.game
-    me = game.player(viewer.seat) if viewer.kind == "seat" else None
+    """Three-digit lists only in code fields, each one a code or guess this viewer may see, and the
+    transmissions' code fields empty until it may."""
+    oracle = Oracle(table.events)
+    visible = oracle.visible_codes(viewer)
     for path, value in walk(view):
         assert path[-1] in CODE_FIELDS, f"a three-digit list at {path} (only code fields may hold one)"
-    for r_view, r in zip(view["rounds"], game.rounds):
+        assert tuple(value) in visible, f"a code {value} at {path} this viewer may not see"
+    for r_view, r in zip(view["rounds"], table.game.rounds):
         for team, t in r.transmissions.items():
-            tv = r_view["transmissions"][team]
-            if not t.resolved:
-                assert tv["code"] is None, f"unrevealed {team} code shown"
-                if not (me and me.team == team):
-                    assert tv["decryption"]["code"] is None, f"{team}'s unresolved decryption shown"
-                if tv["interception"] is not None and not (me and me.team == other(team)):
-                    assert tv["interception"]["code"] is None, f"{team}'s unresolved interception shown"
-    you = view["you"]
+            tv, shown = r_view["transmissions"][team], sees(viewer, t)
+            assert shown["code"] or tv["code"] is None, f"unrevealed {team} code shown"
+            assert shown["decryption"] or tv["decryption"]["code"] is None, f"{team}'s unresolved decryption shown"
+            if tv["interception"] is not None:
+                assert shown["interception"] or tv["interception"]["code"] is None, \
+                    f"{team}'s unresolved interception shown"
+    you, own = view["you"], oracle.own_code(viewer)
     if you and you["code"] is not None:
-        own = game.round.transmissions[me.team]
-        assert own.encryptor == me.seat and not own.resolved and you["code"] == list(own.code)
+        assert own and you["code"] == list(own), "you.code for someone not encrypting it"
 
 
 SCENARIOS = list(scenarios())

@@ -19,7 +19,8 @@ from companion.rules import HOST, OVER, TEAMS, Actor, other
 from companion.rules.three_player import INTERCEPTOR, TEAM
 from companion.views import Viewer, view_for
 
-from .table import WORDS, Table, wrong
+from .driver import WORDS, Table, wrong, wrong2
+from .oracle import own_code, sees, transmission, walk
 
 NOW = 1_000.0
 NOTICE_FIELDS = {"kind", "round", "team", "seat", "by", "entry", "accept", "decryption", "interception",
@@ -47,26 +48,10 @@ def everyone(game):
         yield p.name, seat_viewer(game, p.seat)
 
 
-def three_digit_lists(value, path=()):
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from three_digit_lists(item, path + (key,))
-    elif isinstance(value, list):
-        if len(value) == 3 and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-            yield path, value
-        for index, item in enumerate(value):
-            yield from three_digit_lists(item, path + (index,))
-
-
-def transmission(game, round_number, team):
-    r = next((r for r in game.rounds if r.number == round_number), None)
-    return r.transmissions.get(team) if r else None
-
-
 def check_codes(game, viewer, view, where=""):
-    """A three-digit list only where a code may stand; each unrevealed one empty unless the viewer may know it."""
-    me = game.player(viewer.seat) if viewer.kind == "seat" else None
-    for path, _ in three_digit_lists(view):
+    """A code-like value only where a code may stand; each unrevealed one empty unless the viewer may know
+    it (the oracle's `sees` and `own_code`)."""
+    for path, _ in walk(view):
         if path[0] == "notices":                 # what the host proposed: typed at the table, not a secret
             assert path[-1] in ("decryption", "interception"), (where, path)
             assert view["notices"][path[1]]["kind"] in ("correction_proposed", "reveal_corrected"), (where, path)
@@ -78,21 +63,20 @@ def check_codes(game, viewer, view, where=""):
             assert path[-1] == "code", f"a three-digit list at {path} in {where}"
     for r_view, r in zip(view["rounds"], game.rounds):
         for team, t in r.transmissions.items():
-            tv = r_view["transmissions"][team]
+            tv, shown = r_view["transmissions"][team], sees(viewer, t)
             if t.resolved:
                 assert tv["code"] == list(t.code)
                 continue
-            assert tv["code"] is None, f"round {r.number} {team} code before its reveal in {where}"
-            if not (me and me.team == team):
-                assert tv["decryption"]["code"] is None, f"{team}'s decryption reaches {where}"
-            if tv["interception"] is not None and not (me and me.team == other(team)):
-                assert tv["interception"]["code"] is None, f"{other(team)}'s interception reaches {where}"
-    you = view["you"]
+            assert shown["code"] or tv["code"] is None, f"round {r.number} {team} code before its reveal in {where}"
+            assert shown["decryption"] or tv["decryption"]["code"] is None, f"{team}'s decryption reaches {where}"
+            if tv["interception"] is not None:
+                assert shown["interception"] or tv["interception"]["code"] is None, \
+                    f"{other(team)}'s interception reaches {where}"
+    you, own = view["you"], own_code(game, viewer)
     if you and you["code"] is not None:
-        own = game.round.transmissions[me.team]
-        assert own.encryptor == me.seat and not own.resolved and you["code"] == list(own.code)
+        assert own and you["code"] == list(own), f"you.code for someone not encrypting it in {where}"
     for section in ("host", "timer"):
-        assert not list(three_digit_lists(view[section])), (where, section)
+        assert not list(walk(view[section])), (where, section)
 
 
 def text_of(view) -> str:
@@ -111,7 +95,7 @@ def three_player_scenarios():
     t.guess(INTERCEPTOR, TEAM, wrong(t.code(TEAM)), confirm=False); yield "round2-draft-interception", t
     t = three(); t.three_player_round(); t.announce(TEAM)
     t.guess(INTERCEPTOR, TEAM, wrong(t.code(TEAM)))
-    t.guess(TEAM, TEAM, wrong(wrong(t.code(TEAM))), confirm=False); yield "round2-interception-sealed", t
+    t.guess(TEAM, TEAM, wrong2(t.code(TEAM)), confirm=False); yield "round2-interception-sealed", t
     t = three(); t.three_player_round(); t.three_player_round(intercepted=True); yield "after-the-reveal", t
     t = three(); t.do({"type": "swap_keyword", "number": 3, "words": WORDS}, t.seat(2)); yield "swapped", t
     t = three(); t.three_player_round(decrypted=False); t.three_player_round(decrypted=False); yield "over", t

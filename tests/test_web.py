@@ -7,7 +7,7 @@ import pytest
 from companion.addresses import public_base_url
 from companion.store import Store, make_engine
 
-from .api import ApiGame, wrong
+from .driver import ApiGame, wrong
 
 
 @pytest.fixture

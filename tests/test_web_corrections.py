@@ -6,7 +6,6 @@ Every refusal is a 4xx with a sentence a player understands, and leaves the game
 from __future__ import annotations
 
 import html
-import itertools
 import re
 
 import pytest
@@ -15,62 +14,17 @@ from sqlalchemy import func, select
 from companion.rules import Actor, RuleError
 from companion.store import games as games_table
 
-from .api import ApiGame, browser, expected, wrong
-
-_clue_numbers = itertools.count(1)
-
+from .api import browser, expected
+from .driver import ApiGame, wrong
 
 # --- helpers --------------------------------------------------------------------------------
-
-class SetUpGame(ApiGame):
-    """An ApiGame created with settings (mode, timer, words) through `POST /api/games`."""
-
-    def __init__(self, client, settings=None, white=("Ann", "Abe"), black=("Bea", "Bob"), start=True):
-        self.client = client
-        answer = client.post("/api/games", json=settings or {})
-        assert answer.status_code == 201, answer.get_json()
-        created = answer.get_json()
-        self.id, self.tokens, self.urls = created["game_id"], created["tokens"], created["urls"]
-        self.seats = {}
-        for team, names in (("white", white), ("black", black)):
-            for name in names:
-                joined = self.post("join", self.tokens[team], name=name)
-                assert joined.status_code == 200, joined.get_json()
-                self.seats[name] = joined.get_json()["token"]
-        if start:
-            assert self.post("start", self.tokens["host"]).status_code == 200
-
-
-def clues():
-    """Three fresh clues that are no English keyword."""
-    n = next(_clue_numbers)
-    return [f"zq{n}a", f"zq{n}b", f"zq{n}c"]
-
-
-def play_round(game, white_decrypts=True, black_decrypts=True) -> dict:
-    """A whole round through the API (wrong interceptions from round 2); returns what was said and guessed."""
-    said = {"white": clues(), "black": clues()}
-    game.announce("white", said["white"])
-    game.announce("black", said["black"])
-    codes = {team: game.code(team) for team in ("white", "black")}
-    interception = game.view(game.tokens["host"])["round"] > 1
-    guesses = {}
-    for team, decrypts in (("white", white_decrypts), ("black", black_decrypts)):
-        other = "black" if team == "white" else "white"
-        if interception:
-            guesses[(team, "interception")] = wrong(codes[team])
-            game.guess(other, team, wrong(codes[team]))
-        guesses[(team, "decryption")] = codes[team] if decrypts else wrong(codes[team])
-        game.guess(team, team, guesses[(team, "decryption")])
-    return {"clues": said, "codes": codes, "guesses": guesses}
-
 
 def finished_game(client):
     """A game Black loses in round 2 (two Miscommunications); returns it and what happened."""
     game = ApiGame(client)
     keywords = {team: game.view(game.seats[name])["teams"][team]["keywords"]
                 for team, name in (("white", "Ann"), ("black", "Bea"))}
-    rounds = [play_round(game, black_decrypts=False), play_round(game, black_decrypts=False)]
+    rounds = [game.round(black=(False, False)), game.round(black=(False, False))]
     assert game.view(game.tokens["host"])["phase"] == "over"
     return game, keywords, rounds
 
@@ -94,8 +48,6 @@ def sentence_in(answer, status, code=None) -> str:
     return text
 
 
-
-
 def count_games(app) -> int:
     with app.extensions["games"].store.engine.connect() as conn:
         return conn.execute(select(func.count()).select_from(games_table)).scalar_one()
@@ -112,25 +64,25 @@ def state(client, name):
         assert game.post("lock-joining", game.tokens["host"], locked=True).status_code == 200
         return game
     if name == "empty-lobby":
-        game = SetUpGame(client, white=("Ann",), black=(), start=False)
+        game = ApiGame(client, white=("Ann",), black=(), start=False)
         game.seats["Abe"] = game.seats["Ann"]
         return game
     game = ApiGame(client)
     if name == "writing":                 # round 1, no clues yet
         return game
     if name == "announced":               # round 1, White announced
-        game.announce("white", clues())
+        game.announce("white")
         return game
     if name in ("revealed", "pending"):   # round 1 revealed, round 2 not under way: the reveal is correctable
-        play_round(game)
+        game.round()
         if name == "pending":
             last = game.view(game.tokens["host"])["rounds"][0]["transmissions"]["black"]
             answer = game.post("correction", game.tokens["host"], decryption=wrong(last["code"]))
             assert answer.status_code == 200, answer.get_json()
         return game
     if name == "over":
-        play_round(game, black_decrypts=False)
-        play_round(game, black_decrypts=False)
+        game.round(black=(False, False))
+        game.round(black=(False, False))
         return game
     raise ValueError(name)
 
@@ -347,7 +299,7 @@ def test_the_forms_carry_out_a_correction_and_a_skip(app, client):
                                                               "csrf_token": table.csrf})
     assert answer.status_code == 303 and answer.headers["Location"] == f"/table/{host}"
     assert game.encryptor("white") == game.seats["Abe"]
-    play_round(game)
+    game.round()
     last = game.view(host)["rounds"][0]["transmissions"]["black"]
     fixed = "-".join(map(str, wrong(last["code"])))
     answer = table.post(f"/table/{host}/correction", data={"decryption": fixed, "csrf_token": table.csrf})
@@ -369,8 +321,8 @@ EIGHT = "apple, pear\nplum\n\n kiwi ,fig,lime,lemon,melon"
 
 
 def test_the_api_creates_a_three_player_game_with_a_timer_and_its_own_words(client):
-    game = SetUpGame(client, {"mode": "three_player", "timer": 30, "words": EIGHT}, white=("Ann", "Abe"),
-                     black=("Ivy",))
+    game = ApiGame(client, settings={"mode": "three_player", "timer": 30, "words": EIGHT}, white=("Ann", "Abe"),
+                   black=("Ivy",))
     created = log(game)[0][1]
     assert created["type"] == "game_created"
     assert (created["mode"], created["timer"]) == ("three_player", 30)
@@ -382,7 +334,7 @@ def test_the_api_creates_a_three_player_game_with_a_timer_and_its_own_words(clie
 
 
 def test_the_api_creates_a_standard_game_by_default(client):
-    game = SetUpGame(client, {})
+    game = ApiGame(client, settings={})
     created = log(game)[0][1]
     assert (created["mode"], created["timer"], created["words"]) == ("standard", None, None)
 
@@ -696,9 +648,10 @@ def test_the_summary_of_a_finished_game_reaches_everyone_and_holds_everything(ap
             t = r_view["transmissions"][team]
             assert t["clues"] == played["clues"][team]
             assert t["code"] == played["codes"][team]
-            assert t["decryption"]["code"] == played["guesses"][(team, "decryption")]
+            code = played["codes"][team]
+            assert t["decryption"]["code"] == (code if team == "white" else wrong(code))   # Black misreads
             if r_view["number"] > 1:
-                assert t["interception"]["code"] == played["guesses"][(team, "interception")]
+                assert t["interception"]["code"] == wrong(code)
             else:
                 assert t["interception"] is None
             assert t["awards"] == ([{"team": "black", "token": "miscommunications"}] if team == "black" else [])
@@ -732,8 +685,8 @@ def test_after_a_rematch_the_first_game_stays_and_the_current_one_waits(app, cli
     assert download.status_code == 200 and download.get_json() == first
     assert "game-1.json" in download.headers["Content-Disposition"]
 
-    play_round(game, black_decrypts=False)
-    play_round(game, black_decrypts=False)
+    game.round(black=(False, False))
+    game.round(black=(False, False))
     second = api("?match=2")
     assert second.status_code == 200 and second.get_json()["match"] == 2
     assert api("").get_json()["match"] == 2
@@ -823,12 +776,12 @@ def shown(page) -> str:
 def test_the_sand_timer_runs_on_the_services_clock(app, client):
     now = [1000.0]
     app.extensions["games"].clock = lambda: now[0]
-    game = SetUpGame(client, {"timer": 30})
+    game = ApiGame(client, settings={"timer": 30})
     host = game.tokens["host"]
     viewers = [host, game.tokens["spectator"], game.tokens["white"], game.tokens["black"], *game.seats.values()]
     assert all(game.view(token)["timer"] is None for token in viewers)
 
-    game.announce("white", clues())                 # at t = 1000: Black's Encryptor has 30 seconds
+    game.announce("white")                 # at t = 1000: Black's Encryptor has 30 seconds
     late = game.encryptor("black")
     late_seat = game.view(late)["viewer"]["seat"]
     for token in viewers:
@@ -853,7 +806,7 @@ def test_the_sand_timer_runs_on_the_services_clock(app, client):
     table = shown(client.get(f"/table/{host}"))
     assert "Time is up for" in table
 
-    answer = game.post("clues", late, clues=clues())          # late, but still allowed: a pacing aid only
+    answer = game.post("clues", late, clues=game.fresh_clues())          # late, but still allowed: a pacing aid only
     assert answer.status_code == 200, answer.get_json()
     assert all(game.view(token)["timer"] is None for token in viewers)
     assert "Time is up" not in client.get(f"/table/{host}").get_data(as_text=True)
@@ -863,11 +816,11 @@ def test_no_timer_without_the_setting_or_with_one_transmission(app, client):
     now = [50.0]
     app.extensions["games"].clock = lambda: now[0]
     plain = ApiGame(client)
-    plain.announce("white", clues())
+    plain.announce("white")
     now[0] = 500.0
     assert plain.view(plain.tokens["host"])["timer"] is None
-    three = SetUpGame(client, {"mode": "three_player", "timer": 30}, white=("Ann", "Abe"), black=("Ivy",))
-    three.announce("white", clues())
+    three = ApiGame(client, settings={"mode": "three_player", "timer": 30}, white=("Ann", "Abe"), black=("Ivy",))
+    three.announce("white")
     now[0] = 1000.0
     assert three.view(three.tokens["host"])["timer"] is None
 
@@ -875,13 +828,13 @@ def test_no_timer_without_the_setting_or_with_one_transmission(app, client):
 def test_taking_back_the_first_clues_stops_the_timer(app, client):
     now = [0.0]
     app.extensions["games"].clock = lambda: now[0]
-    game = SetUpGame(client, {"timer": 20})
-    game.announce("black", clues())
+    game = ApiGame(client, settings={"timer": 20})
+    game.announce("black")
     now[0] = 5.0
     assert game.view(game.tokens["host"])["timer"]["late_team"] == "white"
     assert game.post("take-back", game.tokens["host"]).status_code == 200
     assert game.view(game.tokens["host"])["timer"] is None
-    game.announce("white", clues())                 # at t = 5: now Black is late
+    game.announce("white")                 # at t = 5: now Black is late
     now[0] = 15.0
     timer = game.view(game.tokens["spectator"])["timer"]
     assert timer["late_team"] == "black" and timer["remaining"] == 10
@@ -891,8 +844,8 @@ def test_a_poll_with_an_etag_follows_the_version_not_the_clock_as_documented(app
     """docs/api.md: the ETag follows the version only; `up` shows on a request without If-None-Match."""
     now = [0.0]
     app.extensions["games"].clock = lambda: now[0]
-    game = SetUpGame(client, {"timer": 30})
-    game.announce("white", clues())
+    game = ApiGame(client, settings={"timer": 30})
+    game.announce("white")
     headers = {"Authorization": f"Bearer {game.tokens['spectator']}"}
     first = client.get(f"/api/games/{game.id}", headers=headers)
     assert first.get_json()["timer"]["up"] is False

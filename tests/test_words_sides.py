@@ -9,8 +9,8 @@ import pytest
 
 from companion.messages import REASONS, SIDE_SENTENCES, reason_text, refusal, side_text
 
-from .api import ApiGame, browser, wrong
-from .test_web_corrections import SetUpGame, clues
+from .api import browser
+from .driver import ApiGame, wrong
 
 
 INLINE = re.compile(r"</?(?:a|b|em|small|span|strong)\b[^>]*>")
@@ -39,9 +39,9 @@ def assert_nothing_pasted(language: str, text: str):
     assert found is None, f"{language}: a side's name pasted into a sentence: …{text[max(found.start() - 60, 0):found.end() + 40]}…"
 
 
-def three_player(client, language, start=True, black=("Ivy",)) -> SetUpGame:
-    return SetUpGame(client, {"mode": "three_player", "language": language}, white=("Ann", "Abe"), black=black,
-                     start=start)
+def three_player(client, language, start=True, black=("Ivy",)) -> ApiGame:
+    return ApiGame(client, settings={"mode": "three_player", "language": language}, white=("Ann", "Abe"), black=black,
+                   start=start)
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -63,11 +63,11 @@ def test_a_three_player_round_and_its_corrections_word_each_side(app, client, la
     game = three_player(client, language)
     host = f"/table/{game.tokens['host']}"
     skip = text_of(client.get(host))                    # before the clues: the host may skip the Encryptor
-    game.announce("white", clues())
+    game.announce("white")
     team_clues = text_of(browser(app, game.id, game.teammate("white")).get(f"/play/{game.id}"))
     game.guess("white", "white", game.code("white"))    # round 1 is revealed: it may be corrected
     correct = text_of(client.get(host))
-    game.announce("white", clues())
+    game.announce("white")
     game.guess("white", "white", game.code("white"))
     take_back = text_of(client.get(host))               # round 2: the team's sealed guess can be taken back
     for text in (skip, team_clues, correct, take_back):
@@ -86,7 +86,7 @@ def test_a_three_player_round_and_its_corrections_word_each_side(app, client, la
 def test_a_whole_three_player_game_and_its_summary_word_each_side(app, client, language):
     game = three_player(client, language)
     for round_number in range(1, 6):
-        game.announce("white", clues())
+        game.announce("white")
         code = game.code("white")
         if round_number > 1:
             answer = game.post("guess", game.seats["Ivy"], code=wrong(code), confirm=True)
@@ -103,10 +103,10 @@ def test_a_whole_three_player_game_and_its_summary_word_each_side(app, client, l
 
 def tied_after_eight_rounds(client, language) -> ApiGame:
     """A standard game in which nobody earns a token for eight rounds: the keyword tiebreak, guesses sealed."""
-    game = SetUpGame(client, {"language": language})
+    game = ApiGame(client, settings={"language": language})
     for round_number in range(1, 9):
-        game.announce("white", clues())
-        game.announce("black", clues())
+        game.announce("white")
+        game.announce("black")
         for team, other in (("white", "black"), ("black", "white")):
             code = game.code(team)
             if round_number > 1:
@@ -175,7 +175,7 @@ def test_the_korean_pages_use_the_wording_of_issue_10(app, client):
     assert "자동으로 새로고침돼요" in lobby and "알아서 새로 고쳐져요" not in lobby
     assert game.post("join", game.tokens["black"], name="Ivy").status_code == 200
     assert game.post("start", game.tokens["host"]).status_code == 200
-    game.announce("white", clues())
+    game.announce("white")
     game.guess("white", "white", game.code("white"))
     sheet = seated.get(f"/play/{game.id}").get_data(as_text=True)
     assert "<th>라운드</th>" in sheet and "<th>회</th>" not in sheet

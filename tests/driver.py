@@ -1,0 +1,337 @@
+"""One way to drive a game, for the tests and the benchmark.
+
+`Driver` knows the moves of a table (who encrypts, who guesses, a transmission, a round, quiet rounds) and
+reads them from the views the players see. Every command it sends carries the targets of the view its
+sender just read (`targets`: what the player saw, which the server compares with the game now). Two
+transports carry the commands:
+
+- `ApiGame`: the JSON API with bearer tokens, like a `curl` user, through a Flask test client or a real
+  server's address (`UrlClient`);
+- `Table`: in-process, straight through the rules (`decide`, `replay`), as the service would.
+
+A sender ("who") is whatever the transport addresses one by: a token for the API, an `Actor` in-process.
+"""
+
+from __future__ import annotations
+
+import http.client
+import itertools
+import json
+import random
+from urllib.parse import urlsplit
+
+from companion.games import _DRAWS_WORDS
+from companion.rules import HOST, TEAMS, Actor, Game, decide, other, replay
+from companion.views import Viewer, view_for
+from companion.web.commands import from_json
+
+WORDS = [f"KW{i:02d}X" for i in range(40)]   # no word is part of another
+
+
+def wrong(code) -> list[int]:
+    """Some valid code other than `code` (the first two digits swapped)."""
+    return [code[1], code[0], code[2]]
+
+
+def wrong2(code) -> list[int]:
+    """Another valid code other than `code`, and other than `wrong(code)` (the digits reversed)."""
+    return [code[2], code[1], code[0]]
+
+
+# --- what the player saw -------------------------------------------------------------------------
+
+def targets(command: str, view: dict, body: dict | None = None) -> dict:
+    """The target fields of `command` (issue 11's table), taken from the view its sender just read.
+
+    A field the view doesn't hold (yet: `host.take_back.round`, `correction.id`) is left out."""
+    body, host = body or {}, view.get("host") or {}
+    match, round_ = view.get("match"), view.get("round")
+    if command == "guess":
+        found = {"match": match, "round": round_, "transmission": view.get("transmission")}
+    elif command in ("clues", "swap-keyword"):
+        found = {"match": match, "round": round_}
+    elif command in ("keyword-guesses", "verdicts", "start", "rematch"):
+        found = {"match": match}
+    elif command == "take-back":
+        entry = host.get("take_back") or {}
+        found = {field: entry.get(field) for field in ("round", "transmission", "entry", "by")}
+    elif command == "correction":
+        correctable = host.get("correctable") or {}
+        found = {"round": correctable.get("round"), "transmission": correctable.get("team")}
+    elif command in ("answer-correction", "withdraw-correction"):
+        found = {"correction": (view.get("correction") or {}).get("id")}
+    elif command == "skip-encryptor":
+        rounds = view.get("rounds") or [{}]
+        skipped = rounds[-1].get("transmissions", {}).get(body.get("team")) or {}
+        found = {"round": round_, "encryptor": skipped.get("encryptor")}
+    elif command == "move-player":
+        found = {"team": next((team for team, p in _players(view) if p["seat"] == body.get("seat")), None)}
+    elif command == "switch-team":
+        found = {"team": (view.get("you") or {}).get("team")}
+    elif command == "seat-link":
+        found = {"name": next((p["name"] for _, p in _players(view) if p["seat"] == body.get("seat")), None)}
+    else:
+        found = {}
+    return {field: value for field, value in found.items() if value is not None}
+
+
+def _players(view: dict):
+    for team, t in (view.get("teams") or {}).items():
+        for p in t.get("players", ()):
+            yield team, p
+
+
+# --- the moves ---------------------------------------------------------------------------------------
+
+class Driver:
+    """The moves of a table, the same through every transport. A transport sets `host` and provides
+    `view(who)`, `send(who, command, body)` and `who(seat)`."""
+
+    host: object
+    clue_numbers = itertools.count(1)          # clues never repeat, across games too
+
+    def view(self, who) -> dict:
+        raise NotImplementedError
+
+    def send(self, who, command: str, body: dict):
+        raise NotImplementedError
+
+    def who(self, seat: int):
+        raise NotImplementedError
+
+    def command(self, who, command: str, **body):
+        """`command` from `who`, with the targets of the view `who` sees now."""
+        return self.send(who, command, self.with_targets(who, command, body))
+
+    def with_targets(self, who, command: str, body: dict) -> dict:
+        """`body` and the targets of the view `who` sees now (the fields of `body` win)."""
+        return {**targets(command, self.view(who), body), **body}
+
+    def outcomes(self, results: list):
+        """What a sequence of commands returns: their answers (in-process: their events, in one list)."""
+        return results
+
+    # --- who ---------------------------------------------------------------------------------
+    def _transmissions(self) -> dict:
+        return self.view(self.host)["rounds"][-1]["transmissions"]
+
+    def encryptor(self, team: str):
+        return self.who(self._transmissions()[team]["encryptor"])
+
+    def guesser(self, by: str, transmission: str):
+        """A player of team `by` who may guess `transmission`'s code (never its own Encryptor)."""
+        view = self.view(self.host)
+        encryptor = view["rounds"][-1]["transmissions"][transmission]["encryptor"]
+        return self.who(next(p["seat"] for p in view["teams"][by]["players"] if p["seat"] != encryptor))
+
+    def code(self, team: str) -> list[int]:
+        """This round's code of `team`, as its Encryptor's phone shows it."""
+        return self.view(self.encryptor(team))["you"]["code"]
+
+    # --- what ------------------------------------------------------------------------------
+    def fresh_clues(self) -> list[str]:
+        """Three clues nobody gave yet, and no keyword of any language pack."""
+        number = next(self.clue_numbers)
+        return [f"zq{number}{letter}" for letter in "abc"]
+
+    def announce(self, team: str, clues=None):
+        return self.command(self.encryptor(team), "clues", clues=clues or self.fresh_clues())
+
+    def guess(self, by: str, transmission: str, code, confirm=True):
+        return self.command(self.guesser(by, transmission), "guess", code=list(code), confirm=confirm)
+
+    def transmission(self, team: str, decrypted=True, intercepted=False):
+        """Both guesses for `team`'s transmission (nobody intercepts in round 1); in a three-player game
+        the other team is the Interceptor."""
+        code = self.code(team)
+        results = []
+        if self._transmissions()[team]["interception"] is not None:
+            results.append(self.guess(other(team), team, code if intercepted else wrong(code)))
+        results.append(self.guess(team, team, code if decrypted else wrong(code)))
+        return self.outcomes(results)
+
+    def round(self, white=(True, False), black=(True, False), clues=None, stop_before=None) -> dict:
+        """A whole round: (decrypted, intercepted) for White's transmission, then Black's (a three-player
+        game has White's only); `clues` (team -> three) are fresh unless given; `stop_before` leaves that
+        team's transmission being read. Returns what was said and the codes."""
+        transmitting = self.view(self.host)["transmitting"]
+        said = {team: list((clues or {}).get(team) or self.fresh_clues()) for team in transmitting}
+        for team in transmitting:
+            self.announce(team, said[team])
+        codes = {team: self.code(team) for team in transmitting}
+        for team, outcome in zip(TEAMS, (white, black)):
+            if team == stop_before:
+                break
+            if team in transmitting:
+                self.transmission(team, *outcome)
+        return {"clues": said, "codes": codes}
+
+    def three_player_round(self, decrypted=True, intercepted=False):
+        """A round of the three-player game: the team's one transmission."""
+        self.announce("white")
+        return self.transmission("white", decrypted, intercepted)
+
+    def quiet_rounds(self, count: int) -> None:
+        for _ in range(count):
+            self.round()
+
+
+# --- in-process, through the rules ------------------------------------------------------------------
+
+class Table(Driver):
+    """A game played through the pure rules, the way the service would: `do` is the raw rules command,
+    the moves go through the same command mapping as the API (`from_json`)."""
+
+    host = HOST
+
+    def __init__(self, white=("Ann", "Abe"), black=("Bea", "Bob"), seed=7, words=WORDS, start=True,
+                 custom_words=None, rng=None, clock=None, **settings):
+        """A game with these players; `settings` go into the create command (mode, timer...).
+
+        `words` is the language pack the service would pass; `custom_words` the host's own list; `rng` the
+        service's dice (else seeded with `seed`); `clock` its clock, which starts the sand timer (else no
+        announcement has a time)."""
+        if custom_words is not None:
+            settings["words"] = custom_words
+        self.rng = rng or random.Random(seed)
+        self.clock = clock
+        self.game = Game()
+        self.events: list[dict] = []
+        self.words = list(words)
+        self.do({"type": "create", **settings}, HOST)
+        for team, names in (("white", white), ("black", black)):
+            for name in names:
+                self.do({"type": "join", "name": name}, Actor("join", team))
+        if start:
+            self.command(HOST, "start")
+
+    def do(self, command: dict, actor: Actor) -> list[dict]:
+        events = decide(self.game, command, actor, self.rng)
+        self.game = replay(events, self.game)
+        self.events += events
+        return events
+
+    # --- the transport -------------------------------------------------------------------------
+    def view(self, who: Actor) -> dict:
+        return view_for(self.game, Viewer(who.kind, team=who.team, seat=who.seat), len(self.events))
+
+    def send(self, who: Actor, command: str, body: dict) -> list[dict]:
+        rules_command = from_json(command, body)     # what the service adds, as it adds it
+        if rules_command["type"] in _DRAWS_WORDS:
+            rules_command["words"] = self.words
+        elif rules_command["type"] == "announce_clues" and self.clock:
+            rules_command["at"] = self.clock()
+        return self.do(rules_command, who)
+
+    def who(self, seat: int) -> Actor:
+        return self.seat(seat)
+
+    def outcomes(self, results: list) -> list[dict]:
+        return [event for events in results for event in events]
+
+    def seat(self, seat: int) -> Actor:
+        return Actor("seat", self.game.player(seat).team, seat)
+
+    def code(self, team: str) -> list[int]:
+        """This round's code of `team` (in-process, also once it is revealed)."""
+        return list(self.game.round.transmissions[team].code)
+
+
+# --- through the JSON API ---------------------------------------------------------------------------
+
+class ApiGame(Driver):
+    """A game played through the JSON API with bearer tokens; `client` is a Flask test client or a
+    `UrlClient` on a real server."""
+
+    def __init__(self, client, white=("Ann", "Abe"), black=("Bea", "Bob"), start=True, settings=None):
+        """A game with these players; `settings` go into the create request (language, mode...)."""
+        self.client = client
+        answer = client.post("/api/games", json=settings)
+        assert answer.status_code == 201, answer.get_json()
+        created = answer.get_json()
+        self.id = created["game_id"]
+        self.tokens = created["tokens"]          # host, spectator, white, black (join)
+        self.urls = created["urls"]
+        self.host = self.tokens["host"]
+        self.seats: dict[str, str] = {}          # player name -> seat token
+        self.seat_tokens: dict[int, str] = {}    # seat -> seat token
+        for team, names in (("white", white), ("black", black)):
+            for name in names:
+                self.join(team, name)
+        if start:
+            self.ok(self.command(self.host, "start"))
+
+    def join(self, team: str, name: str) -> dict:
+        joined = self.ok(self.post("join", self.tokens[team], name=name)).get_json()
+        self.seats[name] = self.seat_tokens[joined["seat"]] = joined["token"]
+        return joined
+
+    @staticmethod
+    def ok(answer):
+        assert answer.status_code == 200, answer.get_json()
+        return answer
+
+    # --- raw requests (no targets: what a test sends is what the server gets) --------------------
+    def post(self, command, token=None, body=None, **fields):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return self.client.post(f"/api/games/{self.id}/{command}", json=body if body is not None else fields,
+                                headers=headers)
+
+    def events(self):
+        store = self.client.application.extensions["games"].store
+        return [event for _, event, _ in store.events_after(self.id)]
+
+    # --- the transport -------------------------------------------------------------------------
+    def view(self, token) -> dict:
+        answer = self.client.get(f"/api/games/{self.id}", headers={"Authorization": f"Bearer {token}"})
+        assert answer.status_code == 200, answer.get_json()
+        return answer.get_json()
+
+    def send(self, token, command: str, body: dict):
+        return self.ok(self.post(command, token, body))
+
+    def who(self, seat: int) -> str:
+        return self.seat_tokens[seat]
+
+    def seat_of(self, name: str) -> int:
+        return next(seat for seat, token in self.seat_tokens.items() if token == self.seats[name])
+
+    def teammate(self, team) -> str:
+        """A player of `team` other than this round's Encryptor of `team`."""
+        return self.guesser(team, team)
+
+
+class UrlClient:
+    """The little of a Flask test client `ApiGame` uses, on a real server (one connection a request)."""
+
+    def __init__(self, base_url: str, timeout: float = 10):
+        parts = urlsplit(base_url)
+        self.host, self.port, self.timeout = parts.hostname, parts.port, timeout
+
+    def get(self, path, headers=None):
+        return self.open("GET", path, None, headers)
+
+    def post(self, path, json=None, headers=None):
+        return self.open("POST", path, json if json is not None else {}, headers)
+
+    def open(self, method, path, body=None, headers=None) -> "UrlAnswer":
+        headers = dict(headers or {})
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        try:
+            connection.request(method, path, body=data, headers=headers)
+            answer = connection.getresponse()
+            return UrlAnswer(answer.status, answer.read())
+        finally:
+            connection.close()
+
+
+class UrlAnswer:
+    def __init__(self, status_code: int, data: bytes):
+        self.status_code, self.data = status_code, data
+
+    def get_json(self):
+        return json.loads(self.data or b"null")

@@ -1,0 +1,134 @@
+"""Who may see what: the one oracle the view tests and the leak audit compare real answers against.
+
+`Oracle(events)` is the game its event log replays to, with what only the log knows (every word each team
+was dealt this match, a swapped-out one included; the clues the table took back). For a viewer (anything
+with `kind`, `seat` and `team`, as `companion.views.Viewer`) it says, from the rules alone and not from
+`companion/views.py`, which strings the viewer may not know yet (`hidden_words`), every code or guess it
+may see anywhere (`visible_codes`) and the code it is encrypting now (`own_code`). What needs the game only
+is a function too: which of a transmission's code and guesses a viewer may see (`sees`), its own code
+(`own_code`). `walk` finds every code-like value in a JSON document.
+"""
+
+from __future__ import annotations
+
+import re
+
+from companion.rules import KEYWORD_GUESSING, KEYWORD_JUDGING, OVER, PLAYING, other, replay
+
+CODE_STRING = re.compile(r"^\s*\[?\s*[1-4]\s*[-,./ ]?\s*[1-4]\s*[-,./ ]?\s*[1-4]\s*\]?\s*$")
+
+
+def team_of(viewer) -> str | None:
+    """The team a viewer plays on (a seated player's), else None (also for no viewer: a summary's reader)."""
+    return viewer.team if viewer is not None and viewer.kind == "seat" else None
+
+
+def sees(viewer, t) -> dict[str, bool]:
+    """Which of a transmission's code (on the board) and guesses `viewer` may see now: all once it is
+    revealed; before, a team its own guess only (its Encryptor's code is the Encryptor's alone: `own_code`)."""
+    team = team_of(viewer)
+    return {"code": t.resolved, "decryption": t.resolved or team == t.team,
+            "interception": t.resolved or team == other(t.team)}
+
+
+def own_code(game, viewer):
+    """The code `viewer` is encrypting right now, if any (it alone sees it before the reveal)."""
+    if viewer.kind != "seat" or game.phase != PLAYING or game.round is None:
+        return None
+    own = game.round.transmissions.get(viewer.team)
+    return own.code if own and own.encryptor == viewer.seat and not own.resolved else None
+
+
+def transmission(game, number, team):
+    """Round `number`'s transmission of `team`, if the game has it."""
+    r = next((r for r in game.rounds if r.number == number), None)
+    return r.transmissions.get(team) if r else None
+
+
+class Oracle:
+    def __init__(self, events: list[dict]):
+        self.events = list(events)
+        self.game = replay(self.events)
+        self.dealt: dict[str, list[str]] = {}          # this match: every word each team held
+        for e in self.events:
+            if e["type"] == "rematch_started":
+                self.dealt = {}                        # a rematch deals when it starts
+            elif e["type"] == "game_started":
+                self.dealt = {t: list(w) for t, w in e["keywords"].items()}
+            elif e["type"] == "keyword_swapped":
+                self.dealt[e["team"]].append(e["word"])
+        self.withdrawn: dict[str, int] = {}            # a clue taken back -> the Encryptor who wrote it
+        for i, e in enumerate(self.events):
+            if e["type"] == "entry_taken_back" and e["entry"] == "clues":
+                t = replay(self.events[:i]).round.transmissions[e["transmission"]]
+                self.withdrawn.update({clue: t.encryptor for clue in t.clues})
+
+    @property
+    def public_keywords(self) -> bool:
+        return self.game.phase in (KEYWORD_JUDGING, OVER)
+
+    def hidden_words(self, v) -> dict[str, str]:
+        """Strings (matched case-insensitively) this viewer may not know: keywords, clues, keyword guesses;
+        each with what it is."""
+        g, team = self.game, team_of(v)
+        hidden = {}
+        if not self.public_keywords:
+            for t, words in self.dealt.items():
+                if t != team:
+                    now = g.keywords.get(t, ())
+                    hidden.update({w: f"{t}'s {'keyword' if w in now else 'swapped-out keyword'} {w}" for w in words})
+        for r in g.rounds:
+            for t in r.transmissions.values():
+                visible = t.resolved or (g.phase == PLAYING and r.current is t) or (
+                    v.kind == "seat" and v.seat == t.encryptor)
+                if t.clues and not visible:
+                    hidden.update({c: f"{t.team}'s unopened clue {c}" for c in t.clues})
+        announced = {c for r in g.rounds for t in r.transmissions.values() for c in t.clues or ()}
+        for clue, seat in self.withdrawn.items():
+            if clue not in announced and not (v.kind == "seat" and v.seat == seat):
+                hidden[clue] = f"a clue the table took back ({clue})"
+        if g.phase == KEYWORD_GUESSING:
+            for t, guesses in g.tiebreak.keyword_guesses.items():
+                if guesses and t != team:
+                    hidden.update({x: f"{t}'s sealed keyword guess {x}" for x in guesses if x})
+        return hidden
+
+    def visible_codes(self, v) -> set[tuple]:
+        """Every code or guess this viewer may see anywhere (the value check behind the place checks)."""
+        g = self.game
+        out = set()
+        for r in g.rounds:
+            for t in r.transmissions.values():
+                shown = sees(v, t)
+                out |= {guess.code for part, guess in (("decryption", t.decryption), ("interception", t.interception))
+                        if shown[part]}
+                if shown["code"] or (v.kind == "seat" and v.seat == t.encryptor):
+                    out.add(t.code)
+        if g.correction:
+            out |= {g.correction.decryption, g.correction.interception}
+        for n in g.notices:
+            out |= {tuple(n[k]) for k in ("decryption", "interception") if n.get(k)}
+        out.discard(None)
+        return {tuple(c) for c in out}
+
+    def own_code(self, v):
+        return own_code(self.game, v)
+
+
+def code_like(value) -> bool:
+    if isinstance(value, list) and len(value) == 3:
+        return all((isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 4)
+                   or (isinstance(x, str) and x.strip() in ("1", "2", "3", "4")) for x in value)
+    return isinstance(value, str) and bool(CODE_STRING.match(value))
+
+
+def walk(value, path=()):
+    """(path, value) of every code-like value in a JSON document."""
+    if code_like(value):
+        yield path, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from walk(item, path + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from walk(item, path + (index,))
