@@ -20,7 +20,7 @@ import json
 import random
 from urllib.parse import urlsplit
 
-from companion.games import _DRAWS_WORDS
+from companion.rules.commands import BY_TYPE
 from companion.rules import HOST, TEAMS, Actor, Game, decide, other, replay
 from companion.views import Viewer, view_for
 from companion.web.commands import from_json
@@ -217,9 +217,10 @@ class Table(Driver):
 
     def send(self, who: Actor, command: str, body: dict) -> list[dict]:
         rules_command = from_json(command, body)     # what the service adds, as it adds it
-        if rules_command["type"] in _DRAWS_WORDS:
+        declared = BY_TYPE[rules_command["type"]]
+        if declared.draws_words:
             rules_command["words"] = self.words
-        elif rules_command["type"] == "announce_clues" and self.clock:
+        elif declared.timed and self.clock:
             rules_command["at"] = self.clock()
         return self.do(rules_command, who)
 

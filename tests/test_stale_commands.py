@@ -17,7 +17,8 @@ import requests
 from companion import create_app
 from companion.rules import Actor
 
-from .api import ApiGame, expected, wrong
+from .api import expected
+from .driver import ApiGame, wrong
 from .conftest import LiveServer, database_url
 
 _words = itertools.count(1)
