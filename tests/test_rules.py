@@ -94,8 +94,10 @@ def test_only_the_encryptor_announces_and_only_once():
     with pytest.raises(RuleError, match="not_encryptor"):
         table.do({"type": "announce_clues", "clues": ["a1", "b1", "c1"]}, teammate)
     table.announce("white", ["orbit", "pine", "fortress"])
-    with pytest.raises(RuleError, match="clues_already_announced"):
+    with pytest.raises(RuleError, match="stale"):            # a page names the round: a repeat is stale
         table.announce("white", ["other", "clues", "here"])
+    with pytest.raises(RuleError, match="clues_already_announced"):     # without a target, still refused
+        table.do({"type": "announce_clues", "clues": ["other", "clues", "here"]}, table.encryptor("white"))
     assert table.game.round.transmissions["white"].clues == ("orbit", "pine", "fortress")
 
 
@@ -203,8 +205,10 @@ def test_a_guess_can_change_until_confirmed_then_it_is_sealed():
     table.announce("white")
     table.announce("black")
     table.guess("black", "white", [1, 2, 4])
-    with pytest.raises(RuleError, match="guess_sealed"):
+    with pytest.raises(RuleError, match="stale"):             # naming White's transmission, as pages do
         table.guess("black", "white", [2, 1, 4])
+    with pytest.raises(RuleError, match="guess_sealed"):
+        table.do({"type": "guess", "code": [2, 1, 4]}, table.guesser("black", "white"))
 
 
 @pytest.mark.parametrize("code", [[1, 1, 2], [0, 5, 9], [1, 2], "12", "abc", None, [True, 2, 3], 123, [1.0, 2, 3]])

@@ -324,3 +324,18 @@ def test_no_command_of_the_old_phone_lands_after_its_seat_is_claimed(live_server
         claim_version = claimed.json()["version"]
         assert [v for v in accepted if v > claim_version] == [], attempt
         assert _post(live_server, game.id, "guess", old, {"code": [1, 2, 3]}).status_code == 403
+
+
+def test_a_player_who_switched_teams_announces_with_a_target(client):
+    """A seat's capability keeps the team it was issued for; the target checks read the player's team now
+    (the leak audit's rematch found clues refused as stale after a switch)."""
+    game = ApiGame(client, start=False)
+    for name in ("Bea", "Ann"):                      # each ends up second on the other team
+        assert game.post("switch-team", game.seats[name]).status_code == 200
+    assert game.post("start", game.tokens["host"]).status_code == 200
+    game.round()
+    for team in ("white", "black"):
+        encryptor = game.encryptor(team)
+        assert game.view(encryptor)["viewer"]["name"] in ("Bea", "Ann")
+        answer = game.post("clues", encryptor, clues=game.fresh_clues(), match=1, round=2)
+        assert answer.status_code == 200, answer.get_json()

@@ -56,7 +56,8 @@ def guess(game: Game, actor, command: dict) -> RuleError | None:
 
 
 def clues(game: Game, actor, command: dict) -> RuleError | None:
-    own = game.round.transmissions.get(actor.team) if game.phase == PLAYING else None
+    player = game.player(actor.seat)        # its team now (a capability keeps the team it was issued for)
+    own = game.round.transmissions.get(player.team) if game.phase == PLAYING and player else None
     if own is not None and own.clues is not None and ("round" in command or "match" in command):
         return stale("clues_announced")
     return None
