@@ -14,7 +14,10 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server):
     table_context = browser.new_context(viewport=TABLE)
     table = table_context.new_page()
     sent = []                                   # the commands the pages' script posts
-    record = lambda request: sent.append(request) if request.method == "POST" and request.resource_type == "fetch" else None
+
+    def record(request):
+        if request.method == "POST" and request.resource_type == "fetch":
+            sent.append(request)
     table.on("request", record)
     table.goto(live_server.url)
     shot(table, "01-home-1280")
