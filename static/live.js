@@ -1,10 +1,9 @@
-// Live updates and the JSON API for the pages. Without this script every page still works by reload.
+// Live updates for the pages, and their command forms posted in place. Without this script every page
+// still works by reload, and its forms post as plain forms.
 (function () {
   "use strict";
   var body = document.body;
   var pollUrl = body.dataset.poll;         // a live page polls itself (its address without a command)
-  var token = body.dataset.token;          // table screen and spectator only; phones use their cookie
-  var csrf = document.querySelector('meta[name="csrf-token"]');
   var etag = body.dataset.etag || null;    // the version this page shows: a poll answers 304 until it changes
   var interval = Number(body.dataset.interval || 1500);
   var dirty = new WeakSet();               // forms the player has started to fill in
@@ -12,13 +11,6 @@
 
   // A region's HTML without its CSRF tokens (they are re-signed on every page load).
   function comparable(html) { return html.replace(/name="csrf_token" value="[^"]*"/g, ""); }
-
-  function headers(extra) {
-    var h = Object.assign({"Accept": "application/json"}, extra || {});
-    if (token) h["Authorization"] = "Bearer " + token;
-    else if (csrf) h["X-CSRFToken"] = csrf.content;
-    return h;
-  }
 
   // Replace each live region whose server HTML changed, except one holding a form being filled in.
   function apply(html) {
@@ -47,10 +39,11 @@
   }
 
   // Ask for this same page, naming the version shown: 304 while nothing changed, else the new page,
-  // whose changed regions replace ours. One request per poll, and one per change.
-  function refresh() {
+  // whose changed regions replace ours. One request per poll, and one per change. `whole`: the page
+  // even if its version is the one shown (a region held back while a form in it was busy is now free).
+  function refresh(whole) {
     var h = {"Accept": "text/html"};
-    if (etag) h["If-None-Match"] = etag;
+    if (etag && !whole) h["If-None-Match"] = etag;
     return fetch(pollUrl, {headers: h, credentials: "same-origin", cache: "no-store"})
       .then(function (r) {
         if (r.status === 403 || r.status === 404) {
@@ -80,29 +73,22 @@
       });
   }
 
-  // A form's fields as the API's JSON body: data-key names a list field, data-type casts values.
-  function formJson(form, submitter) {
-    var data = {};
-    function put(key, value, list) {
-      var parts = key.split("."), target = data;
-      while (parts.length > 1) { var p = parts.shift(); target = target[p] = target[p] || {}; }
-      if (list) (target[parts[0]] = target[parts[0]] || []).push(value);
-      else target[parts[0]] = value;
-    }
-    function cast(el, value) {
-      if (el.dataset.type === "int") return value === "" ? null : Number(value);
-      if (el.dataset.type === "bool") return value === true || value === "1";
-      return value;
-    }
-    Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || el.disabled || el.type === "submit") return;
-      var key = el.dataset.key || el.name, list = el.dataset.list !== undefined;
-      if (el.type === "radio") { if (el.checked) put(key, cast(el, el.value), list); return; }
-      if (el.type === "checkbox") { put(key, el.checked, list); return; }
-      put(key, cast(el, el.value), list);
-    });
-    if (submitter && submitter.name) put(submitter.name, cast(submitter, submitter.value), false);
+  // What the browser itself would post for this form (its fields, its submit button, a careful button's
+  // second tap), urlencoded: the server reads it as it reads the form without this script.
+  function formBody(form, submitter, confirmed) {
+    var data = new URLSearchParams(new FormData(form));
+    if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+    if (confirmed) data.set("confirmed", "1");
     return data;
+  }
+
+  // A refusal's sentence under its form; after a refresh, under the form that took its place (when only
+  // one form on the page posts the same command).
+  function say(form, message) {
+    var same = document.querySelectorAll('form[action="' + form.getAttribute("action") + '"]');
+    var shown = form.isConnected ? form : same.length === 1 ? same[0] : null;
+    var error = shown && shown.querySelector(".form-error");
+    if (error) error.textContent = message;
   }
 
   // Clues typed but not announced survive a reload: kept in this phone's localStorage only, by game, team,
@@ -138,7 +124,7 @@
 
   function wire(root) {
     if (drafts) root.querySelectorAll("form[data-draft]").forEach(keepDraft);
-    root.querySelectorAll("form[data-api]").forEach(function (form) {
+    root.querySelectorAll("form[data-command]").forEach(function (form) {
       form.addEventListener("input", function () { dirty.add(form); });
       form.addEventListener("change", function () { dirty.add(form); });
       form.addEventListener("submit", function (event) {
@@ -148,13 +134,17 @@
         var error = form.querySelector(".form-error");
         var buttons = form.querySelectorAll("button");
         buttons.forEach(function (b) { b.disabled = true; });
-        fetch(form.dataset.api, {
-          method: "POST", credentials: "same-origin",
-          headers: headers({"Content-Type": "application/json"}),
-          body: JSON.stringify(formJson(form, event.submitter))
+        // The form's own post, answered in JSON (the API's answer, or its refusal) instead of a page.
+        fetch(form.getAttribute("action"), {
+          method: "POST", credentials: "same-origin", headers: {"Accept": "application/json"},
+          body: formBody(form, event.submitter, careful !== null)
         }).then(function (r) {
           return r.json().then(function (answer) {
-            if (!r.ok) throw new Error(answer.error);
+            if (!r.ok) {
+              var refused = new Error(answer.error);
+              refused.code = answer.code;
+              throw refused;
+            }
             dirty.delete(form);
             if (form.dataset.draft && storage()) storage().removeItem(draftKey(form));   // announced
             if (error) error.textContent = "";
@@ -168,10 +158,14 @@
               var round = document.getElementById("board");
               if (round) round.scrollIntoView({block: "start"});
             }
-            return refresh();
+            return refresh(true);
           });
         }).catch(function (e) {
-          if (error) error.textContent = e.message;
+          if (e.code !== "stale") return say(form, e.message);
+          // The page showed something that has changed since: show what is current, then say why.
+          dirty.delete(form);
+          if (form.contains(document.activeElement)) document.activeElement.blur();
+          return refresh(true).catch(function () {}).then(function () { say(form, e.message); });
         }).then(function () { buttons.forEach(function (b) { b.disabled = false; }); });
       });
     });

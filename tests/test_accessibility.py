@@ -53,7 +53,7 @@ class Host:
 
     def __init__(self, table: Page, base_url: str, game_id: str):
         self.table, self.base = table, f"{base_url}/api/games/{game_id}"
-        self.token = table.evaluate("document.body.dataset.token")
+        self.token = table.url.rsplit("/", 1)[1]                  # /table/<host token>
 
     def post(self, command: str, **body) -> dict:
         answer = self.table.context.request.post(f"{self.base}/{command}", data=body,

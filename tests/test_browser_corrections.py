@@ -90,7 +90,7 @@ class Tabletop(Driver):
         tools = self.table.locator("details.host-tools")
         if tools.get_attribute("open") is None:
             tools.locator("summary").click()
-        expect(tools.locator("form.seat-link-form")).to_be_visible()
+        expect(tools.locator(".seat-link-choice")).to_be_visible()
 
     def close(self) -> None:
         for phone in self.phones.values():
@@ -196,8 +196,7 @@ def test_a_seat_moves_to_a_new_phone_by_qr_code(browser, live_server):
     game.announce("white")
 
     game.open_tools()
-    table.locator("#seat-link-seat").select_option(label="Alan (White)")
-    table.get_by_role("button", name="Show a seat link").click()
+    table.get_by_role("group", name="A phone died?").get_by_role("button", name="Alan (White)").click()
     card = table.locator(".seat-link")
     expect(card).to_contain_text("A new seat link for Alan")
     url = read_qr(table, ".seat-link .qr")
@@ -430,6 +429,29 @@ def test_the_table_skips_an_encryptor_who_stepped_away(browser, live_server):
     game.close()
 
 
+def test_a_command_refused_as_stale_shows_what_is_current_and_says_why(browser, live_server):
+    """An open panel holds still while the game moves on; a command the server then refuses as `stale`
+    (the page acted on what it showed, which changed) brings the current panel, with the server's sentence."""
+    game = Tabletop(browser, live_server)
+    table = game.table
+    game.announce("white")
+    expect(table.locator(".guess-status")).to_contain_text("(White): clues ready")
+    game.open_tools()
+    take_back = table.get_by_role("button", name="Take back White's clues")
+    expect(take_back).to_be_visible()
+    game.announce("black")                                    # the last entry is now Black's clues
+    expect(table.locator("#board")).to_contain_text("reads the clues")
+    expect(take_back).to_be_visible()                         # the panel the host is using held still
+    stale = "Black announced its clues since: the panel shows what is current."
+    table.route("**/take-back", lambda route: route.fulfill(status=409, json={"code": "stale", "error": stale}))
+    take_back.click()
+    tools = table.locator("#host-tools")
+    expect(tools.get_by_role("button", name="Take back Black's clues")).to_be_visible()
+    expect(tools.locator(".form-error:not(:empty)")).to_have_text(stale)
+    shot(table, "52-table-stale-refusal-1280")
+    game.close()
+
+
 # --- 6. careful host buttons ---------------------------------------------------------------------
 
 def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_server):
@@ -462,8 +484,7 @@ def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_
     game = Tabletop(browser, live_server)
     table = game.table
     game.open_tools()
-    table.locator("#seat-link-seat").select_option(label="Alan (White)")
-    table.get_by_role("button", name="Show a seat link").click()
+    table.get_by_role("group", name="A phone died?").get_by_role("button", name="Alan (White)").click()
     expect(table.locator("details.host-tools[open]")).to_have_count(0)   # the panel closed after its action
     card = table.locator(".seat-link")
     card.get_by_role("button", name="Not needed: cancel this link").click()

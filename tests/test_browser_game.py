@@ -1,5 +1,7 @@
 """A whole game in real Chromium: the table screen and four phones (one of them without JavaScript)."""
 
+from urllib.parse import parse_qs, urlparse
+
 import pytest
 from playwright.sync_api import expect
 
@@ -12,6 +14,12 @@ pytestmark = pytest.mark.browser
 def test_a_full_game_from_new_game_to_the_winner(browser, live_server):
     table_context = browser.new_context(viewport=TABLE)
     table = table_context.new_page()
+    sent = []                                   # the commands the pages' script posts
+
+    def record(request):
+        if request.method == "POST" and request.resource_type == "fetch":
+            sent.append(request)
+    table.on("request", record)
     table.goto(live_server.url)
     shot(table, "01-home-1280")
     home_on_phone = Phone(browser, "Visitor")
@@ -33,6 +41,8 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server):
 
     phones = {"white": [Phone(browser, "Ada"), Phone(browser, "Alan", javascript=False)],
               "black": [Phone(browser, "Grace"), Phone(browser, "Linus")]}
+    for phone in (phones["white"][0], *phones["black"]):
+        phone.page.on("request", record)
     phones["white"][0].page.goto(urls["white"])
     shot(phones["white"][0].page, "03-join-390")
     for team, members in phones.items():
@@ -118,6 +128,17 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server):
         for word in white_words + black_words:
             expect(phone.page.locator(".result")).to_contain_text(word)
     shot(phones["white"][0].page, "13-phone-over-390")
+
+    # The script posted each command as its form would without it (its fields, urlencoded, to its own
+    # address, with its CSRF token and target), asking for the JSON answer: never to the API.
+    commands = {urlparse(r.url).path.rsplit("/", 1)[1] for r in sent}
+    assert {"start", "clues", "guess"} <= commands, commands
+    for request in sent:
+        assert urlparse(request.url).path.startswith(("/table/", "/play/")), request.url
+        assert request.headers["content-type"].startswith("application/x-www-form-urlencoded")
+        assert request.headers["accept"] == "application/json"
+        fields = parse_qs(request.post_data)
+        assert fields["csrf_token"] and fields["match"] == ["1"], (request.url, fields)
     for phone in everyone:
         phone.close()
     table_context.close()

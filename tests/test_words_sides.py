@@ -205,3 +205,42 @@ def test_a_seated_phone_in_a_three_player_lobby_waits_for_the_three_player_seats
     game = three_player(client, language, start=False, black=())
     lobby = text_of(browser(app, game.id, game.seats["Ann"]).get(f"/play/{game.id}"))
     assert waiting in lobby and "2 to 4" not in lobby and "2~4" not in lobby
+
+
+AWARD = re.compile(r'<span class="award (\w+)">([^<]*)</span>')
+
+
+def awards_shown(client, game) -> list[tuple[str, str]]:
+    """The tokens the last reveal gave (the last round's, once over), as the table screen words them: (kind,
+    sentence)."""
+    page = client.get(f"/table/{game.tokens['host']}").get_data(as_text=True)
+    tokens = re.search(r'<li class="step step-4">(.*?)</li>', page, re.S).group(1)
+    return [(kind, html.unescape(text)) for kind, text in AWARD.findall(tokens)]
+
+
+def test_each_token_is_worded_for_the_side_that_takes_it(app, client):
+    """The reveal words the view's `awards` (who takes which token), in the rulebook's order."""
+    game = SetUpGame(client)
+    for team in ("white", "black"):
+        game.announce(team, clues())
+    game.guess("white", "white", game.code("white"))
+    assert awards_shown(client, game) == [("none", "No token")]
+    game.guess("black", "black", wrong(game.code("black")))
+    assert awards_shown(client, game) == [("miscommunication", "+1 Miscommunication for Black")]
+    for team in ("white", "black"):
+        game.announce(team, clues())
+    code = game.code("white")                    # round 2: Black intercepts White, White misreads its own code
+    game.guess("black", "white", code)
+    game.guess("white", "white", wrong(code))
+    assert awards_shown(client, game) == [("interception", "+1 Interception for Black"),
+                                          ("miscommunication", "+1 Miscommunication for White")]
+
+    three = three_player(client, "en")
+    three.announce("white", clues())
+    three.guess("white", "white", three.code("white"))
+    three.announce("white", clues())
+    code = three.code("white")                   # round 2: the Interceptor intercepts, the team misreads
+    assert three.post("guess", three.seats["Ivy"], code=code, confirm=True).status_code == 200
+    three.guess("white", "white", wrong(code))
+    assert awards_shown(client, three) == [("interception", "+1 token for the Interceptor: intercepted"),
+                                           ("interception", "+1 token for the Interceptor: the team misread its code")]

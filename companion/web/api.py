@@ -1,4 +1,5 @@
-"""The JSON API (used by the pages' own script, and by anyone with `curl`; see docs/api.md)."""
+"""The JSON API (for anyone with `curl` or a program of their own; see docs/api.md). The pages' script
+posts their forms instead (web.pages), and reads the same answers."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from .auth import api_caller, service
 from .commands import COMMANDS, expected_version, from_json
 from .errors import Refused
 from .openapi import openapi_document
-from .pages import game_links, seat_link_url
+from .pages import command_answer, game_links
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -58,13 +59,7 @@ def game_command(game_id, command):
     caller = api_caller(game_id, (COMMANDS[command].sender,))
     outcome = service().execute(game_id, caller.actor, from_json(command, _body()), caller.capability.token,
                                 expected_version())
-    answer = {"version": outcome.version, "events": [e["type"] for e in outcome.events]}
-    if outcome.seat_link:      # for the host to pass on (the table screen shows it as a QR code)
-        answer["seat_link"] = {"token": outcome.seat_link, "url": seat_link_url(outcome.seat_link)}
-    if outcome.seat_token:
-        answer["seat"] = next(e["seat"] for e in outcome.events if e["type"] in ("player_joined", "seat_claimed"))
-        answer["token"] = outcome.seat_token
-    return jsonify(answer), 200
+    return jsonify(command_answer(outcome)), 200
 
 
 @api.get("/openapi.json")

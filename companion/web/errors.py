@@ -45,10 +45,15 @@ def status_of(code: str) -> int:
     return _STATUS[code]
 
 
+def wants_json() -> bool:
+    """The request asks for JSON rather than a page (the pages' script posting a form does)."""
+    return request.accept_mimetypes.best == "application/json"
+
+
 def refusal_response(code: str, params: dict | None = None, status: int | None = None):
     message = refusal(code, **(params or {}))
     status = status or status_of(code)
-    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+    if request.path.startswith("/api/") or wants_json():
         return jsonify(error=message, code=code), status
     return render_template("pages/error.html", message=message, status=status), status
 

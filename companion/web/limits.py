@@ -1,4 +1,5 @@
-"""Rate limits on what a stranger could flood: creating games, trying to take seats, guessing join codes.
+"""Rate limits on what a stranger could flood: creating games, trying to take seats, guessing join codes,
+sending commands.
 
 In-memory per process by default (`RATE_LIMIT_STORAGE`, e.g. `redis://...`, shares them between workers
 and servers). A table of eight phones joining at once is far below the limits; `RATE_LIMITS=off` turns
@@ -21,6 +22,8 @@ LIMITED = {
     "pages.join_submit": ("RATE_LIMIT_JOIN",),
     "pages.seat_link_claim": ("RATE_LIMIT_JOIN",),
     "api.game_command": ("RATE_LIMIT_COMMANDS", "RATE_LIMIT_JOIN"),
+    "pages.table_command": ("RATE_LIMIT_COMMANDS",),      # the same commands from the pages' forms
+    "pages.play_command": ("RATE_LIMIT_COMMANDS",),
     "pages.join_by_code": ("RATE_LIMIT_JOIN_CODE",),
 }
 _SEATING_COMMANDS = tuple(name for name, c in COMMANDS.items() if c.seats_a_phone)

@@ -1,12 +1,14 @@
 """HTML pages: the home page, the table screen, joining, each phone, a seat's new link, the spectator.
 
-Every page is rendered from `view_for(...)` only; forms post here when JavaScript is off, and the same
-pages' script uses the JSON API when it is on.
+Every page is rendered from `view_for(...)` only. Command forms post here: without JavaScript the answer
+is a redirect back to the page (or the page with the refusal); the pages' script posts the same form asking
+for JSON, and gets the JSON API's answer and refusals.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, make_response, redirect, render_template, request, session, url_for
+from flask import (Blueprint, current_app, jsonify, make_response, redirect, render_template, request, session,
+                   url_for)
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
@@ -14,12 +16,11 @@ from ..addresses import public_base_url
 from ..messages import refusal, team_name
 from ..qr import qr_svg
 from ..rules import OVER, TEAMS, Actor, RuleError
-from ..rules.text import TIMER_SECONDS
 from ..views import view_for
 from . import speak
 from .auth import Caller, api_caller, from_token, remember_seat, seated_caller, service
 from .commands import commands_for, from_form
-from .errors import Refused, status_of
+from .errors import Refused, status_of, wants_json
 
 pages = Blueprint("pages", __name__)
 
@@ -45,6 +46,17 @@ def base_url() -> str:
 def seat_link_url(token: str) -> str:
     """The address a new phone opens (or scans) to take over a seat."""
     return f"{base_url()}seat/{token}"
+
+
+def command_answer(outcome) -> dict:
+    """A command's JSON answer, for the API and for a page's script alike."""
+    answer = {"version": outcome.version, "events": [e["type"] for e in outcome.events]}
+    if outcome.seat_link:      # for the host to pass on (the table screen shows it as a QR code)
+        answer["seat_link"] = {"token": outcome.seat_link, "url": seat_link_url(outcome.seat_link)}
+    if outcome.seat_token:
+        answer["seat"] = next(e["seat"] for e in outcome.events if e["type"] in ("player_joined", "seat_claimed"))
+        answer["token"] = outcome.seat_token
+    return answer
 
 
 def _page_etag(caller: Caller, version: int) -> str:
@@ -82,11 +94,19 @@ def render_view(template: str, caller: Caller, refused: RuleError | Refused | No
 
 
 def _run(caller: Caller, command: dict, actor: Actor | None = None):
-    """Run a command from a form: (outcome, None), or (None, (refusal, status)) to show on the page."""
+    """Run a command from a form: (outcome, None), or (None, (refusal, status)) to show on the page. A
+    request asking for JSON gets the refusal as the API words it (the error handlers)."""
     try:
         return service().execute(caller.game_id, actor or caller.actor, command, caller.capability.token), None
     except (RuleError, Refused) as error:
+        if wants_json():
+            raise
         return None, (error, status_of(error.code))
+
+
+def _done(outcome, page: str):
+    """A form's command went through: its JSON answer to the page's script, else back to the page."""
+    return jsonify(command_answer(outcome)) if wants_json() else redirect(page, 303)
 
 
 @pages.get("/healthz")
@@ -110,7 +130,7 @@ def settings_from_form(form) -> dict:
 
 def _home(error=None, status=200, form=None, code_error=None):
     return render_template("pages/home.html", error=error, form=form or {}, default_timer=DEFAULT_TIMER,
-                           timer_limits=TIMER_SECONDS, code_error=code_error, my_games=my_games()), status
+                           code_error=code_error, my_games=my_games()), status
 
 
 def my_games() -> list[dict]:
@@ -220,7 +240,7 @@ def _table_page(caller: Caller, error=None, status=200, armed: tuple[str, str] |
                        home_url=base_url(),
                        seat_links={seat: {"url": url, "qr": qr_svg(url)} for seat, url in seat_links.items()},
                        spectator_url=urls.get("spectator"), token=caller.capability.token, armed=armed,
-                       default_timer=DEFAULT_TIMER, timer_limits=TIMER_SECONDS)
+                       default_timer=DEFAULT_TIMER)
 
 
 @pages.get("/table/<token>")
@@ -244,12 +264,14 @@ def table_command(token, command):
         try:
             service().check(caller.game_id, caller.actor, from_form(command, request.form))
         except RuleError as error:
+            if wants_json():
+                raise
             return _table_page(caller, error, status_of(error.code))
         return _table_page(caller, armed=(command, request.form.get(CAREFUL[command], "")))
-    _, error = _run(caller, from_form(command, request.form))
+    outcome, error = _run(caller, from_form(command, request.form))
     if error:
         return _table_page(caller, *error)
-    return redirect(url_for("pages.table", token=token), 303)
+    return _done(outcome, url_for("pages.table", token=token))
 
 
 @pages.get("/watch/<token>")
@@ -319,7 +341,7 @@ def play_command(game_id, command):
     if command not in commands_for("seat"):
         raise Refused("unknown_command")
     caller = api_caller(game_id, cookie_only=True)
-    _, error = _run(caller, from_form(command, request.form))
+    outcome, error = _run(caller, from_form(command, request.form))
     if error:
         return render_view("pages/play.html", caller, *error)
-    return redirect(url_for("pages.play", game_id=game_id), 303)
+    return _done(outcome, url_for("pages.play", game_id=game_id))
