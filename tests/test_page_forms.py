@@ -6,7 +6,8 @@ from __future__ import annotations
 import html
 import re
 
-from .api import ApiGame, browser, wrong
+from .api import browser
+from .driver import ApiGame, wrong
 
 FORM = re.compile(r'<form method="post" action="[^"]*/([\w-]+)"[^>]*>(.*?)</form>', re.S)
 HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
@@ -125,9 +126,9 @@ def test_a_form_posted_by_the_pages_script_gets_the_apis_answer(app, client):
     # A refusal: the API's JSON sentence and status, and nothing written.
     before = game.events()
     again = phone.post(f"{play}/clues", data={**clues, "clues": ["x1", "y1", "z1"]}, headers=JSON)
-    by_api = game.post("clues", game.encryptor("white"), clues=["x1", "y1", "z1"])
+    by_api = game.post("clues", game.encryptor("white"), clues=["x1", "y1", "z1"], match=1, round=1)
     assert (again.status_code, again.get_json()) == (by_api.status_code, by_api.get_json()) == (
-        409, {"code": "clues_already_announced", "error": by_api.get_json()["error"]})
+        409, {"code": "stale", "error": by_api.get_json()["error"]})          # the form named its round
     assert game.events() == before
 
     # Without JavaScript the same post answers with the page, as before.

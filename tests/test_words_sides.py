@@ -220,15 +220,15 @@ def awards_shown(client, game) -> list[tuple[str, str]]:
 
 def test_each_token_is_worded_for_the_side_that_takes_it(app, client):
     """The reveal words the view's `awards` (who takes which token), in the rulebook's order."""
-    game = SetUpGame(client)
+    game = ApiGame(client)
     for team in ("white", "black"):
-        game.announce(team, clues())
+        game.announce(team)
     game.guess("white", "white", game.code("white"))
     assert awards_shown(client, game) == [("none", "No token")]
     game.guess("black", "black", wrong(game.code("black")))
     assert awards_shown(client, game) == [("miscommunication", "+1 Miscommunication for Black")]
     for team in ("white", "black"):
-        game.announce(team, clues())
+        game.announce(team)
     code = game.code("white")                    # round 2: Black intercepts White, White misreads its own code
     game.guess("black", "white", code)
     game.guess("white", "white", wrong(code))
@@ -236,9 +236,9 @@ def test_each_token_is_worded_for_the_side_that_takes_it(app, client):
                                           ("miscommunication", "+1 Miscommunication for White")]
 
     three = three_player(client, "en")
-    three.announce("white", clues())
+    three.announce("white")
     three.guess("white", "white", three.code("white"))
-    three.announce("white", clues())
+    three.announce("white")
     code = three.code("white")                   # round 2: the Interceptor intercepts, the team misreads
     assert three.post("guess", three.seats["Ivy"], code=code, confirm=True).status_code == 200
     three.guess("white", "white", wrong(code))
