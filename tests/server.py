@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -72,3 +73,20 @@ class Server:
                 return answer.status, json.loads(answer.read() or b"null")
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"null")
+
+
+def at_once(calls):
+    """Run the calls in threads released together; return their (status, body) answers."""
+    barrier = threading.Barrier(len(calls))
+    answers = [None] * len(calls)
+
+    def run(i, call):
+        barrier.wait()
+        answers[i] = call()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return answers

@@ -1,12 +1,11 @@
 """Both teams act at the same time in Decrypto: the event log's optimistic concurrency must cope."""
 
-import threading
 
 import pytest
 
 from .conftest import database_url
 from .driver import ApiGame, UrlClient
-from .server import Server
+from .server import Server, at_once
 
 pytestmark = pytest.mark.slow
 
@@ -17,23 +16,6 @@ def server(tmp_path_factory):
     server.start()
     yield server
     server.stop()
-
-
-def at_once(calls):
-    """Run the calls in threads released together; return their (status, body) answers."""
-    barrier = threading.Barrier(len(calls))
-    answers = [None] * len(calls)
-
-    def run(i, call):
-        barrier.wait()
-        answers[i] = call()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return answers
 
 
 def new_game(server):

@@ -6,7 +6,6 @@ and, further down, with real concurrency against a live server."""
 
 from __future__ import annotations
 
-import itertools
 import threading
 
 import uuid
@@ -19,15 +18,8 @@ from companion.rules import Actor
 
 from .api import expected
 from .driver import ApiGame, wrong
+from .server import at_once
 from .conftest import LiveServer, database_url
-
-_words = itertools.count(1)
-
-
-def clues():
-    n = next(_words)
-    return [f"zq{n}a", f"zq{n}b", f"zq{n}c"]
-
 
 def stale(game, answer, change, **params):
     """A 409 `stale` refusal whose sentence says what changed."""
@@ -55,8 +47,8 @@ def round_two(client):
     """Round 1 played (both decrypt), round 2 with both clues announced."""
     game = ApiGame(client, white=("Ann", "Abe", "Amy"), black=("Bea", "Bob"))
     for round_ in (1, 2):
-        game.announce("white", clues())
-        game.announce("black", clues())
+        game.announce("white")
+        game.announce("black")
         if round_ == 2:
             return game
         for team in ("white", "black"):
@@ -118,10 +110,10 @@ def test_a_guess_without_a_target_still_acts_on_what_is_current(client):
 def test_take_back_removes_only_the_entry_the_table_screen_offered(client):
     game = ApiGame(client)
     host = game.tokens["host"]
-    game.announce("white", clues())
+    game.announce("white")
     offered = game.view(host)["host"]["take_back"]
     assert offered == {"entry": "clues", "round": 1, "transmission": "white"}
-    game.announce("black", clues())                        # Black announces before the tap arrives
+    game.announce("black")                        # Black announces before the tap arrives
     answer = unchanged(game, lambda: game.post("take-back", host, offered))
     stale(game, answer, "entry_changed")
     assert all(t["announced"] for t in game.view(host)["rounds"][0]["transmissions"].values())
@@ -134,8 +126,8 @@ def test_take_back_removes_only_the_entry_the_table_screen_offered(client):
 def test_a_correction_names_the_reveal_it_changes(client):
     game = ApiGame(client)
     host = game.tokens["host"]
-    game.announce("white", clues())
-    game.announce("black", clues())
+    game.announce("white")
+    game.announce("black")
     game.guess("white", "white", game.code("white"))
     seen = game.view(host)["host"]["correctable"]
     assert seen == {"round": 1, "team": "white"}
@@ -148,8 +140,8 @@ def test_a_correction_names_the_reveal_it_changes(client):
 def test_an_answer_names_the_correction_it_answers(client):
     game = ApiGame(client)
     host = game.tokens["host"]
-    game.announce("white", clues())
-    game.announce("black", clues())
+    game.announce("white")
+    game.announce("black")
     game.guess("white", "white", game.code("white"))
     game.guess("black", "black", game.code("black"))
     code = game.view(host)["rounds"][0]["transmissions"]["black"]["code"]
@@ -204,7 +196,7 @@ def test_repeated_clues_swap_and_keyword_guesses_are_stale(client):
     assert game.post("swap-keyword", encryptor, number=1, match=1, round=1).status_code == 200
     stale(game, unchanged(game, lambda: game.post("swap-keyword", encryptor, number=2, match=1, round=1)),
           "keyword_swapped")
-    said = clues()
+    said = game.fresh_clues()
     assert game.post("clues", encryptor, clues=said, match=1, round=1).status_code == 200
     stale(game, unchanged(game, lambda: game.post("clues", encryptor, clues=said, match=1, round=1)),
           "clues_announced")
@@ -214,7 +206,7 @@ def test_if_match_names_the_version_the_client_saw(client):
     game = ApiGame(client)
     host = game.tokens["host"]
     version = game.view(host)["version"]
-    game.announce("white", clues())
+    game.announce("white")
     headers = {"Authorization": f"Bearer {host}", "If-Match": f'W/"v{version}-host--"'}
     answer = unchanged(game, lambda: client.post(f"/api/games/{game.id}/take-back", json={}, headers=headers))
     stale(game, answer, "version")
@@ -263,23 +255,6 @@ def _post(server, game_id, command, token, body):
                          headers={"Authorization": f"Bearer {token}"}, timeout=30)
 
 
-def _together(jobs):
-    """Run the jobs at once (released by a barrier); their answers in order."""
-    barrier = threading.Barrier(len(jobs))
-    answers = [None] * len(jobs)
-
-    def run(i, job):
-        barrier.wait()
-        answers[i] = job()
-
-    threads = [threading.Thread(target=run, args=(i, job)) for i, job in enumerate(jobs)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return answers
-
-
 def test_teammates_sealing_at_once_file_one_decryption_and_no_interception(live_server):
     app = live_server.server.app
     for attempt in range(10):
@@ -288,7 +263,7 @@ def test_teammates_sealing_at_once_file_one_decryption_and_no_interception(live_
                   **target(game, game.encryptor("black")))
         guessers = [t for t in game.seats.values() if game.view(t)["you"]["task"] == "decrypt"]
         body = {"code": game.code("white"), "confirm": True, **target(game, guessers[0])}
-        answers = _together([lambda t=t: _post(live_server, game.id, "guess", t, body) for t in guessers * 2])
+        answers = at_once([lambda t=t: _post(live_server, game.id, "guess", t, body) for t in guessers * 2])
         assert sorted(a.status_code for a in answers) == [200] + [409] * (len(answers) - 1), attempt
         assert {a.json()["code"] for a in answers if a.status_code == 409} == {"stale"}
         saved = [e for e in game.events() if e["type"] == "guess_saved" and e["by"] == "white"]
