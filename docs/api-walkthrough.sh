@@ -69,8 +69,12 @@ echo "polled again: HTTP $STATUS"
 encryptor() { get "$HOST" "/games/$GAME" | jq ".rounds[-1].transmissions.$1.encryptor"; }
 # guesser TEAM: a player of TEAM who is not its Encryptor this round.
 guesser() { get "$HOST" "/games/$GAME" | jq "[.teams.$1.players[] | select(.encryptor | not)][0].seat"; }
-# guess SEAT CODE: seal SEAT's team's guess of the open transmission.
-guess() { post "${TOKEN[$1]}" "/games/$GAME/guess" "{\"code\": $2, \"confirm\": true}"; }
+# guess SEAT TEAM CODE: seal SEAT's team's guess of TEAM's transmission in this $round (the target:
+# if that transmission isn't the one open, the guess is refused as stale instead of landing on another).
+guess() {
+  post "${TOKEN[$1]}" "/games/$GAME/guess" \
+       "{\"code\": $3, \"confirm\": true, \"match\": 1, \"round\": $round, \"transmission\": \"$2\"}"
+}
 
 for round in 1 2; do
   echo "-- Round $round"
@@ -96,11 +100,11 @@ for round in 1 2; do
     get "${TOKEN[$W_GUESSER]}" "/games/$GAME" | jq -c .rounds[-1].transmissions.white.decryption
   fi
   # White's transmission: Black intercepts (from round 2) with a wrong code, White decrypts right.
-  if [ "$round" -gt 1 ]; then guess "$B_GUESSER" '[1, 1, 1]' | jq -c .; fi
-  guess "$W_GUESSER" "$W_CODE" | jq -c .
+  if [ "$round" -gt 1 ]; then guess "$B_GUESSER" white '[1, 1, 1]' | jq -c .; fi
+  guess "$W_GUESSER" white "$W_CODE" | jq -c .
   # Black's transmission: White intercepts (from round 2), Black decrypts wrong.
-  if [ "$round" -gt 1 ]; then guess "$W_GUESSER" '[1, 1, 1]' | jq -c .; fi
-  guess "$B_GUESSER" '[1, 1, 1]' | jq -c .
+  if [ "$round" -gt 1 ]; then guess "$W_GUESSER" black '[1, 1, 1]' | jq -c .; fi
+  guess "$B_GUESSER" black '[1, 1, 1]' | jq -c .
 
   get "$HOST" "/games/$GAME" | jq -c '.last_reveal | {round, team, code, intercepted, miscommunicated}'
 done
@@ -128,10 +132,10 @@ for round in 1 2; do
   B_GUESSER=$(guesser black)
   post "${TOKEN[$W_ENC]}" "/games/$GAME/clues" "{\"clues\": [\"w${round}a\", \"w${round}b\", \"w${round}c\"]}" >/dev/null
   post "${TOKEN[$B_ENC]}" "/games/$GAME/clues" "{\"clues\": [\"b${round}a\", \"b${round}b\", \"b${round}c\"]}" >/dev/null
-  if [ "$round" -gt 1 ]; then guess "$B_GUESSER" '[1, 1, 1]' >/dev/null; fi
-  guess "$W_GUESSER" '[1, 1, 1]' >/dev/null
-  if [ "$round" -gt 1 ]; then guess "$W_GUESSER" '[1, 1, 1]' >/dev/null; fi
-  guess "$B_GUESSER" '[1, 1, 1]' | jq -c .
+  if [ "$round" -gt 1 ]; then guess "$B_GUESSER" white '[1, 1, 1]' >/dev/null; fi
+  guess "$W_GUESSER" white '[1, 1, 1]' >/dev/null
+  if [ "$round" -gt 1 ]; then guess "$W_GUESSER" black '[1, 1, 1]' >/dev/null; fi
+  guess "$B_GUESSER" black '[1, 1, 1]' | jq -c .
 done
 get "$HOST" "/games/$GAME" | jq -c '{phase, tiebreak}'
 

@@ -455,6 +455,43 @@ def test_a_command_refused_as_stale_shows_what_is_current_and_says_why(browser, 
     game.close()
 
 
+def test_a_phone_one_poll_behind_can_not_seal_over_its_teammates_guess(browser, live_server):
+    """Round 2: Grace seals Black's interception of White's code on her phone; Linus's phone, whose polls
+    don't get through, still shows the interception form and he seals too. The server refuses it as stale
+    (naming Grace), nothing is written, and his phone shows the sentence and the game as it is."""
+    game = Tabletop(browser, live_server)
+    game.round()
+    game.announce("white")
+    game.announce("black")
+    code = game.code("white")
+    grace, linus = game.phones["Grace"].page, game.phones["Linus"].page
+    for page in (grace, linus):
+        expect(page.get_by_role("button", name="Seal our guess")).to_be_visible()
+    behind = {"on": True}
+
+    def polls_lost(route):
+        if route.request.method == "POST":
+            behind["on"] = False           # the tap goes through, and so does everything after it
+        if behind["on"]:
+            route.abort()
+        else:
+            route.continue_()
+
+    linus.route(re.compile(rf"/play/{re.escape(game.game_id)}(/guess)?(\?.*)?$"), polls_lost)
+    game.phones["Grace"].guess(wrong(code))
+    expect(grace.locator("#task-line")).to_contain_text("sealed")
+    store = live_server.server.app.extensions["games"].store
+    before = store.events_after(game.game_id)
+    expect(linus.get_by_role("button", name="Seal our guess")).to_be_visible()     # still the old form
+    game.phones["Linus"].guess(code)
+    expect(linus.locator("main")).to_contain_text(
+        "Your screen was behind the game: the guess for White's code was already sealed by Grace.")
+    expect(linus.locator("#task-line")).to_contain_text("sealed")
+    assert store.events_after(game.game_id) == before, "the stale seal was written"
+    shot(linus, "53-phone-stale-seal-390")
+    game.close()
+
+
 # --- 6. careful host buttons ---------------------------------------------------------------------
 
 def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_server):
