@@ -776,7 +776,7 @@ def test_the_home_page_refuses_hostile_settings_and_creates_no_game(app, fields,
 
 # --- every command out of its phase, and by every wrong kind of token -----------------------------------
 
-# The one phase each command belongs to (rules.decide), with a body that would otherwise be fine.
+# The one phase each command belongs to (its handler in rules/lobby.py, play.py), with a body that would otherwise be fine.
 PHASE_BOUND = {
     "join": ("lobby", {"name": "Zed"}), "lock-joining": ("lobby", {"locked": True}),
     "move-player": ("lobby", {"seat": 1}), "remove-player": ("lobby", {"seat": 1}), "start": ("lobby", {}),
