@@ -84,11 +84,22 @@
 
   // A refusal's sentence under its form; after a refresh, under the form that took its place (when only
   // one form on the page posts the same command).
+  // A refusal's sentence under its form; when the form is gone (a stale tap: the game moved on), at the top
+  // of the page, as the page says it without JavaScript.
   function say(form, message) {
     var same = document.querySelectorAll('form[action="' + form.getAttribute("action") + '"]');
     var shown = form.isConnected ? form : same.length === 1 ? same[0] : null;
     var error = shown && shown.querySelector(".form-error");
-    if (error) error.textContent = message;
+    if (error) return void (error.textContent = message);
+    var notice = document.getElementById("page-notice"), main = document.querySelector("main");
+    if (!notice && main) {
+      notice = document.createElement("p");
+      notice.id = "page-notice";
+      notice.className = "notice error";
+      notice.setAttribute("role", "alert");
+      main.insertBefore(notice, main.firstChild);
+    }
+    if (notice) notice.textContent = message;
   }
 
   // Clues typed but not announced survive a reload: kept in this phone's localStorage only, by game, team,
@@ -148,6 +159,8 @@
             dirty.delete(form);
             if (form.dataset.draft && storage()) storage().removeItem(draftKey(form));   // announced
             if (error) error.textContent = "";
+            var notice = document.getElementById("page-notice");
+            if (notice) notice.remove();
             // Done with this form: focus left on its button must not hold its region's updates back.
             if (form.contains(document.activeElement)) document.activeElement.blur();
             // A fix is done: the panel closes and the table screen shows the round again.
