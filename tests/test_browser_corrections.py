@@ -465,7 +465,9 @@ def test_a_phone_one_poll_behind_can_not_seal_over_its_teammates_guess(browser, 
     game.announce("black")
     code = game.code("white")
     grace, linus = game.phones["Grace"].page, game.phones["Linus"].page
-    for page in (grace, linus):
+    for page in (grace, linus):          # both phones show round 2's interception form, not round 1's
+        expect(page.locator(".topbar .round")).to_contain_text("Round 2")
+        expect(page.locator("#task-line")).to_contain_text("Intercept:")
         expect(page.get_by_role("button", name="Seal our guess")).to_be_visible()
     behind = {"on": True}
 
