@@ -11,7 +11,7 @@ from pathlib import Path
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .games import GameService
+from .games import MAX_EVENTS_PER_GAME, GameService
 from .logs import mask_secrets_in_logs
 from .store import Store, make_engine
 
@@ -98,7 +98,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
     store = Store(make_engine(database_url(app.config["DATABASE_URL"])))
     store.check_schema()
-    app.extensions["games"] = GameService(store, expiry_hours=app.config["GAME_EXPIRY_HOURS"])
+    app.extensions["games"] = GameService(store, expiry_hours=app.config["GAME_EXPIRY_HOURS"],
+                                          max_events=app.config.get("MAX_EVENTS_PER_GAME", MAX_EVENTS_PER_GAME))
 
     from .web import init_web
     init_web(app)

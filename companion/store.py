@@ -268,6 +268,13 @@ class Store:
             raise Conflict(game_id) from error
         return version + len(new_events)
 
+    def check_writable(self) -> None:
+        """Raise the database's error if it can't be written to now (read-only file or server, full lock
+        table...): a write that changes nothing, rolled back."""
+        with self.engine.connect() as conn, conn.begin() as transaction:
+            conn.execute(delete(games).where(games.c.id == ""))
+            transaction.rollback()
+
     def version(self, game_id: str) -> int:
         with self.reader.connect() as conn:
             return conn.execute(_CURRENT_VERSION, {"game_id": game_id}).scalar_one()

@@ -224,9 +224,10 @@ def test_posts_from_a_browser_session_need_the_csrf_token(app, client):
 
 def test_a_phone_without_a_seat_is_told_to_scan(client, game):
     page = client.get(f"/play/{game.id}")
-    assert page.status_code == 403 and b"Scan your team" in page.data
-    answer = client.get(f"/api/games/{game.id}")
-    assert answer.status_code == 403 and answer.get_json()["code"] == "not_seated"
+    assert page.status_code == 401 and b"Scan your team" in page.data
+    answer = client.get(f"/api/games/{game.id}")      # no credential at all: 401, saying which one works
+    assert answer.status_code == 401 and answer.get_json()["code"] == "not_seated"
+    assert answer.headers["WWW-Authenticate"] == "Bearer"
 
 
 # --- polling, headers ---------------------------------------------------------------------

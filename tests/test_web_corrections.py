@@ -230,7 +230,7 @@ def test_a_command_without_any_token_is_refused(client):
     game = ApiGame(client)
     before = log(game)
     for command in NEW_COMMANDS:
-        sentence_in(game.post(command, None, {}), 403, "not_seated")
+        sentence_in(game.post(command, None, {}), 401, "not_seated")
     assert log(game) == before
 
 
@@ -257,7 +257,7 @@ FORM_REFUSED = [
     ("revealed", "play", "seat", "swap-keyword", {"number": "1"}, 409, "swap_too_late"),
     ("writing", "play", "seat", "answer-correction", {"accept": "1"}, 409, "no_correction"),
     ("writing", "play", "seat", "lock-joining", {"locked": "1"}, 400, "unknown_command"),
-    ("writing", "play", None, "swap-keyword", {"number": "1"}, 403, "not_seated"),
+    ("writing", "play", None, "swap-keyword", {"number": "1"}, 401, "not_seated"),
     ("writing", "seat", "seat", "claim-seat", {}, 403, "seat_link_only"),
     ("writing", "seat", "forged", "claim-seat", {}, 403, "no_capability"),
 ]
