@@ -139,8 +139,8 @@ def _private_sqlite_file(url: str) -> None:
     user only: it holds every token, keyword and code. Created 0600 before SQLite opens it; an older one is
     tightened."""
     path = make_url(url).database
-    if not path or path == ":memory:" or path.startswith("file:"):
-        return
+    if not path or path == ":memory:" or path.startswith("file:") or not os.path.isdir(os.path.dirname(path) or "."):
+        return                                     # nothing to protect (SQLite reports a missing folder itself)
     os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
     for name in (path, path + "-wal", path + "-shm"):
         if os.path.exists(name):

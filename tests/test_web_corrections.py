@@ -569,9 +569,9 @@ def test_a_try_out_gives_one_browser_every_seat_and_no_join_links(app, mode, nam
     assert names[-1] in me.get(f"/play/{game_id}").get_data(as_text=True)
 
     before = service.store.events_after(game_id)
-    sentence_in(me.post(f"/try/{game_id}/seat/9", data={"csrf_token": me.csrf}), 403)    # no such seat
+    sentence_in(me.post(f"/try/{game_id}/seat/9", data={"csrf_token": me.csrf}), 401)    # no such seat
     stranger = browser(app)
-    sentence_in(stranger.post(f"/try/{game_id}/seat/1", data={"csrf_token": stranger.csrf}), 403)
+    sentence_in(stranger.post(f"/try/{game_id}/seat/1", data={"csrf_token": stranger.csrf}), 401)
     with pytest.raises(RuleError) as refused:
         service.execute(game_id, Actor("join", "white"), {"type": "join", "name": "Eve"})
     assert refused.value.code == "try_out_fixed_seats"
