@@ -268,13 +268,14 @@ def test_healthz_reports_a_database_it_cannot_write_to(tmp_path):
     client = app.test_client()
     assert client.get("/healthz").status_code == 200
     engine = app.extensions["games"].store.engine
-    read_only = ("PRAGMA query_only=ON" if engine.dialect.name == "sqlite"
-                 else "SET default_transaction_read_only = on")
 
-    def _read_only(connection, _record):
-        cursor = connection.cursor()
-        cursor.execute(read_only)
-        cursor.close()
+    def _read_only(connection, _record):          # every new connection: a read-only database
+        if engine.dialect.name == "sqlite":
+            connection.execute("PRAGMA query_only=ON")
+        else:                                     # (outside a transaction, whose rollback would undo it)
+            connection.autocommit = True
+            connection.execute("SET default_transaction_read_only = on")
+            connection.autocommit = False
     event.listen(engine, "connect", _read_only)
     engine.dispose()
     answer = client.get("/healthz")
