@@ -9,8 +9,10 @@ from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .games import GameService
+from .games import MAX_EVENTS_PER_GAME, GameService
+from .logs import mask_secrets_in_logs
 from .store import Store, make_engine
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,7 +28,7 @@ def secret_key(instance_path: str) -> str:
         return os.environ["SECRET_KEY"]
     path = Path(instance_path) / "secret_key"
     if not path.exists():
-        os.makedirs(instance_path, exist_ok=True)
+        private_folder(instance_path)
         fd, draft = tempfile.mkstemp(dir=instance_path, prefix=".secret_key.")   # mode 0600
         with os.fdopen(fd, "w") as handle:
             handle.write(secrets.token_hex(32))
@@ -39,6 +41,13 @@ def secret_key(instance_path: str) -> str:
     return path.read_text().strip()
 
 
+def private_folder(path) -> None:
+    """A folder only this user can enter (instance/ holds the secret key and the database)."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    if Path(path).resolve() == INSTANCE.resolve():
+        os.chmod(path, 0o700)           # an older instance/ was created 0755
+
+
 def database_url(configured: str) -> str:
     """The SQLAlchemy URL of the games' database: DATABASE_URL as configured, else a SQLite file in instance/."""
     url = configured or f"sqlite:///{INSTANCE / 'decrypto.sqlite3'}"
@@ -46,7 +55,7 @@ def database_url(configured: str) -> str:
         if url.startswith(plain):
             url = "postgresql+psycopg://" + url[len(plain):]
     if url.startswith("sqlite:///"):
-        Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+        private_folder(Path(url[len("sqlite:///"):]).parent)
     return url
 
 
@@ -73,6 +82,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         RATE_LIMIT_JOIN=os.environ.get("RATE_LIMIT_JOIN", "60 per minute"),
         RATE_LIMIT_COMMANDS=os.environ.get("RATE_LIMIT_COMMANDS", "600 per minute"),
         RATE_LIMIT_JOIN_CODE=os.environ.get("RATE_LIMIT_JOIN_CODE", "10 per minute; 60 per hour"),   # wrong codes
+        TRUSTED_PROXIES=int(os.environ.get("TRUSTED_PROXIES", 0)),   # reverse proxies in front: X-Forwarded-For
         GAME_EXPIRY_HOURS=float(os.environ.get("GAME_EXPIRY_HOURS", 72)),   # since a game's last action
     )
     if test_config:
@@ -80,11 +90,16 @@ def create_app(test_config: dict | None = None) -> Flask:
     # Behind HTTPS the seat cookie is only ever sent encrypted.
     if "SESSION_COOKIE_SECURE" not in (test_config or {}):
         app.config["SESSION_COOKIE_SECURE"] = app.config["PUBLIC_URL"].startswith("https://")
+    mask_secrets_in_logs(app.logger.name)
+    if app.config["TRUSTED_PROXIES"]:
+        # The client's own address (rate limits count per address) is the one the nearest trusted proxy saw.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"], x_proto=0, x_host=0)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
     store = Store(make_engine(database_url(app.config["DATABASE_URL"])))
     store.check_schema()
-    app.extensions["games"] = GameService(store, expiry_hours=app.config["GAME_EXPIRY_HOURS"])
+    app.extensions["games"] = GameService(store, expiry_hours=app.config["GAME_EXPIRY_HOURS"],
+                                          max_events=app.config.get("MAX_EVENTS_PER_GAME", MAX_EVENTS_PER_GAME))
 
     from .web import init_web
     init_web(app)

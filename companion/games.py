@@ -24,6 +24,9 @@ from .store import Capability, Conflict, Store, Withdrawn
 TOKEN_BYTES = 24          # 192 bits: capabilities are unguessable
 GAME_ID_BYTES = 9
 MAX_ATTEMPTS = 20
+# A whole game is about 150 events (a rematch starts over in the same game): a game spammed with commands
+# within the rate limits stops growing here, and then expires like any idle game.
+MAX_EVENTS_PER_GAME = 5000
 EXPIRY_CHECK_SECONDS = 600   # how often (at most) creating a game also deletes idle ones
 # Join codes: read off the table screen and typed on a phone, so no two characters look alike
 # (no 0/O/Q, 1/I/L, 2/Z, 5/S, 8/B, U/V). 22**5 = 5.2 million codes; guessing is rate-limited and a code
@@ -109,8 +112,10 @@ class StateCache:
 
 class GameService:
     def __init__(self, store: Store, rng: random.Random | None = None, clock=time.time,
-                 expiry_hours: float = 72, code_rng: random.Random | None = None):
+                 expiry_hours: float = 72, code_rng: random.Random | None = None,
+                 max_events: int = MAX_EVENTS_PER_GAME):
         self.store = store
+        self.max_events = max_events
         self.rng = rng or random.SystemRandom()
         self.code_rng = code_rng or random.SystemRandom()    # join codes (tests pass a seeded one)
         self.clock = clock        # seconds; the sand timer reads it (tests pass their own)
@@ -193,6 +198,8 @@ class GameService:
             elif declared is not None and declared.timed:
                 command = {**command, "at": self.clock()}     # starts the sand timer
             events = decide(game, command, actor, self.rng)   # RuleError propagates: nothing written
+            if version + len(events) > self.max_events:
+                raise RuleError("game_too_long", limit=self.max_events)
             caps, revoked = _capability_changes(game_id, events, game)
             try:
                 new_version = self.store.append(game_id, version, events, caps, revoked, token)

@@ -128,6 +128,8 @@ REFUSALS = {
     "seat_gone": _l("This phone no longer has its seat: it moved to another phone, or the table screen removed it. Ask the table screen for a new seat link to play here."),
     "malformed_body": _l("The request could not be read: send a JSON object."),
     "csrf": _l("This page was open too long or came from elsewhere. Reload it and try again."),
+    "cross_site": _l("This request came from another web site. Open Decrypto Companion itself and try again there."),
+    "game_too_long": _l("This game has reached its limit of %(limit)s actions. Start a new game from the home page."),
     "not_found": _l("There is nothing here. Check the link, or scan the QR code again."),
     "too_large": _l("That request is too large."),
     "rate_limited": _l("Too many attempts from this device in a short time. Wait a minute, then try again."),

@@ -3,7 +3,7 @@
 Listens on every interface so phones on the same Wi-Fi reach the laptop; PORT (default 8000),
 WORKERS (default 2) and PUBLIC_URL (behind a proxy) come from the environment. ACCESS_LOG (a file, or
 - for the terminal) turns gunicorn's access log on: it is off by default, since it costs a tenth of a poll's
-CPU and its request paths hold capability tokens (docs/security.md).
+CPU (the tokens in its request paths are masked: companion/logs.py).
 """
 
 import os

@@ -7,6 +7,7 @@ read version N can't both append event N+1; the loser gets `Conflict` and decide
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -15,7 +16,7 @@ from datetime import datetime, timezone
 
 from sqlalchemy import (Column, DateTime, ForeignKey, Index, Integer, MetaData, String, Table, Text,
                         UniqueConstraint, bindparam, create_engine, delete, event, func, insert, inspect, select, text)
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
 
 metadata = MetaData()
@@ -133,9 +134,25 @@ def _use_wal(cursor, patience: float = 30) -> None:
             time.sleep(0.01)
 
 
+def _private_sqlite_file(url: str) -> None:
+    """The SQLite file (and its -wal and -shm, which SQLite creates with the file's mode) readable by this
+    user only: it holds every token, keyword and code. Created 0600 before SQLite opens it; an older one is
+    tightened."""
+    path = make_url(url).database
+    if not path or path == ":memory:" or path.startswith("file:") or not os.path.isdir(os.path.dirname(path) or "."):
+        return                                     # nothing to protect (SQLite reports a missing folder itself)
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    for name in (path, path + "-wal", path + "-shm"):
+        if os.path.exists(name):
+            os.chmod(name, 0o600)
+
+
 def make_engine(url: str) -> Engine:
+    # hide_parameters: an error's message (logged with its traceback) never shows the statement's values,
+    # which are tokens, keywords, codes and guesses.
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"timeout": 30})
+        _private_sqlite_file(url)
+        engine = create_engine(url, connect_args={"timeout": 30}, hide_parameters=True)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record):
@@ -147,7 +164,7 @@ def make_engine(url: str) -> Engine:
     else:
         # No pre-ping (a round trip on every request): a connection the server dropped fails one request,
         # which SQLAlchemy answers by discarding the pool; phones poll again, an action was not acknowledged.
-        engine = create_engine(url, pool_recycle=1800)
+        engine = create_engine(url, pool_recycle=1800, hide_parameters=True)
     return engine
 
 
@@ -250,6 +267,13 @@ class Store:
         except IntegrityError as error:
             raise Conflict(game_id) from error
         return version + len(new_events)
+
+    def check_writable(self) -> None:
+        """Raise the database's error if it can't be written to now (read-only file or server, full lock
+        table...): a write that changes nothing, rolled back."""
+        with self.engine.connect() as conn, conn.begin() as transaction:
+            conn.execute(delete(games).where(games.c.id == ""))
+            transaction.rollback()
 
     def version(self, game_id: str) -> int:
         with self.reader.connect() as conn:

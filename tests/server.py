@@ -33,11 +33,12 @@ class Server:
         self.workers = workers
         self.process = None
 
-    def start(self, timeout: float = 30) -> None:
+    def start(self, timeout: float = 30, access_log: bool = False) -> None:
+        """`access_log`: gunicorn's access log on, in `self.process.stderr` with its error log."""
         gunicorn = Path(sys.executable).parent / "gunicorn"
         self.process = subprocess.Popen(
             [str(gunicorn), "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
-             "--chdir", str(ROOT), "app:app"],
+             *(["--access-logfile", "/dev/stderr"] if access_log else []), "--chdir", str(ROOT), "app:app"],
             env=self.env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:     # wait until it answers, not a fixed time
@@ -61,7 +62,8 @@ class Server:
             os.killpg(self.process.pid, signal.SIGTERM)
             self.process.wait(timeout=10)
 
-    def request(self, method: str, path: str, body=None, token: str | None = None):
+    def request(self, method: str, path: str, body=None, token: str | None = None, raw: bool = False):
+        """(status, the JSON answer), or with `raw` (status, its bytes)."""
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(self.url + path, data=data, method=method)
         if data is not None:
@@ -70,9 +72,9 @@ class Server:
             request.add_header("Authorization", f"Bearer {token}")
         try:
             with urllib.request.urlopen(request, timeout=10) as answer:
-                return answer.status, json.loads(answer.read() or b"null")
+                return answer.status, answer.read() if raw else json.loads(answer.read() or b"null")
         except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"null")
+            return error.code, error.read() if raw else json.loads(error.read() or b"null")
 
 
 def at_once(calls):

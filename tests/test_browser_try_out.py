@@ -120,13 +120,13 @@ def test_one_phone_plays_every_seat_of_a_four_player_try_out(browser, live_serve
 
     csrf = page.locator('meta[name="csrf-token"]').get_attribute("content")
     refused = solo.context.request.post(f"{live_server.url}/try/{game_id}/seat/99", form={"csrf_token": csrf})
-    assert refused.status == 403
+    assert refused.status == 401                      # `not_seated`: no seat 99 in this cookie
     stranger = Phone(browser, "Stranger")             # another device can't take a try-out's seat
     stranger.page.goto(live_server.url)
     csrf = stranger.page.locator('meta[name="csrf-token"]').get_attribute("content")
     refused = stranger.context.request.post(f"{live_server.url}/try/{game_id}/seat/1", form={"csrf_token": csrf})
-    assert refused.status == 403
-    assert stranger.context.request.get(f"{live_server.url}/api/games/{game_id}").status == 403
+    assert refused.status == 401
+    assert stranger.context.request.get(f"{live_server.url}/api/games/{game_id}").status == 401
     stranger.close()
 
     # Rounds 2 and 3 fast: White intercepts Black both times and wins.

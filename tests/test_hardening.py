@@ -1,13 +1,20 @@
-"""Hardening for a public server: rate limits, idle games expiring, cookie flags."""
+"""Hardening for a public server: rate limits, idle games expiring, cookie flags, file modes, cross-site
+requests, conformance at the edges."""
 
+import io
+import os
+import stat
 import uuid
 from datetime import datetime, timedelta, timezone
 
-from sqlalchemy import update
+import pytest
+from sqlalchemy import event, func, select, update
 
 from companion import create_app
+from companion.app import secret_key
 from companion.messages import REFUSALS
-from companion.store import events
+from companion.store import events, games
+from companion.web.limits import LIMITED
 
 from .driver import ApiGame
 from .conftest import database_url
@@ -93,3 +100,183 @@ def test_the_seat_cookie_is_http_only_same_site_and_secure_behind_https(tmp_path
         cookie = joined.headers["Set-Cookie"]
         assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
         assert ("Secure" in cookie) is secure
+
+
+def _csrf(page) -> str:
+    return page.data.split(b'name="csrf_token" value="')[1].split(b'"')[0].decode()
+
+
+def _mode(path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+# --- rate limits: the client behind the proxy, every command route, a cap per game -------------------------
+
+def test_behind_trusted_proxies_each_client_has_its_own_limit_and_a_forged_address_does_not(tmp_path):
+    behind = make_app(tmp_path / "proxied", RATE_LIMIT_CREATE="1 per minute", TRUSTED_PROXIES=1).test_client()
+    ann, bea = ({"X-Forwarded-For": address} for address in ("198.51.100.1", "198.51.100.2"))
+    assert behind.post("/api/games", headers=ann).status_code == 201
+    assert behind.post("/api/games", headers=ann).status_code == 429
+    assert behind.post("/api/games", headers=bea).status_code == 201        # another client of the proxy
+    # Only the nearest proxy's word counts: a client can't name itself someone else to the proxy.
+    forged = {"X-Forwarded-For": "203.0.113.9, 198.51.100.1"}
+    assert behind.post("/api/games", headers=forged).status_code == 429
+    # Without a trusted proxy (the default), the header is anyone's: ignored.
+    direct = make_app(tmp_path / "direct", RATE_LIMIT_CREATE="1 per minute").test_client()
+    assert direct.post("/api/games", headers=ann).status_code == 201
+    assert direct.post("/api/games", headers=bea).status_code == 429
+
+
+def test_every_post_route_is_rate_limited(tmp_path):
+    app = make_app(tmp_path)
+    posts = {rule.endpoint for rule in app.url_map.iter_rules() if "POST" in rule.methods}
+    assert posts <= set(LIMITED)
+
+
+def test_the_page_forms_share_the_commands_limit(tmp_path):
+    app = make_app(tmp_path, RATE_LIMIT_COMMANDS="3 per minute")
+    client = app.test_client()
+    game = ApiGame(client, white=(), black=(), start=False)
+    csrf = _csrf(client.get(f"/join/{game.tokens['white']}"))
+    client.post(f"/join/{game.tokens['white']}", data={"name": "Ann", "csrf_token": csrf})
+    answers = [client.post(f"/play/{game.id}/switch-team", data={"csrf_token": csrf}).status_code
+               for _ in range(4)]
+    assert answers[:3] != [429] * 3 and answers[3] == 429
+
+
+def test_a_game_stops_growing_at_its_event_limit_with_a_sentence(tmp_path):
+    app = make_app(tmp_path)
+    game = ApiGame(app.test_client(), start=False)
+    app.extensions["games"].max_events = len(game.events()) + 1
+    assert game.post("lock-joining", game.host, locked=True).status_code == 200
+    before = game.events()
+    refused = game.post("lock-joining", game.host, locked=False)
+    assert refused.status_code == 409 and refused.get_json()["code"] == "game_too_long"
+    assert "limit of" in refused.get_json()["error"]
+    assert game.events() == before
+
+
+def test_the_event_limit_is_a_setting(tmp_path):
+    assert make_app(tmp_path).extensions["games"].max_events == 5000
+    assert make_app(tmp_path, MAX_EVENTS_PER_GAME=7).extensions["games"].max_events == 7
+
+
+# --- the files: only this user reads them --------------------------------------------------------------
+
+def test_the_instance_folder_and_the_database_are_private(tmp_path):
+    secret_key(str(tmp_path / "instance"))
+    assert _mode(tmp_path / "instance") == 0o700
+    assert _mode(tmp_path / "instance" / "secret_key") == 0o600
+    if not database_url(tmp_path).startswith("sqlite"):
+        pytest.skip("the SQLite file")
+    path = tmp_path / "data" / "decrypto.sqlite3"
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": f"sqlite:///{path}"})
+    ApiGame(app.test_client())                   # written to: the -wal and -shm files exist now
+    assert _mode(path.parent) == 0o700
+    for name in ("", "-wal", "-shm"):
+        assert _mode(f"{path}{name}") == 0o600, name
+
+
+def test_an_older_world_readable_database_is_tightened(tmp_path):
+    if not database_url(tmp_path).startswith("sqlite"):
+        pytest.skip("the SQLite file")
+    path = tmp_path / "old.sqlite3"
+    make_app(tmp_path, DATABASE_URL=f"sqlite:///{path}")
+    os.chmod(path, 0o644)
+    make_app(tmp_path, DATABASE_URL=f"sqlite:///{path}")
+    assert _mode(path) == 0o600
+
+
+# --- the seat cookie stays small ----------------------------------------------------------------------
+
+def test_the_seat_cookie_keeps_only_live_games_and_stays_under_4_kb(tmp_path):
+    app = make_app(tmp_path, RATE_LIMITS="off")
+    client = app.test_client()
+    csrf = _csrf(client.get("/"))
+    tried = [client.post("/try", data={"mode": "standard", "csrf_token": csrf}) for _ in range(25)]
+    assert {answer.status_code for answer in tried} == {303}
+    with client.session_transaction() as session:
+        seats, tries = dict(session["seats"]), dict(session["try_out"])
+    assert len(seats) == 20 and len(tries) == 3
+    assert len(client.get_cookie("decrypto").value) < 3000
+    newest = list(seats)[-1]
+    assert client.get(f"/play/{newest}").status_code == 200        # the latest try-out still plays
+    service = app.extensions["games"]
+    with service.store.engine.begin() as conn:                       # all but the newest game expire
+        conn.execute(update(events).where(events.c.game_id != newest)
+                     .values(created_at=datetime.now(timezone.utc) - timedelta(days=4)))
+    service.expire_idle_games()
+    client.post("/try", data={"mode": "standard", "csrf_token": csrf})
+    with client.session_transaction() as session:
+        assert newest in session["seats"] and len(session["seats"]) == 2 and len(session["try_out"]) == 2
+
+
+# --- other sites can't act through a visitor's browser ---------------------------------------------------
+
+def _games(app) -> int:
+    with app.extensions["games"].store.engine.connect() as conn:
+        return conn.execute(select(func.count()).select_from(games)).scalar_one()
+
+
+def test_another_site_cannot_create_games_through_its_visitors_browsers(tmp_path):
+    app = make_app(tmp_path, PUBLIC_URL="https://decrypto.example.org/")
+    client = app.test_client()
+    for headers, body in (({"Sec-Fetch-Site": "cross-site"}, {"data": "", "content_type": "text/plain"}),
+                          ({"Origin": "https://evil.example"}, {"data": {}}),
+                          ({"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}, {})):
+        refused = client.post("/api/games", headers=headers, **body)
+        assert refused.status_code == 403 and refused.get_json()["code"] == "cross_site", headers
+        assert "another web site" in refused.get_json()["error"]
+    assert _games(app) == 0
+    # Our own pages (Origin null under no-referrer, or ours; same-origin), PUBLIC_URL's host, and programs.
+    for headers in ({}, {"Origin": "null", "Sec-Fetch-Site": "same-origin"}, {"Origin": "http://localhost"},
+                    {"Origin": "https://decrypto.example.org"}, {"Sec-Fetch-Site": "none"}):
+        assert client.post("/api/games", headers=headers).status_code == 201, headers
+    assert _games(app) == 5
+
+
+def test_a_page_form_posted_from_another_site_is_refused_with_a_page(tmp_path):
+    app = make_app(tmp_path)
+    client = app.test_client()
+    csrf = _csrf(client.get("/"))
+    refused = client.post("/games", data={"mode": "standard", "csrf_token": csrf},
+                          headers={"Sec-Fetch-Site": "cross-site", "Origin": "http://evil.example"})
+    assert refused.status_code == 403 and b"another web site" in refused.data
+    assert _games(app) == 0
+
+
+# --- conformance at the edges -----------------------------------------------------------------------
+
+def test_a_wrong_method_is_405_with_allow(tmp_path):
+    answer = make_app(tmp_path).test_client().put("/api/games")
+    assert answer.status_code == 405 and answer.get_json()["code"] == "method_not_allowed"
+    assert "POST" in answer.headers["Allow"]
+
+
+def test_an_oversized_chunked_body_is_413(tmp_path):
+    client = make_app(tmp_path).test_client()
+    chunked = {"headers": {"Transfer-Encoding": "chunked", "Content-Type": "application/json"},
+               "environ_overrides": {"wsgi.input_terminated": True}}     # what gunicorn says of a chunked body
+    big = client.post("/api/games", input_stream=io.BytesIO(b'{"words": "' + b"a" * 20000 + b'"}'), **chunked)
+    assert big.status_code == 413 and big.get_json()["code"] == "too_large"
+    small = client.post("/api/games", input_stream=io.BytesIO(b'{"language": "fr"}'), **chunked)
+    assert small.status_code == 201
+
+
+def test_healthz_reports_a_database_it_cannot_write_to(tmp_path):
+    app = make_app(tmp_path)
+    client = app.test_client()
+    assert client.get("/healthz").status_code == 200
+    engine = app.extensions["games"].store.engine
+
+    def _read_only(connection, _record):          # every new connection: a read-only database
+        if engine.dialect.name == "sqlite":
+            connection.execute("PRAGMA query_only=ON")
+        else:                                     # (outside a transaction, whose rollback would undo it)
+            connection.autocommit = True
+            connection.execute("SET default_transaction_read_only = on")
+            connection.autocommit = False
+    event.listen(engine, "connect", _read_only)
+    engine.dispose()
+    answer = client.get("/healthz")
+    assert answer.status_code == 503 and "read-only" in answer.get_json()["status"]

@@ -666,3 +666,10 @@ def test_the_curl_walkthrough_plays_to_the_end(live_server):
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     assert run.stdout.rstrip().endswith("Walkthrough complete.")
+
+
+def test_create_game_takes_null_words_as_the_server_does(client):
+    """`words: null` means the language's list: the server takes it, so the document must too."""
+    schema = openapi_document()["paths"]["/api/games"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    Draft202012Validator(schema["properties"]["words"]).validate(None)
+    assert client.post("/api/games", json={"words": None}).status_code == 201

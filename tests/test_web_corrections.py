@@ -230,7 +230,7 @@ def test_a_command_without_any_token_is_refused(client):
     game = ApiGame(client)
     before = log(game)
     for command in NEW_COMMANDS:
-        sentence_in(game.post(command, None, {}), 403, "not_seated")
+        sentence_in(game.post(command, None, {}), 401, "not_seated")
     assert log(game) == before
 
 
@@ -257,7 +257,7 @@ FORM_REFUSED = [
     ("revealed", "play", "seat", "swap-keyword", {"number": "1"}, 409, "swap_too_late"),
     ("writing", "play", "seat", "answer-correction", {"accept": "1"}, 409, "no_correction"),
     ("writing", "play", "seat", "lock-joining", {"locked": "1"}, 400, "unknown_command"),
-    ("writing", "play", None, "swap-keyword", {"number": "1"}, 403, "not_seated"),
+    ("writing", "play", None, "swap-keyword", {"number": "1"}, 401, "not_seated"),
     ("writing", "seat", "seat", "claim-seat", {}, 403, "seat_link_only"),
     ("writing", "seat", "forged", "claim-seat", {}, 403, "no_capability"),
 ]
@@ -569,9 +569,9 @@ def test_a_try_out_gives_one_browser_every_seat_and_no_join_links(app, mode, nam
     assert names[-1] in me.get(f"/play/{game_id}").get_data(as_text=True)
 
     before = service.store.events_after(game_id)
-    sentence_in(me.post(f"/try/{game_id}/seat/9", data={"csrf_token": me.csrf}), 403)    # no such seat
+    sentence_in(me.post(f"/try/{game_id}/seat/9", data={"csrf_token": me.csrf}), 401)    # no such seat
     stranger = browser(app)
-    sentence_in(stranger.post(f"/try/{game_id}/seat/1", data={"csrf_token": stranger.csrf}), 403)
+    sentence_in(stranger.post(f"/try/{game_id}/seat/1", data={"csrf_token": stranger.csrf}), 401)
     with pytest.raises(RuleError) as refused:
         service.execute(game_id, Actor("join", "white"), {"type": "join", "name": "Eve"})
     assert refused.value.code == "try_out_fixed_seats"

@@ -74,10 +74,24 @@ def seat_token(game_id: str) -> str | None:
     return session.get("seats", {}).get(game_id)
 
 
+# Browsers drop a cookie over 4 KB: the seat cookie keeps this phone's latest seats and try-outs (about 2 KB).
+MAX_SEATS, MAX_TRY_OUTS = 20, 3
+
+
+def _latest(entries: dict, game_id: str, limit: int, live) -> dict:
+    """`entries` (game id -> what this phone keeps of it) of games that still exist, `game_id`'s last, at most
+    `limit` (the oldest dropped)."""
+    kept = {g: entry for g, entry in entries.items() if g != game_id and live(entry)}
+    if game_id in entries:
+        kept[game_id] = entries[game_id]
+    return dict(list(kept.items())[-limit:])
+
+
 def remember_seat(game_id: str, token: str) -> None:
-    seats = dict(session.get("seats", {}))
-    seats[game_id] = token
-    session["seats"] = seats
+    live = lambda t: service().resolve(t) is not None      # noqa: E731  (expired games and withdrawn seats fail)
+    session["seats"] = _latest({**session.get("seats", {}), game_id: token}, game_id, MAX_SEATS, live)
+    if session.get("try_out"):
+        session["try_out"] = _latest(session["try_out"], game_id, MAX_TRY_OUTS, lambda t: live(t["host"]))
     session.permanent = True
 
 

@@ -24,6 +24,7 @@ LIMITED = {
     "api.game_command": ("RATE_LIMIT_COMMANDS", "RATE_LIMIT_JOIN"),
     "pages.table_command": ("RATE_LIMIT_COMMANDS",),      # the same commands from the pages' forms
     "pages.play_command": ("RATE_LIMIT_COMMANDS",),
+    "pages.try_out_switch": ("RATE_LIMIT_COMMANDS",),
     "pages.join_by_code": ("RATE_LIMIT_JOIN_CODE",),
 }
 _SEATING_COMMANDS = tuple(name for name, c in COMMANDS.items() if c.seats_a_phone)

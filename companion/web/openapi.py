@@ -20,7 +20,7 @@ from .openapi_views import answer_schemas
 
 # Refusals any command can meet besides its own (stale: an If-Match naming another version).
 COMMAND_REFUSALS = ("no_capability", "wrong_game", "not_seated", "seat_gone", "malformed_body", "csrf", "too_large",
-                    "busy", "rate_limited", "stale", "if_match_malformed")
+                    "busy", "rate_limited", "stale", "if_match_malformed", "cross_site", "game_too_long")
 GUESS_PATTERN = "^[-., /]*[1-4][-., /]*[1-4][-., /]*[1-4][-., /]*$"   # rules.codes.parse_guess, as a string
 
 
@@ -192,13 +192,16 @@ def paths() -> dict:
                                              "other one's time (see `view.timer`); null for none.",
                                              minimum=TIMER_SECONDS[0], maximum=TIMER_SECONDS[1])),
                           "default": None},
-                "words": string(f"The host's own keyword list instead of the language's: one word per line or "
-                                f"separated by commas, each at most {WORD_MAX_LENGTH} characters; at least "
-                                f"{MIN_WORDS} and at most {MAX_WORDS} distinct words (plural forms count once)."),
+                "words": {**nullable(string(
+                    f"The host's own keyword list instead of the language's: one word per line or separated by "
+                    f"commas, each at most {WORD_MAX_LENGTH} characters; at least {MIN_WORDS} and at most "
+                    f"{MAX_WORDS} distinct words (plural forms count once); null for the language's list.")),
+                          "default": None},
             }, "Optional; a body, if sent, must be a JSON object. Other fields are ignored.", required=(),
                 closed=False), {"language": "en", "mode": "standard", "timer": 30})},
             "responses": {"201": {"description": "Created.", **json_body(ref("CreatedGame"))},
-                          **refusals("malformed_body", "too_large", "rate_limited", "unknown_language", "unknown_mode",
+                          **refusals("malformed_body", "too_large", "rate_limited", "cross_site", "unknown_language",
+                                     "unknown_mode",
                                      "timer_length", "words_malformed", "too_many_words", "too_few_words",
                                      *TEXT_REFUSALS)},
         }},

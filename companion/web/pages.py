@@ -11,6 +11,7 @@ from flask import (Blueprint, current_app, jsonify, make_response, redirect, ren
                    url_for)
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from sqlalchemy.exc import DBAPIError
 
 from ..addresses import public_base_url
 from ..messages import refusal, team_name
@@ -111,7 +112,10 @@ def _done(outcome, page: str):
 
 @pages.get("/healthz")
 def healthz():
-    service().store.version("healthz")   # the database answers
+    try:
+        service().store.check_writable()    # the database answers, and takes writes
+    except DBAPIError:
+        return {"status": "database unavailable or read-only"}, 503
     return {"status": "ok"}
 
 

@@ -1,7 +1,12 @@
-"""CSRF for browser sessions, and the response headers every page and API answer carries."""
+"""CSRF for browser sessions, cross-site requests refused, and the response headers every answer carries."""
+
+from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from .errors import Refused
 
 csrf = CSRFProtect()
 
@@ -14,8 +19,36 @@ def uses_bearer_token() -> bool:
     return request.path.startswith("/api/") and request.headers.get("Authorization", "").startswith("Bearer ")
 
 
+def cross_site() -> bool:
+    """A browser sent this request from another site's page. The browser says so (`Sec-Fetch-Site`), or its
+    `Origin` names another host. Our own pages' posts carry `Origin: null` (their `Referrer-Policy:
+    no-referrer`) or ours; API clients (curl, programs) send neither header and are never refused."""
+    if request.headers.get("Sec-Fetch-Site") in ("cross-site", "same-site"):
+        return True
+    origin = request.headers.get("Origin")
+    if not origin or origin == "null":
+        return False
+    ours = {request.host.lower(), urlsplit(current_app.config["PUBLIC_URL"]).netloc.lower()}
+    return urlsplit(origin).netloc.lower() not in ours
+
+
 def init_security(app: Flask) -> None:
     csrf.init_app(app)
+
+    @app.before_request
+    def _refuse_oversized_stream():
+        # A chunked body (no Content-Length) is cut at MAX_CONTENT_LENGTH without a word: it would be read as
+        # a malformed body (400). One that reaches the limit is too large (413), as one with a Content-Length.
+        limit = request.max_content_length
+        if (request.method == "POST" and request.content_length is None and limit
+                and request.environ.get("wsgi.input_terminated") and len(request.get_data(cache=True)) >= limit):
+            raise RequestEntityTooLarge()
+
+    @app.before_request
+    def _refuse_cross_site():
+        # Checked before CSRF: it also covers creating a game through the API, which needs no CSRF token.
+        if request.method not in ("GET", "HEAD", "OPTIONS") and cross_site():
+            raise Refused("cross_site")
 
     @app.before_request
     def _check_csrf():
