@@ -77,6 +77,7 @@ REFUSALS = {
     "nothing_to_take_back": _l("There is nothing to take back: every entry of this round is revealed, or none was made."),
     "nothing_to_correct": _l("Only the last reveal can be corrected, and only before the next clues are announced."),
     "correction_changes_nothing": _l("That correction changes nothing: enter the guesses as they should have been."),
+    "correction_resumes_play": _l("That correction would resume a game whose keywords everyone has seen. Start a rematch instead."),
     "correction_pending": _l("A correction of the last reveal is waiting: both teams must first answer it on their phones."),
     "no_correction": _l("There is no correction to answer."),
     "correction_already_confirmed": _l("Your team has already confirmed this correction."),

@@ -177,21 +177,38 @@ def test_each_proposal_has_the_next_number_in_the_game():
             _answer(table, "black", accept=False)
 
 
-def test_correcting_the_reveal_that_ended_the_game_reopens_it_and_play_goes_on():
+def test_after_the_game_ended_a_correction_may_change_the_result_but_never_resume_play():
+    """At game over both teams' keywords are on every screen: a round or a tiebreak can't be played with them."""
     table = Table()
     table.round()
     table.round(black=(True, True))
     table.round(black=(True, True))                              # White's 2nd Interception: White wins
     assert table.game.phase == OVER and table.game.result.winners == ("white",)
     last = table.game.rounds[2].transmissions["black"]
-    _propose(table, last.decryption.code, wrong(last.code))     # the interception was a mis-tap
+    # Without that interception the game would go on to round 4, with keywords everyone has seen.
+    assert refused(table, {"type": "propose_correction", "decryption": list(last.decryption.code),
+                           "interception": wrong(last.code)}) == "correction_resumes_play"
+    # Black misread its own code too: the game stays over, and the tokens are recounted.
+    _propose(table, wrong(last.code), last.interception.code)
     _answer(table, "white")
     events = _answer(table, "black")
     assert [e["type"] for e in events] == ["correction_answered", "round_reopened", "reveal_corrected",
-                                           "round_started"]
-    assert table.game.phase == PLAYING and table.game.result is None
-    assert table.game.round.number == 4
-    assert table.game.tokens["white"].interceptions == 1
+                                           "game_ended"]
+    assert table.game.phase == OVER and table.game.result.winners == ("white",)
+    assert table.game.tokens["black"].miscommunications == 1
+
+
+def test_a_correction_after_the_keywords_were_shown_never_leads_to_the_tiebreak():
+    table = Table()
+    table.round(white=(False, False), black=(False, False))      # a Miscommunication each
+    table.round(white=(True, True), black=(True, True))          # an Interception each
+    table.round(white=(False, False))                            # White's 2nd Miscommunication: Black wins
+    assert table.game.phase == OVER and table.game.result.winners == ("black",)
+    last = table.game.rounds[2].transmissions["black"]
+    # White really intercepted Black's last code: both teams won at once, the scores are level, and the
+    # tiebreak would have the teams guess keywords they have seen.
+    assert refused(table, {"type": "propose_correction", "decryption": list(last.decryption.code),
+                           "interception": list(last.code)}) == "correction_resumes_play"
 
 
 def test_a_correction_that_gives_the_deciding_token_ends_the_game_instead_of_the_next_round():

@@ -507,6 +507,18 @@ def test_a_phone_can_get_a_new_seat_link_while_a_correction_waits_and_answer_it(
     assert game.view(new)["correction"]["confirmed"] == ["white"]
 
 
+def test_a_correction_that_would_resume_a_finished_game_is_refused_with_a_sentence(app, client):
+    """At game over everyone has seen both teams' keywords: a correction that would play on suggests a rematch."""
+    game = state(client, "over")
+    host = game.tokens["host"]
+    last = game.view(host)["rounds"][1]["transmissions"]["black"]      # Black's 2nd Miscommunication
+    before = log(game)
+    answer = game.post("correction", host, decryption=last["code"], interception=last["interception"]["code"])
+    text = sentence_in(answer, 409, "correction_resumes_play")
+    assert "rematch" in text
+    assert log(game) == before
+
+
 def test_the_lobby_corrections_through_the_api(app, client):
     game = ApiGame(client, white=("Ann", "Abe", "Amy", "Al"), black=("Bea",), start=False)
     host = game.tokens["host"]

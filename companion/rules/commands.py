@@ -170,7 +170,9 @@ COMMANDS = {c.name: c for c in (
         "With the host token, for the reveal `view.host.correctable` names (the last one, until the next clues "
         "are announced or a keyword guess is sealed): the guesses as they should have been entered. Both sides "
         "then answer it (`answer-correction`); once both accepted, the reveal, the tokens and whatever the "
-        "round's end led to are judged again.",
+        "round's end led to are judged again. Once the game is over, both teams' keywords have been shown to "
+        "everyone: a correction may change the result, but one that would resume play (a next round or the "
+        "tiebreak) is refused.",
         fields=(Field("decryption", "code", "The corrected decryption."),
                 Field("interception", "code_or_null", "The corrected interception; required when the round has "
                                                       "one, ignored (and may be null or left out) in round 1.",
@@ -178,7 +180,7 @@ COMMANDS = {c.name: c for c in (
         targets=(_target("round", "round", "`view.host.correctable.round`: the round of the reveal."),
                  _target("transmission", "team", "`view.host.correctable.team`: whose transmission.")),
         checks=(targets.correction,),
-        refusals=("nothing_to_correct", "guess_malformed", "correction_changes_nothing"),
+        refusals=("nothing_to_correct", "guess_malformed", "correction_changes_nothing", "correction_resumes_play"),
         example={"decryption": [3, 1, 4], "interception": [3, 1, 2], "round": 2, "transmission": "white"}),
     Command(
         "answer-correction", "answer_correction", host.answer_correction, "seat", "answerCorrection",

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 from .codes import draw_code
 from .errors import RuleError
 from .guards import player_at, require_phase, seated_player
 from .play import after_resolution
-from .queries import correctable, last_entry, skip_problem
-from .state import PLAYING, TEAMS, replay
+from .queries import correctable, keywords_public, last_entry, skip_problem
+from .state import OVER, PLAYING, TEAMS, replay
 from .text import parse_code
 
 
@@ -39,6 +41,12 @@ def propose_correction(game, command, actor, rng):
     if decryption == transmission.decryption.code and interception == (
             transmission.interception.code if r.interception_allowed else None):
         raise RuleError("correction_changes_nothing")
+    if keywords_public(game):
+        # Everyone has seen both teams' keywords: the result may change, but play can't go on with them.
+        # (The events are thrown away: a spare random source leaves the game's own untouched.)
+        outcome = replay(_corrected(game, decryption, interception, random.Random()), game)
+        if outcome.phase != OVER:
+            raise RuleError("correction_resumes_play")
     return [{"type": "correction_proposed", "round": r.number, "team": transmission.team,
              "decryption": list(decryption), "interception": list(interception) if interception else None}]
 
@@ -57,18 +65,23 @@ def answer_correction(game, command, actor, rng):
     events = [{"type": "correction_answered", "team": player.team, "accept": accept}]
     if not accept or correction.confirmed | {player.team} != set(TEAMS):
         return events
+    after = replay(events, game)
+    return events + _corrected(after, correction.decryption, correction.interception, rng)
+
+
+def _corrected(game, decryption, interception, rng) -> list[dict]:
+    """The events of the last reveal corrected to these guesses, and what its round's end now leads to."""
     r, transmission = correctable(game)
     code = transmission.code
     corrected = {"type": "reveal_corrected", "round": r.number, "team": transmission.team,
-                 "decryption": list(correction.decryption),
-                 "interception": list(correction.interception) if correction.interception else None,
-                 "intercepted": correction.interception == code, "miscommunicated": correction.decryption != code}
+                 "decryption": list(decryption), "interception": list(interception) if interception else None,
+                 "intercepted": interception == code, "miscommunicated": decryption != code}
     if not r.finished:
-        return events + [corrected]
+        return [corrected]
     # The corrected reveal ended its round: judge that round's end again.
     reopened = {"type": "round_reopened", "round": r.number}
-    after = replay(events + [reopened, corrected], game)
-    return events + [reopened, corrected] + after_resolution(after, rng)
+    after = replay([reopened, corrected], game)
+    return [reopened, corrected] + after_resolution(after, rng)
 
 
 def withdraw_correction(game, command, actor, rng):
