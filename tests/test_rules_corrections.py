@@ -320,6 +320,15 @@ def test_a_seat_link_can_be_cancelled_and_then_no_longer_claimed():
     assert refused(table, {"type": "claim_seat"}, Actor("handoff", seat=2)) == "seat_link_only"
 
 
+def test_a_try_out_issues_no_seat_link_and_takes_no_claim():
+    """A try-out's seats are all on the device that made it: no link lets another phone take one."""
+    table = Table(white=(), black=(), start=False, try_out=True,
+                  players={"white": ["W1", "W2"], "black": ["B1", "B2"]})
+    table.do({"type": "start", "words": WORDS}, HOST)
+    assert refused(table, {"type": "issue_seat_link", "seat": 3}) == "try_out_fixed_seats"
+    assert refused(table, {"type": "claim_seat"}, Actor("handoff", seat=3)) == "try_out_fixed_seats"
+
+
 # --- rematch --------------------------------------------------------------------------------
 
 def _finished(table: Table) -> Table:

@@ -592,6 +592,15 @@ def test_a_try_out_gives_one_browser_every_seat_and_no_join_links(app, mode, nam
     assert "A try-out keeps its own seats" in html.unescape(answer.get_data(as_text=True))
     assert service.store.events_after(game_id) == before
 
+    # Nobody else can join once it has started either, not even through a seat link: none is offered.
+    host = {"Authorization": f"Bearer {mine['host']}"}
+    assert me.post(f"/api/games/{game_id}/start", json={}, headers=host).status_code == 200
+    assert "/seat-link" not in me.get(f"/table/{mine['host']}").get_data(as_text=True)
+    before = service.store.events_after(game_id)
+    sentence_in(me.post(f"/api/games/{game_id}/seat-link", json={"seat": 2}, headers=host), 403,
+                "try_out_fixed_seats")
+    assert service.store.events_after(game_id) == before
+
 
 def test_a_try_out_of_an_unknown_mode_is_refused_on_the_home_page(app):
     me = browser(app)

@@ -203,13 +203,15 @@ COMMANDS = {c.name: c for c in (
     Command(
         "seat-link", "issue_seat_link", host.issue_seat_link, "host", "issueSeatLink",
         "Issue a new link to a player's seat",
-        "With the host token: a fresh link for a player whose phone died (any earlier link to that seat stops "
-        "working). The answer holds the link, which the table screen also shows as a QR code. The new phone "
-        "claims the seat with it (`claim-seat`); `cancel-seat-link` withdraws it.",
+        "With the host token, in a real game (a try-out's seats stay on its one device): a fresh link for a "
+        "player whose phone died (any earlier link to that seat stops working). The answer holds the link, "
+        "which the table screen also shows as a QR code. The new phone claims the seat with it (`claim-seat`); "
+        "`cancel-seat-link` withdraws it.",
         fields=(SEAT,),
         targets=(_target("name", "text", "The seat holder's name, as the table screen showed it."),),
         checks=(targets.issue_seat_link,),
-        refusals=("no_such_player",), example={"seat": 2, "name": "Ann"}, answer="SeatLinkResult",
+        refusals=("no_such_player", "try_out_fixed_seats"), example={"seat": 2, "name": "Ann"},
+        answer="SeatLinkResult",
         during_correction=True),
     Command(
         "cancel-seat-link", "cancel_seat_link", host.cancel_seat_link, "host", "cancelSeatLink",
@@ -222,7 +224,7 @@ COMMANDS = {c.name: c for c in (
         "claim-seat", "claim_seat", host.claim_seat, "handoff", "claimSeat", "Claim a seat with its new link",
         "With a seat link's token (from `seat-link`): this caller becomes the seat's player. Answers the seat "
         "and its new token; the old token and the link stop working.",
-        answer="ClaimResult", during_correction=True, seats_a_phone=True),
+        refusals=("try_out_fixed_seats",), answer="ClaimResult", during_correction=True, seats_a_phone=True),
     Command(
         "verdicts", "judge_keywords", play.judge_keywords, "host", "judgeKeywords",
         "Judge the keyword guesses (tiebreak)",

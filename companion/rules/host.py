@@ -6,7 +6,7 @@ import random
 
 from .codes import draw_code
 from .errors import RuleError
-from .guards import player_at, require_phase, seated_player
+from .guards import player_at, require_phase, require_real_game, seated_player
 from .play import after_resolution
 from .queries import correctable, keywords_public, last_entry, skip_problem
 from .state import OVER, PLAYING, TEAMS, replay
@@ -91,7 +91,9 @@ def withdraw_correction(game, command, actor, rng):
 
 
 def issue_seat_link(game, command, actor, rng):
-    """A fresh link to a player's seat, for a new phone (the service mints the token)."""
+    """A fresh link to a player's seat, for a new phone (the service mints the token); never in a try-out,
+    whose seats are all on the one device that made it."""
+    require_real_game(game)
     return [{"type": "seat_link_issued", "seat": player_at(game, command).seat}]
 
 
@@ -104,6 +106,7 @@ def cancel_seat_link(game, command, actor, rng):
 
 
 def claim_seat(game, command, actor, rng):
+    require_real_game(game)         # a link issued before try-outs refused them
     if actor.seat not in game.seat_links:
         raise RuleError("seat_link_only")
     return [{"type": "seat_claimed", "seat": actor.seat}]
