@@ -576,9 +576,8 @@ def test_every_event_a_game_produces_is_a_known_event_type():
     corrections.do({"type": "issue_seat_link", "seat": 1}, HOST)
     corrections.do({"type": "cancel_seat_link", "seat": 1}, HOST)
     corrections.round()
-    corrections.round(black=(True, True))
-    corrections.round(black=(True, True))
-    last = corrections.game.round.transmissions["black"]
+    corrections.round(black=(True, True))                     # round 3 has begun: round 2's end is reopened
+    last = corrections.game.rounds[1].transmissions["black"]
     for accept in (False, True):
         corrections.do({"type": "propose_correction", "decryption": list(last.decryption.code),
                         "interception": wrong(last.code)}, HOST)
