@@ -82,7 +82,7 @@ COMMANDS = {c.name: c for c in (
         f"{three_player.SIZES[three_player.TEAM]} in the team and {three_player.SIZES[three_player.INTERCEPTOR]} "
         "Interceptor). Answers the player's seat number and seat token.",
         fields=(Field("name", "text", f"Trimmed, inner spaces collapsed; then {NAMES}, unique in the team "
-                                      "(ignoring case and accents)."),),
+                                      "(ignoring case, accents, invisible characters and look-alike letters)."),),
         refusals=("too_late_to_join", "game_over", "try_out_fixed_seats", "joining_locked", "name_required",
                   "name_length", "team_full", "name_taken", *TEXT_REFUSALS),
         example={"name": "Ann"}, answer="JoinResult", seats_a_phone=True),
