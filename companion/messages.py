@@ -52,7 +52,7 @@ REFUSALS = {
     "teams_uneven": {"white": _l("Teams must be as even as possible (White %(white)s, Black %(black)s): someone from White can tap “Switch to Black” on their phone."),
                      "black": _l("Teams must be as even as possible (White %(white)s, Black %(black)s): someone from Black can tap “Switch to White” on their phone.")},
     "already_seated": _l("This phone already has a seat on this team."),
-    "not_enough_words": _l("The word list has fewer than 8 distinct words."),
+    "not_enough_words": _l("The word list has fewer than %(min)s distinct words: a team could tell the other team's keywords by elimination."),
     "host_only": _l("Only the table screen can do that."),
     "players_only": _l("Only a seated player can do that. Scan your team's QR code to take a seat."),
     "game_exists": _l("This game has already been created."),

@@ -296,9 +296,10 @@ def test_each_team_may_swap_one_keyword_once_before_its_round_1_clues():
 
 
 def test_a_swap_needs_a_spare_word_and_a_number():
-    table = Table(words=WORDS[:8])
-    assert refused(table, {"type": "swap_keyword", "number": 5, "words": WORDS[:8]}, table.seat(1)) == "keyword_number"
-    assert refused(table, {"type": "swap_keyword", "number": 1, "words": WORDS[:8]}, table.seat(1)) == "no_spare_words"
+    table = Table(words=WORDS[:12])
+    dealt = list(table.game.dealt)          # a list all dealt (a game from before lists needed 12 words)
+    assert refused(table, {"type": "swap_keyword", "number": 5, "words": dealt}, table.seat(1)) == "keyword_number"
+    assert refused(table, {"type": "swap_keyword", "number": 1, "words": dealt}, table.seat(1)) == "no_spare_words"
 
 
 # --- seats ----------------------------------------------------------------------------------
@@ -469,24 +470,59 @@ def test_the_host_changes_the_sand_timer_in_the_lobby():
 
 # --- custom words ---------------------------------------------------------------------------
 
-def test_custom_words_are_split_by_lines_or_commas_and_must_hold_8_distinct_words():
-    assert custom_words("apple, pear\nplum\n\n kiwi ,fig,lime,lemon,melon") == [
-        "apple", "pear", "plum", "kiwi", "fig", "lime", "lemon", "melon"]
+def test_custom_words_are_split_by_lines_or_commas_and_must_hold_12_distinct_words():
+    assert custom_words("apple, pear\nplum\n\n kiwi ,fig,lime,lemon,melon\npeach,grape,mango,cherry") == [
+        "apple", "pear", "plum", "kiwi", "fig", "lime", "lemon", "melon", "peach", "grape", "mango", "cherry"]
     with pytest.raises(RuleError) as error:
-        custom_words("apple\nApples\npear\nplum\nfig\nlime\nlemon\nmelon")
+        custom_words("apple\nApples\npear\nplum\nfig\nlime\nlemon\nmelon\npeach\ngrape\nmango\ncherry")
     assert error.value.code == "too_few_words"
-    assert error.value.params == {"count": 7, "min": 8, "repeated": "Apples"}
+    assert error.value.params == {"count": 11, "min": 12, "repeated": "Apples"}
     with pytest.raises(RuleError) as error:
         custom_words(["not", "text"])
     assert error.value.code == "words_malformed"
 
 
 def test_a_game_with_custom_words_deals_from_them():
-    words = ["apple", "pear", "plum", "kiwi", "fig", "lime", "lemon", "melon"]
+    words = ["apple", "pear", "plum", "kiwi", "fig", "lime", "lemon", "melon", "peach", "grape", "mango", "cherry"]
     for seed in range(20):
         table = Table(seed=seed, custom_words="\n".join(words))     # the pack (WORDS) is not used
         assert table.game.settings.words == tuple(words)
-        assert set(table.game.keywords["white"] + table.game.keywords["black"]) == set(words)
+        dealt = table.game.keywords["white"] + table.game.keywords["black"]
+        assert set(dealt) < set(words) and len(set(dealt)) == 8
+
+
+def test_a_deal_always_leaves_four_words_undealt():
+    """With no spare word, each team would know the other's keywords: "the list minus ours"."""
+    for seed in range(10):
+        table = Table(seed=seed, words=WORDS[:12])
+        assert len(set(table.game.dealt)) == 8                  # 4 of the 12 are nobody's
+    for words, mode, least in ((WORDS[:11], "standard", 12), (WORDS[:7], "three_player", 8)):
+        players = {"white": ("Ann", "Abe"), "black": ("Ivy",) if mode == "three_player" else ("Bea", "Bob")}
+        table = Table(start=False, mode=mode, **players)
+        before = list(table.events)
+        with pytest.raises(RuleError) as error:
+            table.do({"type": "start", "words": words}, HOST)
+        assert (error.value.code, error.value.params) == ("not_enough_words", {"min": least})
+        assert table.events == before
+
+
+def _rematch_deals(words: list[str], seed: int) -> tuple[set, set]:
+    """The first match's keywords and the rematch's, from the host's own list."""
+    table = _finished(Table(seed=seed, custom_words="\n".join(words)))
+    first = set(table.game.dealt)
+    table.do({"type": "rematch"}, HOST)
+    table.do({"type": "start", "words": WORDS}, HOST)
+    return first, set(table.game.keywords["white"] + table.game.keywords["black"])
+
+
+def test_a_rematch_deals_only_unseen_words_while_four_of_them_would_stay_undealt():
+    # 20 words: 12 never dealt, enough for a deal that leaves 4 of them: the rematch deals only unseen words.
+    for seed in range(10):
+        first, second = _rematch_deals(WORDS[:20], seed)
+        assert not first & second
+    # 16 words: the 8 unseen would all be dealt, and each team would know the other's as "the unseen minus
+    # ours"; so the rematch deals from the whole list, and sometimes a word everyone saw comes back.
+    assert any(first & second for first, second in (_rematch_deals(WORDS[:16], seed) for seed in range(10)))
 
 
 # --- the try-out ----------------------------------------------------------------------------

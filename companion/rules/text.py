@@ -14,7 +14,10 @@ NAME_LENGTH = (2, 20)
 CLUE_MAX_LENGTH = 60
 KEYWORD_GUESS_MAX_LENGTH = 40
 WORD_MAX_LENGTH = 40
-MIN_WORDS = 8                     # a custom list must hold at least this many distinct words
+# Words a deal leaves undealt: with no spare word, a team would know the other's keywords as "the list minus
+# ours"; with four, the other team's four keywords hide among eight words, as many decoys as keywords.
+UNDEALT_WORDS = 4
+MIN_WORDS = 2 * 4 + UNDEALT_WORDS  # a custom list must hold at least this many distinct words (two teams' four)
 MAX_WORDS = 500                   # fits the request size limit with room to spare
 TIMER_SECONDS = (10, 600)         # the sand timer's allowed lengths; 30 is the rulebook's
 LANGUAGES = ("en", "fr", "ko")    # each has a keyword pack and a catalogue
