@@ -360,17 +360,20 @@ class DecryptoTable(RuleBasedStateMachine):
     @precondition(lambda self: self.game.phase == LOBBY)
     @rule(data=st.data())
     def start(self, data):
-        words = data.draw(st.sampled_from([WORDS, WORDS[:7], []]), label="words")
+        words = data.draw(st.sampled_from([WORDS, WORDS[:11], WORDS[:7], []]), label="words")
         actor = HOST if data.draw(st.integers(0, 4), label="host?") else self.any_actor(data)
         before = self.game
         outcome = self.send({"type": "start", "words": words}, actor)
-        # rules.md "Standard game" / "Three-player game": the host starts exactly when the seating is legal.
-        if actor == HOST and words is WORDS:
+        # rules.md "Standard game" / "Three-player game": the host starts exactly when the seating is legal,
+        # and "Custom words": when the deal leaves at least 4 words of the pack undealt.
+        if actor == HOST:
             problem = start_problem(before)
-            if problem is None:
+            if problem is not None:
+                assert outcome == problem.code
+            elif len(words) >= 4 * len(before.transmitting) + 4:
                 assert isinstance(outcome, list), outcome
             else:
-                assert outcome == problem.code
+                assert outcome == "not_enough_words"
 
     # --- playing on: the right actors do the next thing --------------------------------------
 
