@@ -4,6 +4,7 @@ import pytest
 
 from companion.rules import HOST, LOBBY, OVER, PLAYING, Actor, RuleError
 from companion.rules.queries import last_entry
+from companion.rules.state import replay
 from companion.rules.text import custom_words
 
 from .driver import WORDS, Table, wrong
@@ -196,6 +197,24 @@ def test_after_the_game_ended_a_correction_may_change_the_result_but_never_resum
                                            "game_ended"]
     assert table.game.phase == OVER and table.game.result.winners == ("white",)
     assert table.game.tokens["black"].miscommunications == 1
+
+
+def test_a_correction_proposed_before_the_refusal_existed_is_not_carried_out_after_the_end():
+    """A log may hold a correction proposed at game over by an older version: confirming it can't resume play."""
+    table = Table()
+    table.round()
+    table.round(black=(True, True))
+    table.round(black=(True, True))                              # White's 2nd Interception: White wins
+    last = table.game.rounds[2].transmissions["black"]
+    proposed = {"type": "correction_proposed", "round": 3, "team": "black",
+                "decryption": list(last.decryption.code), "interception": wrong(last.code)}
+    table.events.append(proposed)
+    table.game = replay(table.events)
+    _answer(table, "white")
+    assert refused(table, {"type": "answer_correction", "accept": True},
+                   table.seat(table.game.team_players("black")[0].seat)) == "correction_resumes_play"
+    assert table.game.phase == OVER
+    table.do({"type": "withdraw_correction"}, HOST)
 
 
 def test_a_correction_after_the_keywords_were_shown_never_leads_to_the_tiebreak():

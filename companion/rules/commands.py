@@ -191,7 +191,7 @@ COMMANDS = {c.name: c for c in (
         fields=(Field("accept", "boolean", "True to accept, false to reject."),),
         targets=(_target("correction", "correction", "`view.correction.id`: the proposal answered."),),
         checks=(targets.answer_correction,),
-        refusals=("no_correction", "correction_already_confirmed", "accept_malformed"),
+        refusals=("no_correction", "correction_already_confirmed", "accept_malformed", "correction_resumes_play"),
         example={"accept": True, "correction": 1}, during_correction=True),
     Command(
         "withdraw-correction", "withdraw_correction", host.withdraw_correction, "host", "withdrawCorrection",

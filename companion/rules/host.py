@@ -66,7 +66,10 @@ def answer_correction(game, command, actor, rng):
     if not accept or correction.confirmed | {player.team} != set(TEAMS):
         return events
     after = replay(events, game)
-    return events + _corrected(after, correction.decryption, correction.interception, rng)
+    corrected = _corrected(after, correction.decryption, correction.interception, rng)
+    if keywords_public(game) and replay(corrected, after).phase != OVER:
+        raise RuleError("correction_resumes_play")      # proposed before such corrections were refused
+    return events + corrected
 
 
 def _corrected(game, decryption, interception, rng) -> list[dict]:
