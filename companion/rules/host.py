@@ -41,12 +41,10 @@ def propose_correction(game, command, actor, rng):
     if decryption == transmission.decryption.code and interception == (
             transmission.interception.code if r.interception_allowed else None):
         raise RuleError("correction_changes_nothing")
-    if keywords_public(game):
-        # Everyone has seen both teams' keywords: the result may change, but play can't go on with them.
-        # (The events are thrown away: a spare random source leaves the game's own untouched.)
-        outcome = replay(_corrected(game, decryption, interception, random.Random()), game)
-        if outcome.phase != OVER:
-            raise RuleError("correction_resumes_play")
+    # Once everyone has seen both teams' keywords, the result may change but play can't go on with them.
+    # (A spare random source: these events are only looked at, and the game's own dice stay untouched.)
+    if keywords_public(game) and _resumes_play(game, _corrected(game, decryption, interception, random.Random())):
+        raise RuleError("correction_resumes_play")
     return [{"type": "correction_proposed", "round": r.number, "team": transmission.team,
              "decryption": list(decryption), "interception": list(interception) if interception else None}]
 
@@ -67,9 +65,14 @@ def answer_correction(game, command, actor, rng):
         return events
     after = replay(events, game)
     corrected = _corrected(after, correction.decryption, correction.interception, rng)
-    if keywords_public(game) and replay(corrected, after).phase != OVER:
+    if keywords_public(game) and _resumes_play(after, corrected):
         raise RuleError("correction_resumes_play")      # proposed before such corrections were refused
     return events + corrected
+
+
+def _resumes_play(game, corrected: list[dict]) -> bool:
+    """Whether a correction's events take a game that is over back into play (a next round, the tiebreak)."""
+    return replay(corrected, game).phase != OVER
 
 
 def _corrected(game, decryption, interception, rng) -> list[dict]:
