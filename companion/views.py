@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .rules import KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other
-from .rules.queries import (correctable, last_entry, proposed_verdicts, skippable, start_problem, swap_problem,
-                            task)
+from .rules.queries import (correctable, keywords_public, last_entry, proposed_verdicts, skippable, start_problem,
+                            swap_problem, task)
 from .rules.round_end import standings
 from .rules.state import Round, Transmission, token_awards
 
@@ -95,15 +95,11 @@ def _start_problem(game: Game) -> view_types.StartProblem | None:
     return {"code": problem.code, "params": problem.params} if problem else None
 
 
-def _keywords_public(game: Game) -> bool:
-    return game.phase in (KEYWORD_JUDGING, OVER)
-
-
 def _team(game: Game, team: str, my_team: str | None) -> view_types.Team:
     round_ = game.round
     transmission = round_.transmissions.get(team) if round_ and game.phase == PLAYING else None
     encryptor = transmission.encryptor if transmission else None
-    show_keywords = team in game.keywords and (team == my_team or _keywords_public(game))
+    show_keywords = team in game.keywords and (team == my_team or keywords_public(game))
     tokens = standings(game)[team]
     return {
         "players": [{"seat": p.seat, "name": p.name, "encryptor": p.seat == encryptor}

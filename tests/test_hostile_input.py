@@ -25,7 +25,7 @@ from companion.web.commands import COMMANDS
 from .api import browser, csrf_of, expected, refusal_pattern
 from .driver import ApiGame, wrong
 
-EIGHT_WORDS = "apple\npear\nplum\nkiwi\nfig\nlime\nlemon\nmelon"
+TWELVE_WORDS = "apple\npear\nplum\nkiwi\nfig\nlime\nlemon\nmelon\npeach\ngrape\nmango\ncherry"
 
 
 # --- helpers ------------------------------------------------------------------------------------
@@ -426,7 +426,8 @@ class Tags(HTMLParser):
 
 MARKUP_NAMES = {"white": ["<script>x</script>", "نور"], "black": ['"><svg onload=a>', "👩\u200d🚀 Zoe"]}
 MARKUP_WORDS = ['<script>alert("w")</script>', "<img src=x onerror=alert(2)>", "'><svg onload=alert(3)>",
-                "a&amp;b", "ZEBRA", "OTTER", "LLAMA", "BISON"]
+                "a&amp;b", "ZEBRA", "OTTER", "LLAMA", "BISON", "<i>italic</i>", '"quoted"', "&#60;b&#62;",
+                "<style>*{}</style>"]   # 12, the least a list may hold: 8 are dealt
 MARKUP_CLUES = {"white": ["<script>alert(p)</script>", '"><img src=y onerror=alert(q)>', "שלום 🚀"],
                 "black": ["<b>bold</b>", "&lt;i&gt; pre-escaped", "👩\u200d🚀 launch"]}
 MARKUP_GUESSES = {"white": ['<script>alert("g")</script>', "", "", ""],
@@ -471,18 +472,20 @@ def test_markup_typed_by_players_is_shown_as_text_on_every_page(app, client):
     link = game.post("seat-link", tokens["host"], seat=seat).get_json()["seat_link"]["url"]
 
     names_, clues_ = sum(MARKUP_NAMES.values(), []), sum(MARKUP_CLUES.values(), [])
-    everything = [*names_, *MARKUP_WORDS, *clues_, *[g for guesses in MARKUP_GUESSES.values() for g in guesses if g]]
+    dealt = [w for team in ("white", "black") for w in game.view(tokens["host"])["teams"][team]["keywords"]]
+    assert len(dealt) == 8 and set(dealt) <= set(MARKUP_WORDS)              # shown to all while judging
+    everything = [*names_, *dealt, *clues_, *[g for guesses in MARKUP_GUESSES.values() for g in guesses if g]]
     pages = {"table": client.get(f"/table/{tokens['host']}"), "spectator": client.get(f"/watch/{tokens['spectator']}"),
              "join": client.get(f"/join/{tokens['white']}"), "seat link": client.get("/" + link.split("/", 3)[3])}
     for name, token in players.items():
         pages[f"phone of {name}"] = browser(app, game_id, token).get(f"/play/{game_id}")
-    shown = {"table": everything, "spectator": names_ + MARKUP_WORDS + clues_, "join": (),
+    shown = {"table": everything, "spectator": names_ + dealt + clues_, "join": (),
              "seat link": ["<script>x</script>"]}
     for where, answer in pages.items():
         assert answer.status_code == 200, where
         own_name = where.removeprefix("phone of ")
         assert_inert(answer.get_data(as_text=True), where,
-                     shown.get(where, [own_name] + MARKUP_WORDS + clues_))
+                     shown.get(where, [own_name] + dealt + clues_))
 
     proposal = game.view(tokens["host"])["tiebreak"]["proposal"]
     assert game.post("verdicts", tokens["host"], verdicts=proposal).status_code == 200
@@ -656,11 +659,11 @@ def test_a_body_just_under_the_size_limit_reaches_the_rules(app, client):
 # --- game settings ---------------------------------------------------------------------------------
 
 BAD_SETTINGS = {
-    "words-empty": ({"words": ""}, "too_few_words", {"count": 0, "min": 8, "repeated": "-"}),
-    "words-only-separators": ({"words": " \n,, \n\t,"}, "too_few_words", {"count": 0, "min": 8, "repeated": "-"}),
-    "words-nul": ({"words": "ap\x00ple\n" + EIGHT_WORDS}, CONTROL, {}),
-    "words-right-to-left-override": ({"words": "\u202eelppa\n" + EIGHT_WORDS}, CONTROL, {}),
-    "words-zero-width-space": ({"words": "ap\u200bple\n" + EIGHT_WORDS}, CONTROL, {}),
+    "words-empty": ({"words": ""}, "too_few_words", {"count": 0, "min": 12, "repeated": "-"}),
+    "words-only-separators": ({"words": " \n,, \n\t,"}, "too_few_words", {"count": 0, "min": 12, "repeated": "-"}),
+    "words-nul": ({"words": "ap\x00ple\n" + TWELVE_WORDS}, CONTROL, {}),
+    "words-right-to-left-override": ({"words": "\u202eelppa\n" + TWELVE_WORDS}, CONTROL, {}),
+    "words-zero-width-space": ({"words": "ap\u200bple\n" + TWELVE_WORDS}, CONTROL, {}),
     "words-number": ({"words": 8}, "words_malformed", {}),
     "words-object": ({"words": {"apple": 1}}, "words_malformed", {}),
     "words-too-many": ({"words": ",".join(f"w{n}" for n in range(MAX_WORDS + 1))}, "too_many_words",
@@ -755,8 +758,8 @@ HOME = [
     pytest.param({"timer": "1", "timer_seconds": "99999"}, "timer_length", TIMER, id="timer-huge"),
     pytest.param({"timer": "1", "timer_seconds": "thirty"}, "timer_length", TIMER, id="timer-word"),
     pytest.param({"mode": "<script>x</script>"}, "unknown_mode", {}, id="mode-markup"),
-    pytest.param({"words": "ap\x00ple\n" + EIGHT_WORDS}, CONTROL, {}, id="words-nul"),
-    pytest.param({"words": "apple, pear"}, "too_few_words", {"count": 2, "min": 8, "repeated": "-"},
+    pytest.param({"words": "ap\x00ple\n" + TWELVE_WORDS}, CONTROL, {}, id="words-nul"),
+    pytest.param({"words": "apple, pear"}, "too_few_words", {"count": 2, "min": 12, "repeated": "-"},
                  id="words-too-few"),
     pytest.param({"timer": "1", "timer_seconds": "\u00b2"}, "timer_length", TIMER, id="timer-superscript-two"),
 ]

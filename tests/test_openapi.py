@@ -405,7 +405,7 @@ def test_creating_a_game_matches_the_document(client, body):
 @pytest.mark.parametrize("body", [
     {"language": "en", "mode": "standard", "timer": None},
     {"mode": "three_player", "timer": 30},
-    {"timer": 600, "words": "apple, pear\nplum\ncherry\nlemon, lime\nfig\ndate\nkiwi"},
+    {"timer": 600, "words": "apple, pear\nplum\ncherry\nlemon, lime\nfig\ndate\nkiwi\npeach, grape, mango"},
 ])
 def test_creating_a_game_with_settings_matches_the_document(client, body):
     api = Api(client)

@@ -4,6 +4,7 @@ import pytest
 
 from companion.rules import HOST, LOBBY, OVER, PLAYING, Actor, RuleError
 from companion.rules.queries import last_entry
+from companion.rules.state import replay
 from companion.rules.text import custom_words
 
 from .driver import WORDS, Table, wrong
@@ -177,21 +178,56 @@ def test_each_proposal_has_the_next_number_in_the_game():
             _answer(table, "black", accept=False)
 
 
-def test_correcting_the_reveal_that_ended_the_game_reopens_it_and_play_goes_on():
+def test_after_the_game_ended_a_correction_may_change_the_result_but_never_resume_play():
+    """At game over both teams' keywords are on every screen: a round or a tiebreak can't be played with them."""
     table = Table()
     table.round()
     table.round(black=(True, True))
     table.round(black=(True, True))                              # White's 2nd Interception: White wins
     assert table.game.phase == OVER and table.game.result.winners == ("white",)
     last = table.game.rounds[2].transmissions["black"]
-    _propose(table, last.decryption.code, wrong(last.code))     # the interception was a mis-tap
+    # Without that interception the game would go on to round 4, with keywords everyone has seen.
+    assert refused(table, {"type": "propose_correction", "decryption": list(last.decryption.code),
+                           "interception": wrong(last.code)}) == "correction_resumes_play"
+    # Black misread its own code too: the game stays over, and the tokens are recounted.
+    _propose(table, wrong(last.code), last.interception.code)
     _answer(table, "white")
     events = _answer(table, "black")
     assert [e["type"] for e in events] == ["correction_answered", "round_reopened", "reveal_corrected",
-                                           "round_started"]
-    assert table.game.phase == PLAYING and table.game.result is None
-    assert table.game.round.number == 4
-    assert table.game.tokens["white"].interceptions == 1
+                                           "game_ended"]
+    assert table.game.phase == OVER and table.game.result.winners == ("white",)
+    assert table.game.tokens["black"].miscommunications == 1
+
+
+def test_a_correction_proposed_before_the_refusal_existed_is_not_carried_out_after_the_end():
+    """A log may hold a correction proposed at game over by an older version: confirming it can't resume play."""
+    table = Table()
+    table.round()
+    table.round(black=(True, True))
+    table.round(black=(True, True))                              # White's 2nd Interception: White wins
+    last = table.game.rounds[2].transmissions["black"]
+    proposed = {"type": "correction_proposed", "round": 3, "team": "black",
+                "decryption": list(last.decryption.code), "interception": wrong(last.code)}
+    table.events.append(proposed)
+    table.game = replay(table.events)
+    _answer(table, "white")
+    assert refused(table, {"type": "answer_correction", "accept": True},
+                   table.seat(table.game.team_players("black")[0].seat)) == "correction_resumes_play"
+    assert table.game.phase == OVER
+    table.do({"type": "withdraw_correction"}, HOST)
+
+
+def test_a_correction_after_the_keywords_were_shown_never_leads_to_the_tiebreak():
+    table = Table()
+    table.round(white=(False, False), black=(False, False))      # a Miscommunication each
+    table.round(white=(True, True), black=(True, True))          # an Interception each
+    table.round(white=(False, False))                            # White's 2nd Miscommunication: Black wins
+    assert table.game.phase == OVER and table.game.result.winners == ("black",)
+    last = table.game.rounds[2].transmissions["black"]
+    # White really intercepted Black's last code: both teams won at once, the scores are level, and the
+    # tiebreak would have the teams guess keywords they have seen.
+    assert refused(table, {"type": "propose_correction", "decryption": list(last.decryption.code),
+                           "interception": list(last.code)}) == "correction_resumes_play"
 
 
 def test_a_correction_that_gives_the_deciding_token_ends_the_game_instead_of_the_next_round():
@@ -279,9 +315,10 @@ def test_each_team_may_swap_one_keyword_once_before_its_round_1_clues():
 
 
 def test_a_swap_needs_a_spare_word_and_a_number():
-    table = Table(words=WORDS[:8])
-    assert refused(table, {"type": "swap_keyword", "number": 5, "words": WORDS[:8]}, table.seat(1)) == "keyword_number"
-    assert refused(table, {"type": "swap_keyword", "number": 1, "words": WORDS[:8]}, table.seat(1)) == "no_spare_words"
+    table = Table(words=WORDS[:12])
+    dealt = list(table.game.dealt)          # a list all dealt (a game from before lists needed 12 words)
+    assert refused(table, {"type": "swap_keyword", "number": 5, "words": dealt}, table.seat(1)) == "keyword_number"
+    assert refused(table, {"type": "swap_keyword", "number": 1, "words": dealt}, table.seat(1)) == "no_spare_words"
 
 
 # --- seats ----------------------------------------------------------------------------------
@@ -301,6 +338,15 @@ def test_a_seat_link_can_be_cancelled_and_then_no_longer_claimed():
     table.do({"type": "issue_seat_link", "seat": 2}, HOST)
     table.do({"type": "cancel_seat_link", "seat": 2}, HOST)
     assert refused(table, {"type": "claim_seat"}, Actor("handoff", seat=2)) == "seat_link_only"
+
+
+def test_a_try_out_issues_no_seat_link_and_takes_no_claim():
+    """A try-out's seats are all on the device that made it: no link lets another phone take one."""
+    table = Table(white=(), black=(), start=False, try_out=True,
+                  players={"white": ["W1", "W2"], "black": ["B1", "B2"]})
+    table.do({"type": "start", "words": WORDS}, HOST)
+    assert refused(table, {"type": "issue_seat_link", "seat": 3}) == "try_out_fixed_seats"
+    assert refused(table, {"type": "claim_seat"}, Actor("handoff", seat=3)) == "try_out_fixed_seats"
 
 
 # --- rematch --------------------------------------------------------------------------------
@@ -443,24 +489,59 @@ def test_the_host_changes_the_sand_timer_in_the_lobby():
 
 # --- custom words ---------------------------------------------------------------------------
 
-def test_custom_words_are_split_by_lines_or_commas_and_must_hold_8_distinct_words():
-    assert custom_words("apple, pear\nplum\n\n kiwi ,fig,lime,lemon,melon") == [
-        "apple", "pear", "plum", "kiwi", "fig", "lime", "lemon", "melon"]
+def test_custom_words_are_split_by_lines_or_commas_and_must_hold_12_distinct_words():
+    assert custom_words("apple, pear\nplum\n\n kiwi ,fig,lime,lemon,melon\npeach,grape,mango,cherry") == [
+        "apple", "pear", "plum", "kiwi", "fig", "lime", "lemon", "melon", "peach", "grape", "mango", "cherry"]
     with pytest.raises(RuleError) as error:
-        custom_words("apple\nApples\npear\nplum\nfig\nlime\nlemon\nmelon")
+        custom_words("apple\nApples\npear\nplum\nfig\nlime\nlemon\nmelon\npeach\ngrape\nmango\ncherry")
     assert error.value.code == "too_few_words"
-    assert error.value.params == {"count": 7, "min": 8, "repeated": "Apples"}
+    assert error.value.params == {"count": 11, "min": 12, "repeated": "Apples"}
     with pytest.raises(RuleError) as error:
         custom_words(["not", "text"])
     assert error.value.code == "words_malformed"
 
 
 def test_a_game_with_custom_words_deals_from_them():
-    words = ["apple", "pear", "plum", "kiwi", "fig", "lime", "lemon", "melon"]
+    words = ["apple", "pear", "plum", "kiwi", "fig", "lime", "lemon", "melon", "peach", "grape", "mango", "cherry"]
     for seed in range(20):
         table = Table(seed=seed, custom_words="\n".join(words))     # the pack (WORDS) is not used
         assert table.game.settings.words == tuple(words)
-        assert set(table.game.keywords["white"] + table.game.keywords["black"]) == set(words)
+        dealt = table.game.keywords["white"] + table.game.keywords["black"]
+        assert set(dealt) < set(words) and len(set(dealt)) == 8
+
+
+def test_a_deal_always_leaves_four_words_undealt():
+    """With no spare word, each team would know the other's keywords: "the list minus ours"."""
+    for seed in range(10):
+        table = Table(seed=seed, words=WORDS[:12])
+        assert len(set(table.game.dealt)) == 8                  # 4 of the 12 are nobody's
+    for words, mode, least in ((WORDS[:11], "standard", 12), (WORDS[:7], "three_player", 8)):
+        players = {"white": ("Ann", "Abe"), "black": ("Ivy",) if mode == "three_player" else ("Bea", "Bob")}
+        table = Table(start=False, mode=mode, **players)
+        before = list(table.events)
+        with pytest.raises(RuleError) as error:
+            table.do({"type": "start", "words": words}, HOST)
+        assert (error.value.code, error.value.params) == ("not_enough_words", {"min": least})
+        assert table.events == before
+
+
+def _rematch_deals(words: list[str], seed: int) -> tuple[set, set]:
+    """The first match's keywords and the rematch's, from the host's own list."""
+    table = _finished(Table(seed=seed, custom_words="\n".join(words)))
+    first = set(table.game.dealt)
+    table.do({"type": "rematch"}, HOST)
+    table.do({"type": "start", "words": WORDS}, HOST)
+    return first, set(table.game.keywords["white"] + table.game.keywords["black"])
+
+
+def test_a_rematch_deals_only_unseen_words_while_four_of_them_would_stay_undealt():
+    # 20 words: 12 never dealt, enough for a deal that leaves 4 of them: the rematch deals only unseen words.
+    for seed in range(10):
+        first, second = _rematch_deals(WORDS[:20], seed)
+        assert not first & second
+    # 16 words: the 8 unseen would all be dealt, and each team would know the other's as "the unseen minus
+    # ours"; so the rematch deals from the whole list, and sometimes a word everyone saw comes back.
+    assert any(first & second for first, second in (_rematch_deals(WORDS[:16], seed) for seed in range(10)))
 
 
 # --- the try-out ----------------------------------------------------------------------------

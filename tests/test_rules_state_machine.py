@@ -360,17 +360,20 @@ class DecryptoTable(RuleBasedStateMachine):
     @precondition(lambda self: self.game.phase == LOBBY)
     @rule(data=st.data())
     def start(self, data):
-        words = data.draw(st.sampled_from([WORDS, WORDS[:7], []]), label="words")
+        words = data.draw(st.sampled_from([WORDS, WORDS[:11], WORDS[:7], []]), label="words")
         actor = HOST if data.draw(st.integers(0, 4), label="host?") else self.any_actor(data)
         before = self.game
         outcome = self.send({"type": "start", "words": words}, actor)
-        # rules.md "Standard game" / "Three-player game": the host starts exactly when the seating is legal.
-        if actor == HOST and words is WORDS:
+        # rules.md "Standard game" / "Three-player game": the host starts exactly when the seating is legal,
+        # and "Custom words": when the deal leaves at least 4 words of the pack undealt.
+        if actor == HOST:
             problem = start_problem(before)
-            if problem is None:
+            if problem is not None:
+                assert outcome == problem.code
+            elif len(words) >= 4 * len(before.transmitting) + 4:
                 assert isinstance(outcome, list), outcome
             else:
-                assert outcome == problem.code
+                assert outcome == "not_enough_words"
 
     # --- playing on: the right actors do the next thing --------------------------------------
 
@@ -511,10 +514,16 @@ class DecryptoTable(RuleBasedStateMachine):
         interception = data.draw(st.sampled_from([code, self.wrong_code(data, code)]), label="interception")
         unchanged = (tuple(decryption) == transmission.decryption.code
                      and (not r.interception_allowed or tuple(interception) == transmission.interception.code))
+        over = self.game.phase == OVER
         outcome = self.send({"type": "propose_correction", "decryption": decryption, "interception": interception},
-                            HOST, must_succeed=not unchanged)
+                            HOST, must_succeed=not unchanged and not over)
         if unchanged:
             assert outcome == "correction_changes_nothing"
+            return
+        if isinstance(outcome, str):
+            # docs/rules.md "Readings we chose": after the end, a correction that would resume play is refused
+            # (check_command below checks that an accepted one keeps the game over).
+            assert over and outcome == "correction_resumes_play"
             return
         for team in data.draw(st.permutations(TEAMS), label="answer order"):
             if data.draw(st.integers(0, 5), label="leave it pending?") == 0:
@@ -807,6 +816,10 @@ class DecryptoTable(RuleBasedStateMachine):
                           after.tokens[team].miscommunications - before.tokens[team].miscommunications)
                 limit = (2 if after.three_player else 1) * resolved
                 assert 0 <= gained[0] <= limit and 0 <= gained[1] <= resolved
+        if before.phase == OVER and before.match == after.match:
+            # docs/rules.md "Readings we chose": everyone has seen the keywords, so a game over stays over
+            # (a correction may change its result) until a rematch.
+            assert after.phase == OVER
         if before.phase == PLAYING and after.phase != PLAYING:
             # rules.md "A round" 8: the game ends only once the round's last transmission is resolved.
             assert after.round.finished

@@ -16,6 +16,7 @@ import json
 import pytest
 
 from companion.rules import HOST, OVER, TEAMS, Actor, other
+from companion.rules.state import replay
 from companion.rules.three_player import INTERCEPTOR, TEAM
 from companion.views import Viewer, view_for
 
@@ -417,10 +418,13 @@ def test_can_swap_in_the_three_player_game_is_for_the_team_only():
 
 
 def test_can_swap_is_false_when_no_spare_word_is_left():
-    words = "apple, pear, plum, kiwi, fig, lime, lemon, melon"
-    table = Table(custom_words=words)
-    assert len(table.game.dealt) == 8
-    assert set(can_swap(table.game).values()) == {False}
+    """A game from before lists needed 12 words: its list of 8 was all dealt, so no team can swap."""
+    table = Table(custom_words="apple, pear, plum, kiwi, fig, lime, lemon, melon, peach, grape, mango, cherry")
+    assert set(can_swap(table.game).values()) == {True}
+    created, *played = table.events
+    old = replay([{**created, "words": list(table.game.dealt)}, *played])
+    assert len(old.settings.words) == 8
+    assert set(can_swap(old).values()) == {False}
 
 
 def test_a_planted_leak_is_caught():

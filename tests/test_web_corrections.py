@@ -317,16 +317,17 @@ def test_the_forms_carry_out_a_correction_and_a_skip(app, client):
 
 # --- creating games -------------------------------------------------------------------------
 
-EIGHT = "apple, pear\nplum\n\n kiwi ,fig,lime,lemon,melon"
+TWELVE = "apple, pear\nplum\n\n kiwi ,fig,lime,lemon,melon\npeach, grape, mango, cherry"
 
 
 def test_the_api_creates_a_three_player_game_with_a_timer_and_its_own_words(client):
-    game = ApiGame(client, settings={"mode": "three_player", "timer": 30, "words": EIGHT}, white=("Ann", "Abe"),
+    game = ApiGame(client, settings={"mode": "three_player", "timer": 30, "words": TWELVE}, white=("Ann", "Abe"),
                    black=("Ivy",))
     created = log(game)[0][1]
     assert created["type"] == "game_created"
     assert (created["mode"], created["timer"]) == ("three_player", 30)
-    assert created["words"] == ["apple", "pear", "plum", "kiwi", "fig", "lime", "lemon", "melon"]
+    assert created["words"] == ["apple", "pear", "plum", "kiwi", "fig", "lime", "lemon", "melon", "peach", "grape",
+                                "mango", "cherry"]
     view = game.view(game.seats["Ann"])
     assert view["mode"] == "three_player" and view["transmitting"] == ["white"]
     assert set(view["teams"]["white"]["keywords"]) <= set(created["words"])
@@ -347,13 +348,15 @@ def test_the_api_creates_a_standard_game_by_default(client):
     ({"timer": 30.5}, "timer_length", {"min": 10, "max": 600}, None),
     ({"mode": "duo"}, "unknown_mode", {}, "Choose the standard game or the three-player game."),
     ({"mode": None}, "unknown_mode", {}, None),
-    ({"words": "apple, pear, plum"}, "too_few_words", {"count": 3, "min": 8, "repeated": "-"},
-     "Your list has 3 different words; it needs at least 8."),
-    ({"words": "apple\nApples\npear\nplum\nfig\nlime\nlemon\nmelon"}, "too_few_words",
-     {"count": 7, "min": 8, "repeated": "Apples"}, "Your list has 7 different words"),
+    ({"words": "apple, pear, plum"}, "too_few_words", {"count": 3, "min": 12, "repeated": "-"},
+     "Your list has 3 different words; it needs at least 12."),
+    ({"words": "apple\nApples\npear\nplum\nfig\nlime\nlemon\nmelon\npeach\ngrape\nmango\ncherry"},
+     "too_few_words", {"count": 11, "min": 12, "repeated": "Apples"}, "Your list has 11 different words"),
+    ({"words": "apple\npear\nplum\nkiwi\nfig\nlime\nlemon\nmelon"}, "too_few_words",      # 8: each team would
+     {"count": 8, "min": 12, "repeated": "-"}, "it needs at least 12"),                       # know the other's
     ({"words": "moon\n" * 20}, "too_few_words", None, "Your list has 1 different word;"),
     ({"words": ["apple", "pear"]}, "words_malformed", {}, None),
-    ({"words": "x" * 41 + "\n" + EIGHT}, "text_too_long", {"limit": 40}, None),
+    ({"words": "x" * 41 + "\n" + TWELVE}, "text_too_long", {"limit": 40}, None),
     ({"language": "xx"}, "unknown_language", {}, None),
     ([1, 2], "malformed_body", {}, None),
 ])
@@ -372,7 +375,7 @@ def test_a_game_with_bad_settings_is_refused_with_the_sentence_and_not_created(a
 def test_too_few_words_names_the_repeated_ones(app, client):
     answer = client.post("/api/games", json={"words": "Moon, moons, MOON, star, sun"})
     text = sentence_in(answer, 400, "too_few_words")
-    assert "3 different words" in text and "at least 8" in text
+    assert "3 different words" in text and "at least 12" in text
     assert "moons" in text and "MOON" in text
 
 
@@ -391,7 +394,8 @@ def test_the_home_page_keeps_what_the_host_typed_when_the_list_is_too_short(app)
                                        "csrf_token": home.csrf})
     assert answer.status_code == 400
     page = answer.get_data(as_text=True)
-    assert "Your list has 3 different words; it needs at least 8." in html.unescape(page)
+    assert "Your list has 3 different words; it needs at least 12." in html.unescape(page)
+    assert "at least 12 different words." in page            # the label follows rules.text.MIN_WORDS
     assert "(Apples)" in page
     assert f">{typed}</textarea>" in page
     assert re.search(r'value="three_player" checked', page)
@@ -414,13 +418,13 @@ def test_the_home_page_refuses_a_bad_timer_and_keeps_the_seconds(app):
 
 def test_the_home_page_creates_a_game_with_its_settings(app):
     home = browser(app)
-    answer = home.post("/games", data={"mode": "three_player", "timer": "1", "timer_seconds": "45", "words": EIGHT,
+    answer = home.post("/games", data={"mode": "three_player", "timer": "1", "timer_seconds": "45", "words": TWELVE,
                                        "csrf_token": home.csrf})
     assert answer.status_code == 303 and answer.headers["Location"].startswith("/table/")
     token = answer.headers["Location"].rsplit("/", 1)[1]
     capability, _ = app.extensions["games"].resolve(token)
     created = app.extensions["games"].store.events_after(capability.game_id)[0][1]
-    assert (created["mode"], created["timer"], len(created["words"])) == ("three_player", 45, 8)
+    assert (created["mode"], created["timer"], len(created["words"])) == ("three_player", 45, 12)
 
 
 # --- seat links -----------------------------------------------------------------------------
@@ -507,6 +511,18 @@ def test_a_phone_can_get_a_new_seat_link_while_a_correction_waits_and_answer_it(
     assert game.view(new)["correction"]["confirmed"] == ["white"]
 
 
+def test_a_correction_that_would_resume_a_finished_game_is_refused_with_a_sentence(app, client):
+    """At game over everyone has seen both teams' keywords: a correction that would play on suggests a rematch."""
+    game = state(client, "over")
+    host = game.tokens["host"]
+    last = game.view(host)["rounds"][1]["transmissions"]["black"]      # Black's 2nd Miscommunication
+    before = log(game)
+    answer = game.post("correction", host, decryption=last["code"], interception=last["interception"]["code"])
+    text = sentence_in(answer, 409, "correction_resumes_play")
+    assert "rematch" in text
+    assert log(game) == before
+
+
 def test_the_lobby_corrections_through_the_api(app, client):
     game = ApiGame(client, white=("Ann", "Abe", "Amy", "Al"), black=("Bea",), start=False)
     host = game.tokens["host"]
@@ -578,6 +594,15 @@ def test_a_try_out_gives_one_browser_every_seat_and_no_join_links(app, mode, nam
     answer = me.post(f"/table/{mine['host']}/lock-joining", data={"locked": "1", "csrf_token": me.csrf})
     assert answer.status_code == 403
     assert "A try-out keeps its own seats" in html.unescape(answer.get_data(as_text=True))
+    assert service.store.events_after(game_id) == before
+
+    # Nobody else can join once it has started either, not even through a seat link: none is offered.
+    host = {"Authorization": f"Bearer {mine['host']}"}
+    assert me.post(f"/api/games/{game_id}/start", json={}, headers=host).status_code == 200
+    assert "/seat-link" not in me.get(f"/table/{mine['host']}").get_data(as_text=True)
+    before = service.store.events_after(game_id)
+    sentence_in(me.post(f"/api/games/{game_id}/seat-link", json={"seat": 2}, headers=host), 403,
+                "try_out_fixed_seats")
     assert service.store.events_after(game_id) == before
 
 

@@ -45,7 +45,7 @@ def test_different_words_stay_different(a, b):
 
 
 def test_an_encryptor_cannot_give_their_own_korean_keyword_with_a_particle():
-    words = ["사과", "바다", "학교", "나무", "구름", "기차", "우산", "거울", "시계", "연필"]
+    words = ["사과", "바다", "학교", "나무", "구름", "기차", "우산", "거울", "시계", "연필", "연못", "공원"]
     table = Table(custom_words="\n".join(words), words=words)
     keyword = table.game.keywords["white"][0]
     with pytest.raises(RuleError) as refused:

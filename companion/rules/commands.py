@@ -82,7 +82,7 @@ COMMANDS = {c.name: c for c in (
         f"{three_player.SIZES[three_player.TEAM]} in the team and {three_player.SIZES[three_player.INTERCEPTOR]} "
         "Interceptor). Answers the player's seat number and seat token.",
         fields=(Field("name", "text", f"Trimmed, inner spaces collapsed; then {NAMES}, unique in the team "
-                                      "(ignoring case and accents)."),),
+                                      "(ignoring case, accents, invisible characters and look-alike letters)."),),
         refusals=("too_late_to_join", "game_over", "try_out_fixed_seats", "joining_locked", "name_required",
                   "name_length", "team_full", "name_taken", *TEXT_REFUSALS),
         example={"name": "Ann"}, answer="JoinResult", seats_a_phone=True),
@@ -170,7 +170,9 @@ COMMANDS = {c.name: c for c in (
         "With the host token, for the reveal `view.host.correctable` names (the last one, until the next clues "
         "are announced or a keyword guess is sealed): the guesses as they should have been entered. Both sides "
         "then answer it (`answer-correction`); once both accepted, the reveal, the tokens and whatever the "
-        "round's end led to are judged again.",
+        "round's end led to are judged again. Once the game is over, both teams' keywords have been shown to "
+        "everyone: a correction may change the result, but one that would resume play (a next round or the "
+        "tiebreak) is refused.",
         fields=(Field("decryption", "code", "The corrected decryption."),
                 Field("interception", "code_or_null", "The corrected interception; required when the round has "
                                                       "one, ignored (and may be null or left out) in round 1.",
@@ -178,7 +180,7 @@ COMMANDS = {c.name: c for c in (
         targets=(_target("round", "round", "`view.host.correctable.round`: the round of the reveal."),
                  _target("transmission", "team", "`view.host.correctable.team`: whose transmission.")),
         checks=(targets.correction,),
-        refusals=("nothing_to_correct", "guess_malformed", "correction_changes_nothing"),
+        refusals=("nothing_to_correct", "guess_malformed", "correction_changes_nothing", "correction_resumes_play"),
         example={"decryption": [3, 1, 4], "interception": [3, 1, 2], "round": 2, "transmission": "white"}),
     Command(
         "answer-correction", "answer_correction", host.answer_correction, "seat", "answerCorrection",
@@ -189,7 +191,7 @@ COMMANDS = {c.name: c for c in (
         fields=(Field("accept", "boolean", "True to accept, false to reject."),),
         targets=(_target("correction", "correction", "`view.correction.id`: the proposal answered."),),
         checks=(targets.answer_correction,),
-        refusals=("no_correction", "correction_already_confirmed", "accept_malformed"),
+        refusals=("no_correction", "correction_already_confirmed", "accept_malformed", "correction_resumes_play"),
         example={"accept": True, "correction": 1}, during_correction=True),
     Command(
         "withdraw-correction", "withdraw_correction", host.withdraw_correction, "host", "withdrawCorrection",
@@ -201,13 +203,15 @@ COMMANDS = {c.name: c for c in (
     Command(
         "seat-link", "issue_seat_link", host.issue_seat_link, "host", "issueSeatLink",
         "Issue a new link to a player's seat",
-        "With the host token: a fresh link for a player whose phone died (any earlier link to that seat stops "
-        "working). The answer holds the link, which the table screen also shows as a QR code. The new phone "
-        "claims the seat with it (`claim-seat`); `cancel-seat-link` withdraws it.",
+        "With the host token, in a real game (a try-out's seats stay on its one device): a fresh link for a "
+        "player whose phone died (any earlier link to that seat stops working). The answer holds the link, "
+        "which the table screen also shows as a QR code. The new phone claims the seat with it (`claim-seat`); "
+        "`cancel-seat-link` withdraws it.",
         fields=(SEAT,),
         targets=(_target("name", "text", "The seat holder's name, as the table screen showed it."),),
         checks=(targets.issue_seat_link,),
-        refusals=("no_such_player",), example={"seat": 2, "name": "Ann"}, answer="SeatLinkResult",
+        refusals=("no_such_player", "try_out_fixed_seats"), example={"seat": 2, "name": "Ann"},
+        answer="SeatLinkResult",
         during_correction=True),
     Command(
         "cancel-seat-link", "cancel_seat_link", host.cancel_seat_link, "host", "cancelSeatLink",
@@ -220,7 +224,7 @@ COMMANDS = {c.name: c for c in (
         "claim-seat", "claim_seat", host.claim_seat, "handoff", "claimSeat", "Claim a seat with its new link",
         "With a seat link's token (from `seat-link`): this caller becomes the seat's player. Answers the seat "
         "and its new token; the old token and the link stop working.",
-        answer="ClaimResult", during_correction=True, seats_a_phone=True),
+        refusals=("try_out_fixed_seats",), answer="ClaimResult", during_correction=True, seats_a_phone=True),
     Command(
         "verdicts", "judge_keywords", play.judge_keywords, "host", "judgeKeywords",
         "Judge the keyword guesses (tiebreak)",

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 from .codes import draw_code
 from .errors import RuleError
-from .guards import player_at, require_phase, seated_player
+from .guards import player_at, require_phase, require_real_game, seated_player
 from .play import after_resolution
-from .queries import correctable, last_entry, skip_problem
-from .state import PLAYING, TEAMS, replay
+from .queries import correctable, keywords_public, last_entry, skip_problem
+from .state import OVER, PLAYING, TEAMS, replay
 from .text import parse_code
 
 
@@ -39,6 +41,10 @@ def propose_correction(game, command, actor, rng):
     if decryption == transmission.decryption.code and interception == (
             transmission.interception.code if r.interception_allowed else None):
         raise RuleError("correction_changes_nothing")
+    # Once everyone has seen both teams' keywords, the result may change but play can't go on with them.
+    # (A spare random source: these events are only looked at, and the game's own dice stay untouched.)
+    if keywords_public(game) and _resumes_play(game, _corrected(game, decryption, interception, random.Random())):
+        raise RuleError("correction_resumes_play")
     return [{"type": "correction_proposed", "round": r.number, "team": transmission.team,
              "decryption": list(decryption), "interception": list(interception) if interception else None}]
 
@@ -57,18 +63,31 @@ def answer_correction(game, command, actor, rng):
     events = [{"type": "correction_answered", "team": player.team, "accept": accept}]
     if not accept or correction.confirmed | {player.team} != set(TEAMS):
         return events
+    after = replay(events, game)
+    corrected = _corrected(after, correction.decryption, correction.interception, rng)
+    if keywords_public(game) and _resumes_play(after, corrected):
+        raise RuleError("correction_resumes_play")      # proposed before such corrections were refused
+    return events + corrected
+
+
+def _resumes_play(game, corrected: list[dict]) -> bool:
+    """Whether a correction's events take a game that is over back into play (a next round, the tiebreak)."""
+    return replay(corrected, game).phase != OVER
+
+
+def _corrected(game, decryption, interception, rng) -> list[dict]:
+    """The events of the last reveal corrected to these guesses, and what its round's end now leads to."""
     r, transmission = correctable(game)
     code = transmission.code
     corrected = {"type": "reveal_corrected", "round": r.number, "team": transmission.team,
-                 "decryption": list(correction.decryption),
-                 "interception": list(correction.interception) if correction.interception else None,
-                 "intercepted": correction.interception == code, "miscommunicated": correction.decryption != code}
+                 "decryption": list(decryption), "interception": list(interception) if interception else None,
+                 "intercepted": interception == code, "miscommunicated": decryption != code}
     if not r.finished:
-        return events + [corrected]
+        return [corrected]
     # The corrected reveal ended its round: judge that round's end again.
     reopened = {"type": "round_reopened", "round": r.number}
-    after = replay(events + [reopened, corrected], game)
-    return events + [reopened, corrected] + after_resolution(after, rng)
+    after = replay([reopened, corrected], game)
+    return [reopened, corrected] + after_resolution(after, rng)
 
 
 def withdraw_correction(game, command, actor, rng):
@@ -78,7 +97,9 @@ def withdraw_correction(game, command, actor, rng):
 
 
 def issue_seat_link(game, command, actor, rng):
-    """A fresh link to a player's seat, for a new phone (the service mints the token)."""
+    """A fresh link to a player's seat, for a new phone (the service mints the token); never in a try-out,
+    whose seats are all on the one device that made it."""
+    require_real_game(game)
     return [{"type": "seat_link_issued", "seat": player_at(game, command).seat}]
 
 
@@ -91,6 +112,7 @@ def cancel_seat_link(game, command, actor, rng):
 
 
 def claim_seat(game, command, actor, rng):
+    require_real_game(game)         # a link issued before try-outs refused them
     if actor.seat not in game.seat_links:
         raise RuleError("seat_link_only")
     return [{"type": "seat_claimed", "seat": actor.seat}]

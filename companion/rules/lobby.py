@@ -9,7 +9,7 @@ from .errors import RuleError
 from .guards import player_at, require_phase, require_real_game, seated_player
 from .queries import spare_words, start_problem
 from .state import LOBBY, MODES, OVER, STANDARD, TEAMS, Game, apply, other
-from .text import LANGUAGES, NAME_LENGTH, TIMER_SECONDS, clean_text, custom_words, timer_setting
+from .text import LANGUAGES, NAME_LENGTH, TIMER_SECONDS, UNDEALT_WORDS, clean_text, custom_words, timer_setting
 from .words import distinct_words, normalize
 
 
@@ -165,14 +165,17 @@ def words_to_deal(game: Game, command: dict) -> list[str]:
 
 
 def _deal(game: Game, command: dict, rng: random.Random) -> dict[str, list[str]]:
-    """Four distinct keywords for each team that has a screen; no word is on two screens.
+    """Four distinct keywords for each team that has a screen; no word is on two screens, and at least
+    UNDEALT_WORDS words of the pool stay undealt, so no team can tell the other's keywords by elimination.
 
-    A rematch prefers words not dealt before in this game, when enough remain."""
+    A rematch prefers words not dealt before in this game (everyone saw the last match's keywords), when
+    enough remain for that; else it deals from the whole list again."""
     distinct = words_to_deal(game, command)
     fresh = spare_words(game, distinct)
     teams = game.transmitting
-    pool = fresh if len(fresh) >= 4 * len(teams) else distinct
-    if len(pool) < 4 * len(teams):
-        raise RuleError("not_enough_words")
+    needed = 4 * len(teams) + UNDEALT_WORDS
+    pool = fresh if len(fresh) >= needed else distinct
+    if len(pool) < needed:
+        raise RuleError("not_enough_words", min=needed)
     dealt = rng.sample(pool, 4 * len(teams))     # without replacement from distinct words
     return {team: dealt[4 * i:4 * i + 4] for i, team in enumerate(teams)}

@@ -87,6 +87,11 @@ def last_entry(game: Game) -> dict | None:
     return None
 
 
+def keywords_public(game: Game) -> bool:
+    """Both teams' keywords are on every screen: from the tiebreak's judging on, and once the game is over."""
+    return game.phase in (KEYWORD_JUDGING, OVER)
+
+
 def correctable(game: Game):
     """The last reveal, (round, transmission), while nothing but what followed it by itself came after it."""
     if game.phase not in (PLAYING, KEYWORD_GUESSING, OVER) or not game.rounds:

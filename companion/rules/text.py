@@ -7,19 +7,24 @@ from collections import Counter
 
 from .codes import parse_guess
 from .errors import RuleError
+from .skeleton import ignorable
 from .words import distinct_words
 
 NAME_LENGTH = (2, 20)
 CLUE_MAX_LENGTH = 60
 KEYWORD_GUESS_MAX_LENGTH = 40
 WORD_MAX_LENGTH = 40
-MIN_WORDS = 8                     # a custom list must hold at least this many distinct words
+# Words a deal leaves undealt: with no spare word, a team would know the other's keywords as "the list minus
+# ours"; with four, the other team's four keywords hide among eight words, as many decoys as keywords.
+UNDEALT_WORDS = 4
+MIN_WORDS = 2 * 4 + UNDEALT_WORDS  # a custom list must hold at least this many distinct words (two teams' four)
 MAX_WORDS = 500                   # fits the request size limit with room to spare
 TIMER_SECONDS = (10, 600)         # the sand timer's allowed lengths; 30 is the rulebook's
 LANGUAGES = ("en", "fr", "ko")    # each has a keyword pack and a catalogue
-_ZERO_WIDTH_JOINER = "\u200d"     # inside emoji like 👩‍🚀; every other invisible character is refused
-# Letters that print as nothing (Hangul fillers, the blank braille pattern): they don't make a text visible.
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# Kept for emoji like 👩‍🚀 (elsewhere the comparisons ignore it: words.normalize); every other format
+# character is refused.
+_ZERO_WIDTH_JOINER = "\u200d"
+_BLANK_BRAILLE = "\u2800"        # a symbol that prints as nothing
 
 
 def clean_text(value, max_length: int, error: str) -> str:
@@ -35,8 +40,9 @@ def clean_text(value, max_length: int, error: str) -> str:
 
 
 def _visible(text: str) -> bool:
-    """At least one character that prints: a letter, digit, punctuation mark or symbol."""
-    return any(unicodedata.category(c)[0] in "LNPS" and c not in _BLANK_LETTERS for c in text)
+    """At least one character that prints: a letter, digit, punctuation mark or symbol (the Hangul fillers
+    are letters that print as nothing: default-ignorable)."""
+    return any(unicodedata.category(c)[0] in "LNPS" and c != _BLANK_BRAILLE and not ignorable(c) for c in text)
 
 
 def parse_code(value) -> tuple:

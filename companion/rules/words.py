@@ -1,4 +1,5 @@
-"""Comparing words as a table would: ignoring case, accents, spacing and a plural ending.
+"""Comparing words as a table would: ignoring case, accents, spacing and a plural ending, and what a reader
+can't see (invisible characters, a look-alike letter from another script: see skeleton.py).
 
 Used for the mechanical clue checks (no own keyword, no reuse) and for proposing matches in the
 keyword tiebreak. The table keeps the last word on anything subtler (synonyms, translations).
@@ -11,6 +12,9 @@ decomposed accents or Hangul to one spelling.
 
 import re
 import unicodedata
+from functools import lru_cache
+
+from .skeleton import skeleton
 
 _PLURAL_ENDINGS = ("es", "s", "x")
 # What Korean attaches to a noun: the plural 들 and common particles (longest first).
@@ -18,9 +22,12 @@ _KOREAN_ENDINGS = ("들에게", "에게서", "으로", "에서", "에게", "까�
                    "이", "가", "을", "를", "의", "에", "로", "와", "과", "도", "만")
 
 
+@lru_cache(maxsize=4096)      # a game compares the same few words again and again
 def normalize(text: str) -> str:
-    """Fold a word or phrase to a comparable form: NFKC, casefold, no accents, single spaces."""
-    text = unicodedata.normalize("NFKC", text).casefold()
+    """Fold a word or phrase to a comparable form: NFKC, casefold, its skeleton (no invisible characters,
+    look-alikes made one), no accents, single spaces."""
+    # The skeleton before case folding: a Cyrillic capital Т looks like T, its small т not like t.
+    text = skeleton(unicodedata.normalize("NFKC", text)).casefold()
     decomposed = unicodedata.normalize("NFKD", text)
     without_marks = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(unicodedata.normalize("NFC", without_marks).split())

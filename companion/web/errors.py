@@ -12,7 +12,7 @@ _STATUS = {
     # 409: not possible in the game's current state (or the caller's screen was behind it)
     **dict.fromkeys(("already_locked", "already_open", "already_seated", "already_swapped", "clues_already_announced",
                      "clues_not_announced", "correction_already_confirmed", "correction_changes_nothing",
-                     "correction_pending", "game_exists", "game_too_long", "game_in_progress", "game_not_started", "game_over",
+                     "correction_pending", "correction_resumes_play", "game_exists", "game_too_long", "game_in_progress", "game_not_started", "game_over",
                      "guess_sealed", "joining_locked", "judging_in_progress", "keyword_guesses_sealed", "name_taken",
                      "no_correction", "no_interception_round_one", "no_keywords", "no_seat_link", "no_spare_words",
                      "nobody_to_skip_to", "not_enough_words", "nothing_to_correct", "nothing_to_take_back", "stale",

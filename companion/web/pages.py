@@ -17,6 +17,7 @@ from ..addresses import public_base_url
 from ..messages import refusal, team_name
 from ..qr import qr_svg
 from ..rules import OVER, TEAMS, Actor, RuleError
+from ..rules.text import MIN_WORDS
 from ..views import view_for
 from . import speak
 from .auth import Caller, api_caller, from_token, remember_seat, seated_caller, service
@@ -134,7 +135,7 @@ def settings_from_form(form) -> dict:
 
 def _home(error=None, status=200, form=None, code_error=None):
     return render_template("pages/home.html", error=error, form=form or {}, default_timer=DEFAULT_TIMER,
-                           code_error=code_error, my_games=my_games()), status
+                           min_words=MIN_WORDS, code_error=code_error, my_games=my_games()), status
 
 
 def my_games() -> list[dict]:
