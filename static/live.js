@@ -230,7 +230,7 @@
   }
 
   function hideCodes() {
-    document.querySelectorAll("details.secret").forEach(function (d) { if (d.hideCode) d.hideCode(); else d.open = false; });
+    document.querySelectorAll("details.secret").forEach(function (d) { d.hideCode(); });
   }
 
   // "Cover my screen": the keywords (and the code) covered by one tap, uncovered by another; covered too

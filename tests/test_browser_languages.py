@@ -477,7 +477,7 @@ def test_a_keyword_with_a_particle_is_refused_in_korean(browser, live_server):
     enc.write([clue, good[0], good[1]])
     enc.announce()
     expected = ko.refusal("clue_is_keyword", clue=clue, keyword=keyword)
-    error = enc.page.locator("details.secret .form-error")
+    error = enc.page.locator(".clue-form .form-error")
     expect(error).not_to_be_empty()
     refused = error.inner_text()
     look(enc.page, "60-ko-clue-refused-320")
