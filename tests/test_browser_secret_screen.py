@@ -54,10 +54,12 @@ def test_the_code_hides_by_itself_a_few_seconds_after_a_tap_wherever_the_focus_i
         expect(page.get_by_label("Clue 1")).to_be_visible()   # yet the clues can be typed with the code hidden
         both_sizes(page, "secret-code-hidden")
 
+        form_top = page.locator(".clue-form").bounding_box()["y"]
         freeze(page)
         summary.click()
         expect(code).to_be_visible()
         expect(summary).to_have_text("Hiding in 5 s…", use_inner_text=True)
+        assert page.locator(".clue-form").bounding_box()["y"] == form_top   # nothing jumps as it shows or hides
         expect(details).to_have_attribute("open", "")
         for label in peek.all():
             expect(label).to_be_visible()
