@@ -142,6 +142,7 @@
         event.preventDefault();
         var careful = event.submitter && event.submitter.dataset.confirm ? event.submitter : null;
         if (careful && !careful.classList.contains("armed")) return arm(careful);
+        if (form.dataset.draft) hideCodes();            // the clues go: heads come up from the phone
         var error = form.querySelector(".form-error");
         var buttons = form.querySelectorAll("button");
         buttons.forEach(function (b) { b.disabled = true; });
@@ -182,17 +183,91 @@
         }).then(function () { buttons.forEach(function (b) { b.disabled = false; }); });
       });
     });
-    // The Encryptor's code hides again by itself, so a glance at the table never catches it.
-    root.querySelectorAll("details.secret").forEach(function (details) {
-      function hideWhenIdle() {
-        if (!details.open) return;
-        var form = details.querySelector("form");
-        if (details.contains(document.activeElement) || (form && dirty.has(form))) setTimeout(hideWhenIdle, 8000);
-        else details.open = false;
-      }
-      details.addEventListener("toggle", function () { if (details.open) setTimeout(hideWhenIdle, 8000); });
+    root.querySelectorAll("details.secret").forEach(peekable);
+  }
+
+  // The Encryptor's code shows only while it is looked at: while the summary is held down, or for a few
+  // seconds after a tap (wherever the focus goes meanwhile), its label counting down; a second tap hides
+  // it. The page's own toggling is replaced, so focus, typing or a live update never keeps it open.
+  var PEEK_SECONDS = 5, HOLD_MS = 500;
+  function peekable(details) {
+    var summary = details.querySelector("summary"), label = summary.querySelector(".to-hide");
+    var press = null, holdEnded = -Infinity, deadline = 0, timer = null;
+    function hiding(seconds) { label.textContent = details.dataset.hiding.replace("{s}", seconds); }
+    function countdown() {
+      clearTimeout(timer);
+      var left = Math.ceil((deadline - Date.now()) / 1000);
+      if (left <= 0 || !details.isConnected) return hide();
+      hiding(left);
+      timer = setTimeout(countdown, 250);
+    }
+    function hide() { clearTimeout(timer); press = null; details.open = false; }
+    details.hideCode = hide;
+    summary.addEventListener("pointerdown", function (event) {
+      if (!event.isPrimary || event.button > 0) return;
+      summary.setPointerCapture(event.pointerId);             // its release comes here, wherever it happens
+      clearTimeout(timer);
+      var mine = press = {wasOpen: details.open, at: Date.now()};
+      details.open = true;
+      hiding(PEEK_SECONDS);                                   // a tap, most likely; still down later: a hold
+      setTimeout(function () { if (press === mine) label.textContent = details.dataset.held; }, HOLD_MS);
+    });
+    summary.addEventListener("pointerup", function () {
+      if (press && Date.now() - press.at >= HOLD_MS) { hide(); holdEnded = Date.now(); }
+    });
+    summary.addEventListener("pointercancel", hide);          // the press became a scroll
+    summary.addEventListener("contextmenu", function (event) { event.preventDefault(); });   // a long press
+    summary.addEventListener("click", function (event) {     // a tap, or Enter or Space on the summary
+      event.preventDefault();
+      var wasOpen = press ? press.wasOpen : details.open;
+      press = null;
+      if (Date.now() - holdEnded < HOLD_MS) return;           // the end of a hold, already hidden
+      if (wasOpen) return hide();
+      details.open = true;
+      deadline = Date.now() + PEEK_SECONDS * 1000;
+      countdown();
     });
   }
+
+  function hideCodes() {
+    document.querySelectorAll("details.secret").forEach(function (d) { d.hideCode(); });
+  }
+
+  // "Cover my screen": the keywords (and the code) covered by one tap, uncovered by another; covered too
+  // whenever the page is hidden (phone locked, another app), so it comes back covered. The state is a class
+  // on <html>, which live updates never replace. This tab remembers it (sessionStorage) for a page that
+  // loads again: covered after it was hidden (a phone may discard a hidden page and reload it on return),
+  // but as the player chose when they reload or leave it themselves.
+  var coverSwitch = document.querySelector("[data-cover]"), COVERED = "decrypto-covered";
+  var chosen = false, leaving = false;
+  function cover(on) {
+    document.documentElement.classList.toggle("covered", on);
+    coverSwitch.setAttribute("aria-pressed", on ? "true" : "false");
+    if (on) hideCodes();
+  }
+  function remember(on) {
+    try { on ? sessionStorage.setItem(COVERED, "1") : sessionStorage.removeItem(COVERED); } catch (e) {}
+  }
+  if (coverSwitch) {
+    try { chosen = sessionStorage.getItem(COVERED) === "1"; } catch (e) {}
+    cover(chosen);
+    coverSwitch.hidden = false;                                // useless without this script
+    coverSwitch.addEventListener("click", function () {
+      chosen = coverSwitch.getAttribute("aria-pressed") !== "true";
+      cover(chosen);
+      remember(chosen);
+    });
+  }
+  function pageHidden() {
+    hideCodes();
+    if (!coverSwitch) return;
+    cover(true);
+    remember(leaving ? chosen : true);
+  }
+  // Leaving the page (a reload, a link; browsers fire this before or after visibilitychange): covered if it
+  // comes back from the back-forward cache, as chosen if it loads again.
+  window.addEventListener("pagehide", function () { leaving = true; pageHidden(); });
+  window.addEventListener("pageshow", function () { leaving = false; });
 
   // A careful host button takes two taps: the first makes it say what it will do, for a few seconds.
   function arm(button) {
@@ -292,6 +367,7 @@
   }, {capture: true, once: true});
 
   document.addEventListener("visibilitychange", function () {
+    if (document.hidden) pageHidden();
     awake();
     if (!document.hidden && pollUrl) schedule(0);              // catch up at once on waking
   });

@@ -211,6 +211,12 @@ def test_every_page_in_every_phase_passes_axe_wcag_22_aa(browser, live_server, l
     doing(phones[dec["white"]], "wait_for_clues")
     phones[dec["white"]].page.locator("#swap-keyword summary").click()
     audit(phones[dec["white"]].page, "play: teammate waits for the clues")
+    cover = phones[dec["white"]].page.locator("button[data-cover]")
+    cover.click()
+    expect(cover).to_have_attribute("aria-pressed", "true")
+    audit(phones[dec["white"]].page, "play: teammate, screen covered")
+    cover.click()
+    expect(cover).to_have_attribute("aria-pressed", "false")
 
     # The task line is one aria-live element: a change of task changes its text, never the element.
     waiting = phones[dec["white"]].page

@@ -211,7 +211,8 @@ class Player:
 
     def reveal_code(self) -> list[int]:
         summary = self.page.locator("details.secret summary")
-        expect(summary).to_have_text(self.words("Tap to show your code (hide it from your neighbours)"))
+        expect(summary).to_have_text(self.words("Tap to show your code (hide it from your neighbours)"),
+                                   use_inner_text=True)
         summary.click()
         return [int(d) for d in self.page.locator(".your-code .digit").all_inner_texts()]
 
@@ -220,7 +221,7 @@ class Player:
             self.page.locator(f"#clue{i}").fill(clue)
 
     def announce(self) -> None:
-        button = self.page.locator("details.secret button.primary")
+        button = self.page.locator(".clue-form button.primary")
         expect(button).to_have_text(self.words("Announce these clues"))
         button.click()
 
@@ -476,7 +477,7 @@ def test_a_keyword_with_a_particle_is_refused_in_korean(browser, live_server):
     enc.write([clue, good[0], good[1]])
     enc.announce()
     expected = ko.refusal("clue_is_keyword", clue=clue, keyword=keyword)
-    error = enc.page.locator("details.secret .form-error")
+    error = enc.page.locator(".clue-form .form-error")
     expect(error).not_to_be_empty()
     refused = error.inner_text()
     look(enc.page, "60-ko-clue-refused-320")
