@@ -23,6 +23,7 @@ from .store import Capability, Conflict, Store, Withdrawn
 
 TOKEN_BYTES = 24          # 192 bits: capabilities are unguessable
 GAME_ID_BYTES = 9
+GAME_ID_LENGTH = len(secrets.token_urlsafe(GAME_ID_BYTES))   # 12: shorter than any token
 MAX_ATTEMPTS = 20
 EXPIRY_CHECK_SECONDS = 600   # how often (at most) creating a game also deletes idle ones
 # Join codes: read off the table screen and typed on a phone, so no two characters look alike
@@ -238,6 +239,27 @@ class GameService:
     def seat_links(self, game_id: str) -> dict[int, str]:
         """Seat links the table screen issued and no phone has claimed yet: seat -> token."""
         return {c.seat: c.token for c in self.store.capabilities_of(game_id, "handoff")}
+
+    # --- moving the table screen: a one-time link, in the capabilities table only (no event: it changes
+    # nothing anyone's view shows but the table screen's own, see web.pages.table_etag)
+
+    def table_move_link(self, game_id: str) -> str | None:
+        """The token of the table screen's pending move link, if any."""
+        return next((c.token for c in self.store.capabilities_of(game_id, "table_move")), None)
+
+    def issue_table_move(self, game_id: str) -> str:
+        """A new one-time link to move the table screen (replacing any earlier one): its token."""
+        token = new_token()
+        self.store.replace_capability(game_id, "table_move", Capability(token, game_id, "table_move"))
+        return token
+
+    def cancel_table_move(self, game_id: str) -> None:
+        self.store.replace_capability(game_id, "table_move", None)
+
+    def use_table_move(self, token: str | None) -> tuple[str, str] | None:
+        """Use a move link once: (game id, host token) for the new table screen, or None if it is gone."""
+        used = self.store.use_once(token, "table_move") if token and len(token) <= 100 else None
+        return (used.game_id, self.shared_tokens(used.game_id)["host"]) if used else None
 
     def shared_tokens(self, game_id: str) -> dict[str, str]:
         """The game's shareable tokens: "host", "spectator", and each team's join token by team name."""

@@ -124,6 +124,8 @@ REFUSALS = {
     # web layer
     "no_capability": _l("This link is not valid. Ask the table screen for your team's QR code."),
     "wrong_game": _l("That link belongs to another game."),
+    "not_table_screen": _l("This device is not this game's table screen. To move the table screen here, use "
+                           "“Move the table screen to another device” on the table screen."),
     "not_seated": _l("This phone has no seat in this game. Scan your team's QR code to join."),
     "seat_gone": _l("This phone no longer has its seat: it moved to another phone, or the table screen removed it. Ask the table screen for a new seat link to play here."),
     "malformed_body": _l("The request could not be read: send a JSON object."),

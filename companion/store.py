@@ -30,7 +30,8 @@ capabilities = Table(
     "capabilities", metadata,
     Column("token", String(64), primary_key=True),
     Column("game_id", String(32), ForeignKey("games.id"), nullable=False, index=True),
-    Column("kind", String(16), nullable=False),      # host, join, spectator, seat, handoff (a seat's new link)
+    Column("kind", String(16), nullable=False),      # host, join, spectator, seat, handoff (a seat's new link),
+                                                     # table_move (a one-time link to move the table screen)
     Column("team", String(8)),
     Column("seat", Integer),
 )
@@ -303,6 +304,23 @@ class Store:
                     conn.execute(delete(table).where(table.c.game_id.in_(chunk)))
                 conn.execute(delete(games).where(games.c.id.in_(chunk)))
         return idle
+
+    def replace_capability(self, game_id: str, kind: str, new: Capability | None) -> None:
+        """Withdraw the game's capabilities of `kind` (no event records them) and grant `new`, if any."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(capabilities).where(capabilities.c.game_id == game_id, capabilities.c.kind == kind))
+            self._insert_capabilities(conn, [new] if new else [])
+
+    def use_once(self, token: str, kind: str) -> Capability | None:
+        """Withdraw a one-time capability of `kind` and return it: None if it is not (or no longer) there,
+        so two devices using it at once get it once."""
+        with self.engine.begin() as conn:
+            row = conn.execute(select(capabilities).where(capabilities.c.token == token,
+                                                          capabilities.c.kind == kind)).first()
+            if row is None or conn.execute(delete(capabilities).where(
+                    capabilities.c.token == token, capabilities.c.kind == kind)).rowcount != 1:
+                return None
+        return Capability(row.token, row.game_id, row.kind, row.team, row.seat)
 
     def capabilities_of(self, game_id: str, kind: str | None = None) -> list[Capability]:
         query = select(capabilities).where(capabilities.c.game_id == game_id)

@@ -22,7 +22,7 @@ from companion.rules.text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, MAX_
 from companion.store import games as games_table
 from companion.web.commands import COMMANDS
 
-from .api import browser, csrf_of, expected, refusal_pattern
+from .api import browser, csrf_of, expected, refusal_pattern, table_path
 from .driver import ApiGame, wrong
 
 EIGHT_WORDS = "apple\npear\nplum\nkiwi\nfig\nlime\nlemon\nmelon"
@@ -455,7 +455,7 @@ def test_markup_typed_by_players_is_shown_as_text_on_every_page(app, client):
     game.seats.update(Ann=players["<script>x</script>"], Bea=players['"><svg onload=a>'])    # a player of each team
     lobby_pages = {f"join page of {team}": (client.get(f"/join/{tokens[team]}"), MARKUP_NAMES[team])
                    for team in ("white", "black")}
-    lobby_pages["table in the lobby"] = (client.get(f"/table/{tokens['host']}"), sum(MARKUP_NAMES.values(), []))
+    lobby_pages["table in the lobby"] = (client.get(table_path(client, tokens['host'])), sum(MARKUP_NAMES.values(), []))
     for where, (answer, texts) in lobby_pages.items():
         assert answer.status_code == 200, where
         assert_inert(answer.get_data(as_text=True), where, texts)
@@ -472,7 +472,7 @@ def test_markup_typed_by_players_is_shown_as_text_on_every_page(app, client):
 
     names_, clues_ = sum(MARKUP_NAMES.values(), []), sum(MARKUP_CLUES.values(), [])
     everything = [*names_, *MARKUP_WORDS, *clues_, *[g for guesses in MARKUP_GUESSES.values() for g in guesses if g]]
-    pages = {"table": client.get(f"/table/{tokens['host']}"), "spectator": client.get(f"/watch/{tokens['spectator']}"),
+    pages = {"table": client.get(table_path(client, tokens['host'])), "spectator": client.get(f"/watch/{tokens['spectator']}"),
              "join": client.get(f"/join/{tokens['white']}"), "seat link": client.get("/" + link.split("/", 3)[3])}
     for name, token in players.items():
         pages[f"phone of {name}"] = browser(app, game_id, token).get(f"/play/{game_id}")
@@ -487,13 +487,13 @@ def test_markup_typed_by_players_is_shown_as_text_on_every_page(app, client):
     proposal = game.view(tokens["host"])["tiebreak"]["proposal"]
     assert game.post("verdicts", tokens["host"], verdicts=proposal).status_code == 200
     phone = browser(app, game_id, game.seats["Ann"])
-    summaries = {"summary (table)": client.get(f"/summary/{tokens['host']}"),
+    summaries = {"summary (table)": client.get(f"{table_path(client, tokens['host'])}/summary"),
                  "summary (spectator)": client.get(f"/summary/{tokens['spectator']}"),
                  "summary (phone)": phone.get(f"/play/{game_id}/summary")}
     for where, answer in summaries.items():
         assert answer.status_code == 200, where
         assert_inert(answer.get_data(as_text=True), where, everything)
-    download = client.get(f"/summary/{tokens['host']}.json")
+    download = client.get(f"{table_path(client, tokens['host'])}/summary.json")
     assert download.mimetype == "application/json" and download.headers["X-Content-Type-Options"] == "nosniff"
     assert download.get_json()["teams"]["white"]["players"][0]["name"] == "<script>x</script>"
 
@@ -732,7 +732,7 @@ def post_form(app, client, state, route, role, command, fields):
     token = token_of(game, role) if role else None
     phone = browser(app, game.id, token if route == "play" else None)
     path = {"join": f"/join/{game.tokens['white']}", "play": f"/play/{game.id}/{command}",
-            "table": f"/table/{token}/{command}"}[route]
+            "table": f"{table_path(phone, token)}/{command}" if route == "table" else None}[route]
     before = log(app, game.id)
     answer = phone.post(path, data={**fields, "csrf_token": phone.csrf})
     return game, answer, before
@@ -926,7 +926,7 @@ CSRF = {
     "seat-link-claim-form": ("writing", "form", lambda g: f"/seat/{token_of(g, 'handoff')}", {}, None),
     "create-game-form": ("lobby", "form", lambda g: "/games", {"mode": "standard"}, None),
     "try-out-form": ("lobby", "form", lambda g: "/try", {"mode": "standard"}, None),
-    "table-form-start": ("lobby", "form", lambda g: f"/table/{g.tokens['host']}/start", {}, None),
+    "table-form-start": ("lobby", "form", lambda g: f"/table/{g.id}/start", {}, None),
     "phone-form-swap-keyword": ("writing", "form", lambda g: f"/play/{g.id}/swap-keyword", {"number": "1"}, "player"),
     "phone-form-guess": ("round-1-guessing", "form", lambda g: f"/play/{g.id}/guess",
                          {"code1": "1", "code2": "2", "code3": "3", "confirm": "1"}, "white_guesser"),

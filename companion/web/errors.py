@@ -19,7 +19,7 @@ _STATUS = {
                      "summary_not_ready", "swap_too_late", "team_full", "team_size", "teams_uneven",
                      "three_player_seats", "tiebreak_in_progress", "too_few_to_shuffle", "too_late_to_join"), 409),
     **dict.fromkeys(("host_only", "players_only", "join_link_only", "not_encryptor", "encryptor_cannot_guess",
-                     "no_capability", "wrong_game", "not_seated", "seat_gone", "seat_link_only", "try_out_fixed_seats"), 403),
+                     "no_capability", "wrong_game", "not_seated", "seat_gone", "seat_link_only", "try_out_fixed_seats", "not_table_screen"), 403),
     **dict.fromkeys(("name_required", "name_length", "three_clues", "clue_empty", "text_too_long",
                      "text_has_control_characters", "guess_malformed", "four_keyword_guesses",
                      "verdicts_malformed", "malformed_body", "unknown_language", "clue_is_keyword", "clue_is_code_digit",

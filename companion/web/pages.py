@@ -13,12 +13,13 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from ..addresses import public_base_url
+from ..games import GAME_ID_LENGTH
 from ..messages import refusal, team_name
 from ..qr import qr_svg
 from ..rules import OVER, TEAMS, Actor, RuleError
 from ..views import view_for
 from . import speak
-from .auth import Caller, api_caller, from_token, remember_seat, seated_caller, service
+from .auth import Caller, api_caller, from_token, remember_seat, remember_table, seated_caller, service, table_caller
 from .commands import commands_for, from_form
 from .errors import Refused, status_of, wants_json
 
@@ -66,9 +67,9 @@ def _page_etag(caller: Caller, version: int) -> str:
     return f"{caller.etag(version)}-{chosen}" if chosen else caller.etag(version)
 
 
-def unchanged(caller: Caller):
+def unchanged(caller: Caller, suffix: str = ""):
     """The page's poll: a 304 when the page the phone shows is still current, without loading the game."""
-    etag = _page_etag(caller, caller.version)
+    etag = _page_etag(caller, caller.version) + suffix
     if request.if_none_match.contains_weak(etag):
         response = current_app.response_class(status=304)
         response.set_etag(etag, weak=True)
@@ -178,7 +179,8 @@ def create_game():
         created = service().create(settings_from_form(request.form))
     except RuleError as error:
         return _home(refusal(error.code, **error.params), status_of(error.code), request.form)
-    return redirect(url_for("pages.table", token=service().shared_tokens(created.game_id)["host"]), 303)
+    remember_table(created.game_id, service().shared_tokens(created.game_id)["host"])
+    return redirect(url_for("pages.table", game_id=created.game_id), 303)
 
 
 # --- the try-out: one device plays every seat -----------------------------------------------
@@ -197,12 +199,12 @@ def create_try_out():
                                     "players": try_out_names(mode)})
     except RuleError as error:
         return _home(refusal(error.code, **error.params), status_of(error.code), request.form)
-    host = service().shared_tokens(created.game_id)["host"]
     tries = dict(session.get("try_out", {}))
-    tries[created.game_id] = {"host": host, "seats": {str(s): t for s, t in created.seat_tokens.items()}}
+    tries[created.game_id] = {"seats": {str(s): t for s, t in created.seat_tokens.items()}}
     session["try_out"] = tries
     remember_seat(created.game_id, created.seat_tokens[1])
-    return redirect(url_for("pages.table", token=host), 303)
+    remember_table(created.game_id, service().shared_tokens(created.game_id)["host"])
+    return redirect(url_for("pages.table", game_id=created.game_id), 303)
 
 
 def _try_out_bar(game_id: str) -> dict | None:
@@ -212,7 +214,7 @@ def _try_out_bar(game_id: str) -> dict | None:
         return None
     _, game = service().load(game_id)
     current = seated_caller(game_id)
-    return {"game_id": game_id, "table": url_for("pages.table", token=mine["host"]),
+    return {"game_id": game_id, "table": url_for("pages.table", game_id=game_id),
             "seats": [{"seat": p.seat, "name": p.name, "team": p.team} for p in game.players],
             "current": current.capability.seat if current and request.endpoint != "pages.table" else None}
 
@@ -239,25 +241,80 @@ def _table_page(caller: Caller, error=None, status=200, armed: tuple[str, str] |
                        qr={team: qr_svg(url) for team, url in join.items()}, codes=codes,
                        home_url=base_url(),
                        seat_links={seat: {"url": url, "qr": qr_svg(url)} for seat, url in seat_links.items()},
-                       spectator_url=urls.get("spectator"), token=caller.capability.token, armed=armed,
-                       default_timer=DEFAULT_TIMER)
+                       spectator_url=urls.get("spectator"), armed=armed, default_timer=DEFAULT_TIMER,
+                       move=_move_link(caller.game_id))
 
 
-@pages.get("/table/<token>")
-def table(token):
+def _move_link(game_id: str) -> dict | None:
+    """The table screen's pending move link, shown as a QR code until it is used or cancelled."""
+    token = service().table_move_link(game_id)
+    if token is None:
+        return None
+    url = f"{base_url()}move/{token}"
+    return {"url": url, "qr": qr_svg(url)}
+
+
+def _table_unchanged(caller: Caller):
+    """The table's poll: its page also shows the move link, which no event records (a used or cancelled
+    link must hide the QR code on every table screen), so its ETag says whether one is pending."""
+    moving = service().table_move_link(caller.game_id) is not None
+    return unchanged(caller, suffix="-moving" if moving else "")
+
+
+@pages.get("/table/<game_id>")
+def table(game_id):
+    if len(game_id) > GAME_ID_LENGTH:
+        return _old_table_address(game_id)
+    caller = table_caller(game_id)
+    return _table_unchanged(caller) or _table_page(caller)
+
+
+def _old_table_address(token: str):
+    """`/table/<host token>` (the API's `urls.table`, and bookmarks from before): makes this browser the
+    table screen and sends it to the address that names only the game, so the token leaves the address bar."""
     caller = from_token(token, kinds=("host",))
-    return unchanged(caller) or _table_page(caller)
+    remember_table(caller.game_id, token)
+    return redirect(url_for("pages.table", game_id=caller.game_id), 303)
+
+
+@pages.post("/table/<game_id>/move")
+def table_move_issue(game_id):
+    """Show a one-time link (as a QR code) that makes another device the table screen."""
+    caller = table_caller(game_id)
+    if request.form.get("cancel") == "1":
+        service().cancel_table_move(caller.game_id)
+    else:
+        service().issue_table_move(caller.game_id)
+    return jsonify({}) if wants_json() else redirect(url_for("pages.table", game_id=game_id), 303)
+
+
+@pages.get("/move/<token>")
+def table_move(token):
+    """A move link, opened on the new device: one button, so a link preview or a QR scanner's peek at the
+    address doesn't use it up."""
+    caller = from_token(token, kinds=("table_move",))
+    return render_template("pages/move.html", game_id=caller.game_id)
+
+
+@pages.post("/move/<token>")
+def table_move_use(token):
+    used = service().use_table_move(token)
+    if used is None:
+        raise Refused("no_capability")
+    game_id, host = used
+    remember_table(game_id, host)
+    return redirect(url_for("pages.table", game_id=game_id), 303)
 
 
 # Host commands that take a second tap naming the player (the field that names them).
 CAREFUL = {"remove-player": "seat", "skip-encryptor": "team", "cancel-seat-link": "seat"}
 
 
-@pages.post("/table/<token>/<command>")
-def table_command(token, command):
+@pages.post("/table/<game_id>/<command>")
+def table_command(game_id, command):
     if command not in commands_for("host"):
         raise Refused("unknown_command")
-    caller = from_token(token, kinds=("host",))
+    caller = table_caller(game_id)
     if command in CAREFUL and request.form.get("confirmed") != "1":
         # The first tap without JavaScript: the same page, that button now asking to be tapped again
         # (or saying at once why it can't be done).
@@ -271,7 +328,7 @@ def table_command(token, command):
     outcome, error = _run(caller, from_form(command, request.form))
     if error:
         return _table_page(caller, *error)
-    return _done(outcome, url_for("pages.table", token=token))
+    return _done(outcome, url_for("pages.table", game_id=game_id))
 
 
 @pages.get("/watch/<token>")
