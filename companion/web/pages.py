@@ -78,13 +78,14 @@ def unchanged(caller: Caller, suffix: str = ""):
 
 
 def render_view(template: str, caller: Caller, refused: RuleError | Refused | None = None, status: int = 200,
-                **extra):
-    """A game page from the caller's view; `refused` is a command's refusal, worded on the page."""
+                etag_suffix: str = "", **extra):
+    """A game page from the caller's view; `refused` is a command's refusal, worded on the page;
+    `etag_suffix`: what else the page shows that no event records (see `_table_unchanged`)."""
     version, game = service().load(caller.game_id, caller.version)
     view = view_for(game, caller.viewer, version, now=service().clock())
     speak(view["mode"], view["language"])
     error = refusal(refused.code, **refused.params) if refused is not None else None
-    etag = _page_etag(caller, version)
+    etag = _page_etag(caller, version) + etag_suffix
     response = make_response(render_template(
         template, view=view, game_id=caller.game_id, error=error,
         poll_interval=current_app.config["POLL_INTERVAL_MS"],
@@ -237,12 +238,12 @@ def _table_page(caller: Caller, error=None, status=200, armed: tuple[str, str] |
     join = {team: urls[team] for team in TEAMS if team in urls}
     codes = service().join_codes(caller.game_id)
     seat_links = {seat: seat_link_url(token) for seat, token in service().seat_links(caller.game_id).items()}
-    return render_view("pages/table.html", caller, error, status, join=join,
+    move = _move_link(caller.game_id)
+    return render_view("pages/table.html", caller, error, status, etag_suffix=_moving(move is not None), join=join,
                        qr={team: qr_svg(url) for team, url in join.items()}, codes=codes,
                        home_url=base_url(),
                        seat_links={seat: {"url": url, "qr": qr_svg(url)} for seat, url in seat_links.items()},
-                       spectator_url=urls.get("spectator"), armed=armed, default_timer=DEFAULT_TIMER,
-                       move=_move_link(caller.game_id))
+                       spectator_url=urls.get("spectator"), armed=armed, default_timer=DEFAULT_TIMER, move=move)
 
 
 def _move_link(game_id: str) -> dict | None:
@@ -254,11 +255,14 @@ def _move_link(game_id: str) -> dict | None:
     return {"url": url, "qr": qr_svg(url)}
 
 
+def _moving(pending: bool) -> str:
+    """The table page's ETag suffix: its page also shows the move link, which no event records (a used or
+    cancelled link must hide the QR code on every table screen), so its ETag says whether one is pending."""
+    return "-moving" if pending else ""
+
+
 def _table_unchanged(caller: Caller):
-    """The table's poll: its page also shows the move link, which no event records (a used or cancelled
-    link must hide the QR code on every table screen), so its ETag says whether one is pending."""
-    moving = service().table_move_link(caller.game_id) is not None
-    return unchanged(caller, suffix="-moving" if moving else "")
+    return unchanged(caller, suffix=_moving(service().table_move_link(caller.game_id) is not None))
 
 
 @pages.get("/table/<game_id>")
