@@ -83,6 +83,9 @@ REFUSALS = {
     "accept_malformed": _l("Confirm or reject the correction."),
     "no_seat_link": _l("That player has no new seat link waiting."),
     "seat_link_only": _l("Only a seat link from the table screen can do that."),
+    "seat_waiting": _l("This phone is waiting for a teammate to let it in, on their own phone."),
+    "teammates_let_in": _l("Only a teammate of that player can let their new phone in."),
+    "no_waiting_phone": _l("No new phone is waiting to take that seat."),
     "summary_not_ready": _l("The summary is ready once the game is over."),
     # the keyword swap
     "no_keywords": _l("You have no keywords to swap."),

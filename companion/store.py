@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from sqlalchemy import (Column, DateTime, ForeignKey, Index, Integer, MetaData, String, Table, Text,
-                        UniqueConstraint, bindparam, create_engine, delete, event, func, insert, inspect, select, text)
+                        UniqueConstraint, bindparam, create_engine, delete, event, func, insert, inspect, select, text,
+                        update)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -232,7 +233,8 @@ class Store:
             raise Conflict(game_id) from error
 
     def append(self, game_id: str, version: int, new_events: list[dict], caps: list[Capability] = (),
-               revoked: list[tuple[str, int]] = (), token: str | None = None) -> int:
+               revoked: list[tuple[str, int]] = (), token: str | None = None,
+               promoted: list[tuple[str, str, int]] = ()) -> int:
         """Append events after `version` in one transaction; raises Conflict if someone was first.
 
         `token`, the capability acting, must still exist (else Withdrawn): checked after the events are
@@ -247,6 +249,10 @@ class Store:
                 if revoked:
                     conn.execute(_REVOKE, [{"game_id": game_id, "kind": kind, "seat": seat}
                                            for kind, seat in revoked])
+                for old, new, seat in promoted:       # a waiting phone's token becomes the seat's
+                    conn.execute(update(capabilities).where(capabilities.c.game_id == game_id,
+                                                            capabilities.c.kind == old, capabilities.c.seat == seat)
+                                 .values(kind=new))
                 self._insert_capabilities(conn, caps)
         except IntegrityError as error:
             raise Conflict(game_id) from error

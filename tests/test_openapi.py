@@ -542,7 +542,12 @@ def test_host_corrections_match_the_document(client):
     assert game.view(link)["viewer"] == {"role": "handoff", "team": None, "seat": None, "name": None}
     api.refused(f"{game.path}/claim-seat", host, None, 403, "seat_link_only")
     claimed = api.post(f"{game.path}/claim-seat", link)
-    assert claimed["seat"] == 1 and claimed["events"] == ["seat_claimed"]
+    assert claimed["seat"] == 1 and claimed["events"] == ["seat_claim_waiting"]     # a teammate lets it in
+    assert api.get(game.path, claimed["token"]).get_json()["code"] == "seat_waiting"
+    white = [p["seat"] for p in game.view(host)["teams"]["white"]["players"]]
+    teammate = next(s for s in white if s != 1)
+    assert game.view(game.seats[teammate])["you"]["waiting_phones"] == [1]
+    assert game.do("let-in", game.seats[teammate], {"seat": 1})["events"] == ["seat_handed"]
     old, game.seats[1] = game.seats[1], claimed["token"]
     assert api.get(game.path, old).get_json()["code"] == "no_capability"
     api.refused(f"{game.path}/claim-seat", link, None, 403, "no_capability")

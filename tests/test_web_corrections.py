@@ -427,7 +427,8 @@ def test_the_home_page_creates_a_game_with_its_settings(app):
 # --- seat links -----------------------------------------------------------------------------
 
 def test_a_seat_link_hands_a_seat_to_a_new_phone_once(app, client):
-    game = ApiGame(client)
+    """Without a teammate's phone seated (Abe is alone in White, for now) the new phone takes the seat at once."""
+    game = ApiGame(client, white=("Abe",), black=("Bea",), start=False)
     host, old = game.tokens["host"], game.seats["Abe"]
     seat = game.view(old)["viewer"]["seat"]
     answer = game.post("seat-link", host, seat=seat)
@@ -445,8 +446,7 @@ def test_a_seat_link_hands_a_seat_to_a_new_phone_once(app, client):
     assert new not in (old, handoff)
     view = game.view(new)
     assert view["viewer"] == {"role": "seat", "team": "white", "seat": seat, "name": "Abe"}
-    assert view["teams"]["white"]["keywords"] and view["teams"]["black"]["keywords"] is None
-    assert game.post("swap-keyword", new, number=2).status_code == 200    # the new phone acts for Abe
+    assert game.post("switch-team", new, team="white").status_code == 200    # the new phone acts for Abe
 
     before = log(game)
     sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {old}"}), 403,
@@ -457,6 +457,60 @@ def test_a_seat_link_hands_a_seat_to_a_new_phone_once(app, client):
     assert log(game) == before
     assert app.extensions["games"].seat_links(game.id) == {}
     assert [n["kind"] for n in view["notices"]] == ["seat_link_issued", "seat_claimed"]
+
+
+def test_a_seat_link_waits_until_a_teammates_phone_lets_the_new_phone_in(app, client):
+    """Anyone who scans a seat link off the table screen gets nothing until the seat's team says so."""
+    game = ApiGame(client)
+    old, ann, bea = game.seats["Abe"], game.seats["Ann"], game.seats["Bea"]
+    seat = game.view(old)["viewer"]["seat"]
+    handoff = token_of(game, "handoff")
+    claimed = game.post("claim-seat", handoff)
+    assert claimed.status_code == 200, claimed.get_json()
+    assert claimed.get_json()["events"] == ["seat_claim_waiting"] and claimed.get_json()["seat"] == seat
+    new = claimed.get_json()["token"]
+    assert new not in (old, handoff)
+    assert game.view(ann)["you"]["waiting_phones"] == [seat]                 # Abe's teammate is asked
+    assert game.view(bea)["you"]["waiting_phones"] == []                     # the other team is not
+    assert game.view(old)["you"]["waiting_phones"] == []                     # nor the seat's own old phone
+    assert "waiting" not in str(game.view(game.tokens["host"])["notices"])
+
+    before = log(game)
+    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {new}"}), 403, "seat_waiting")
+    sentence_in(game.post("swap-keyword", new, number=2), 403, "seat_waiting")
+    sentence_in(game.post("claim-seat", handoff), 403, "no_capability")      # the link is used up
+    sentence_in(game.post("let-in", bea, seat=seat), 403, "teammates_let_in")
+    sentence_in(game.post("let-in", old, seat=seat), 403, "teammates_let_in")
+    sentence_in(game.post("let-in", game.tokens["host"], seat=seat), 403, "players_only")
+    assert log(game) == before
+    assert game.view(old)["viewer"]["name"] == "Abe"                         # the old phone plays on meanwhile
+
+    let_in = game.post("let-in", ann, seat=seat)
+    assert let_in.status_code == 200 and let_in.get_json()["events"] == ["seat_handed"]
+    view = game.view(new)
+    assert view["viewer"] == {"role": "seat", "team": "white", "seat": seat, "name": "Abe"}
+    assert view["teams"]["white"]["keywords"] and view["teams"]["black"]["keywords"] is None
+    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {old}"}), 403,
+                "no_capability")
+    before = log(game)
+    sentence_in(game.post("let-in", ann, seat=seat), 409, "no_waiting_phone")
+    assert log(game) == before
+    handed = view["notices"][-1]
+    assert handed == {"kind": "seat_handed", "round": 1, "seat": seat, "by": game.view(ann)["viewer"]["seat"]}
+    table = html.unescape(client.get(table_path(client, game.tokens["host"])).get_data(as_text=True))
+    assert "Abe's seat moved to a new phone, let in by Ann." in table
+
+
+def test_a_new_seat_link_or_its_cancelling_sends_a_waiting_phone_away(app, client):
+    game = ApiGame(client)
+    seat = game.view(game.seats["Abe"])["viewer"]["seat"]
+    waiting = game.post("claim-seat", token_of(game, "handoff")).get_json()["token"]
+    assert game.post("cancel-seat-link", game.tokens["host"], seat=seat).status_code == 409   # no link waits
+    token_of(game, "handoff")                                               # a new link for Abe
+    assert game.view(game.seats["Ann"])["you"]["waiting_phones"] == []
+    sentence_in(game.post("let-in", game.seats["Ann"], seat=seat), 409, "no_waiting_phone")
+    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {waiting}"}), 403,
+                "no_capability")
 
 
 def test_a_new_seat_link_replaces_an_unclaimed_one(app, client):
@@ -491,8 +545,18 @@ def test_a_seat_link_is_claimed_in_the_browser(app, client):
     assert page.status_code == 200
     answer = phone.post(f"/seat/{handoff}", data={"csrf_token": phone.csrf})
     assert answer.status_code == 303 and answer.headers["Location"] == f"/play/{game.id}"
-    assert "Abe" in phone.get(f"/play/{game.id}").get_data(as_text=True)
+    words = game.view(game.seats["Abe"])["teams"]["white"]["keywords"]
+    waiting = html.unescape(phone.get(f"/play/{game.id}").get_data(as_text=True))
+    assert "A teammate must let this phone in" in waiting and not any(w in waiting for w in words)
     sentence_in(phone.get(f"/seat/{handoff}"), 403)          # used up
+    ann = browser(app, game.id, game.seats["Ann"])
+    prompt = html.unescape(ann.get(f"/play/{game.id}").get_data(as_text=True))
+    assert "Let Abe's new phone in" in prompt
+    seat = game.view(game.seats["Ann"])["you"]["waiting_phones"][0]
+    assert ann.post(f"/play/{game.id}/let-in", data={"seat": seat, "csrf_token": ann.csrf}).status_code == 303
+    assert "Let Abe's new phone in" not in ann.get(f"/play/{game.id}").get_data(as_text=True)
+    playing = phone.get(f"/play/{game.id}").get_data(as_text=True)
+    assert "Abe" in playing and all(w in playing for w in words)
     sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {game.seats['Abe']}"}),
                 403, "no_capability")
 
@@ -503,6 +567,7 @@ def test_a_phone_can_get_a_new_seat_link_while_a_correction_waits_and_answer_it(
     claimed = game.post("claim-seat", handoff)
     assert claimed.status_code == 200, claimed.get_json()
     new = claimed.get_json()["token"]
+    assert game.post("let-in", game.seats["Ann"], seat=claimed.get_json()["seat"]).status_code == 200
     assert game.view(new)["you"]["task"] == "answer_correction"
     assert game.post("answer-correction", new, accept=True).status_code == 200
     assert game.view(new)["correction"]["confirmed"] == ["white"]

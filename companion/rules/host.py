@@ -91,6 +91,22 @@ def cancel_seat_link(game, command, actor, rng):
 
 
 def claim_seat(game, command, actor, rng):
+    """A new phone takes a seat with its link: at once if no teammate has a phone seated, else it waits
+    until one lets it in (`let_in`): a link someone else scanned off the table screen gets them nothing."""
     if actor.seat not in game.seat_links:
         raise RuleError("seat_link_only")
+    team = game.player(actor.seat).team
+    if any(p.team == team and p.seat != actor.seat for p in game.players):
+        return [{"type": "seat_claim_waiting", "seat": actor.seat}]
     return [{"type": "seat_claimed", "seat": actor.seat}]
+
+
+def let_in(game, command, actor, rng):
+    """A teammate lets a seat's waiting new phone in: the seat moves to it, the old phone is signed out."""
+    me = seated_player(game, actor)
+    seat = player_at(game, command)
+    if seat.team != me.team or seat.seat == me.seat:
+        raise RuleError("teammates_let_in")
+    if seat.seat not in game.waiting_phones:
+        raise RuleError("no_waiting_phone")
+    return [{"type": "seat_handed", "seat": seat.seat, "by": me.seat}]

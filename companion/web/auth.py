@@ -43,7 +43,8 @@ class Caller:
     @property
     def viewer(self) -> Viewer:
         c = self.capability
-        return Viewer(c.kind, seat=c.seat, team=c.team)
+        # A new phone waiting to be let in sees what its seat link showed (web.pages.play), nothing more.
+        return Viewer("handoff" if c.kind == "waiting" else c.kind, seat=c.seat, team=c.team)
 
     def etag(self, version: int) -> str:
         """The poll's ETag for this caller's view at `version` (weak: it names the view, not its bytes)."""
@@ -66,6 +67,8 @@ def from_token(token: str | None, game_id: str | None = None, kinds: tuple[str, 
         raise Refused("wrong_game")
     if capability.kind == "table_move" and "table_move" not in (kinds or ()):
         raise Refused("no_capability")     # a move link only moves the table screen (pages.table_move)
+    if capability.kind == "waiting" and "waiting" not in (kinds or ()):
+        raise Refused("seat_waiting")      # a new phone's token, until a teammate lets it in
     if kinds is not None and capability.kind not in kinds:
         refusals = {"host": "host_only", "seat": "players_only", "join": "join_link_only", "handoff": "seat_link_only"}
         raise Refused(refusals.get(kinds[0], "no_capability"))

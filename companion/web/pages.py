@@ -55,7 +55,8 @@ def command_answer(outcome) -> dict:
     if outcome.seat_link:      # for the host to pass on (the table screen shows it as a QR code)
         answer["seat_link"] = {"token": outcome.seat_link, "url": seat_link_url(outcome.seat_link)}
     if outcome.seat_token:
-        answer["seat"] = next(e["seat"] for e in outcome.events if e["type"] in ("player_joined", "seat_claimed"))
+        answer["seat"] = next(e["seat"] for e in outcome.events
+                              if e["type"] in ("player_joined", "seat_claimed", "seat_claim_waiting"))
         answer["token"] = outcome.seat_token
     return answer
 
@@ -393,8 +394,18 @@ def seat_link_claim(token):
 
 @pages.get("/play/<game_id>")
 def play(game_id):
+    waiting = _waiting_caller(game_id)
+    if waiting:      # the seat link was used here: the page waits for a teammate to let this phone in
+        return unchanged(waiting) or render_view("pages/seat.html", waiting, seat=waiting.capability.seat,
+                                                 waiting=True)
     caller = api_caller(game_id, cookie_only=True)
     return unchanged(caller) or render_view("pages/play.html", caller)
+
+
+def _waiting_caller(game_id: str) -> Caller | None:
+    """This phone, if its seat cookie holds a new phone's token still waiting to be let in."""
+    seated = seated_caller(game_id)
+    return seated if seated and seated.capability.kind == "waiting" else None
 
 
 @pages.post("/play/<game_id>/<command>")
