@@ -419,6 +419,9 @@ class World(Driver):
         old = self.seats[name]
         token = session_payload(self.app, link.client.get_cookie(COOKIE).value)["seats"][self.id]
         self.refresh_registry()
+        if self.service.resolve(token)[0].kind == "waiting":       # a teammate's phone lets the new one in
+            teammate = next(v for v in self.seats.values() if v.team == old.team and v is not old)
+            self.form(teammate, "let-in", {"seat": str(old.seat)})
         new = Viewer(f"{name}'s new phone ({old.team}, seat {old.seat})", "seat", token, link.client, old.team,
                      old.seat, link.csrf, api=link.api)
         self.answered(new, answer, f"claim {name}'s seat")
