@@ -814,7 +814,7 @@ def test_every_command_out_of_its_phase_is_refused_by_the_phase(app, client, sta
 
 def test_every_command_of_the_rules_is_phase_bound_or_meant_for_any_phase():
     anytime = {"correction", "withdraw-correction", "seat-link", "cancel-seat-link", "answer-correction",
-               "claim-seat"}      # these answer by what is pending (a reveal, a correction, a seat link)
+               "claim-seat", "let-in"}      # these answer by what is pending (a reveal, a correction, a seat link)
     assert set(PHASE_BOUND) | anytime == set(COMMANDS)
 
 
@@ -887,7 +887,9 @@ def stale_seat(client, how):
     game = in_state(client, "writing")
     old = game.seats["Abe"]
     handoff = token_of(game, "handoff")
-    assert game.post("claim-seat", handoff).status_code == 200
+    claimed = game.post("claim-seat", handoff)
+    assert claimed.status_code == 200
+    assert game.post("let-in", game.seats["Ann"], seat=claimed.get_json()["seat"]).status_code == 200
     return game, old
 
 
