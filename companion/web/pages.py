@@ -81,7 +81,7 @@ def unchanged(caller: Caller, suffix: str = ""):
 def render_view(template: str, caller: Caller, refused: RuleError | Refused | None = None, status: int = 200,
                 etag_suffix: str = "", **extra):
     """A game page from the caller's view; `refused` is a command's refusal, worded on the page;
-    `etag_suffix`: what else the page shows that no event records (see `_table_unchanged`)."""
+    `etag_suffix`: what else the page shows that no event records (see `_moving`)."""
     version, game = service().load(caller.game_id, caller.version)
     view = view_for(game, caller.viewer, version, now=service().clock())
     speak(view["mode"], view["language"])
