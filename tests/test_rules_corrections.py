@@ -490,3 +490,13 @@ def test_a_try_out_seats_everyone_at_creation_and_never_takes_real_players():
     assert refused(table, {"type": "move_player", "seat": 1}) == "try_out_fixed_seats"
     table.do({"type": "start", "words": WORDS}, HOST)
     assert table.game.settings.try_out
+
+
+def test_when_every_teammates_phone_died_too_the_seat_is_claimed_at_once():
+    table = Table(white=("Ann", "Abe", "Amy"))                        # seats 1-3 White
+    table.do({"type": "issue_seat_link", "seat": 1}, HOST)
+    table.do({"type": "issue_seat_link", "seat": 2}, HOST)
+    assert table.do({"type": "claim_seat"}, Actor("handoff", seat=1)) == [{"type": "seat_claim_waiting", "seat": 1}]
+    table.do({"type": "issue_seat_link", "seat": 3}, HOST)            # Amy's phone died as well: nobody to ask
+    assert table.do({"type": "claim_seat"}, Actor("handoff", seat=2)) == [{"type": "seat_claimed", "seat": 2}]
+    assert table.do({"type": "let_in", "seat": 1}, table.seat(2)) == [{"type": "seat_handed", "seat": 1, "by": 2}]

@@ -219,7 +219,8 @@ COMMANDS = {c.name: c for c in (
     Command(
         "claim-seat", "claim_seat", host.claim_seat, "handoff", "claimSeat", "Claim a seat with its new link",
         "With a seat link's token (from `seat-link`): this caller becomes the seat's player. When no teammate "
-        "has a phone seated, at once (event `seat_claimed`); otherwise the claim waits (event "
+        "has a working phone (each has a seat link or a new phone waiting, or there is none), at once (event "
+        "`seat_claimed`); otherwise the claim waits (event "
         "`seat_claim_waiting`) until a teammate lets the new phone in (`let-in`). Either way the answer holds "
         "the seat and its new token, and the link stops working; the old token stops working once the seat "
         "is taken. While it waits, the new token is refused (`seat_waiting`, 403).",

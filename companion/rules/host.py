@@ -91,12 +91,14 @@ def cancel_seat_link(game, command, actor, rng):
 
 
 def claim_seat(game, command, actor, rng):
-    """A new phone takes a seat with its link: at once if no teammate has a phone seated, else it waits
-    until one lets it in (`let_in`): a link someone else scanned off the table screen gets them nothing."""
+    """A new phone takes a seat with its link: it waits until a teammate lets it in (`let_in`), so a link
+    someone else scanned off the table screen gets them nothing; at once if no teammate has a working phone
+    to ask (none, or each one's phone died too: a seat link or a new phone waits for them as well)."""
     if actor.seat not in game.seat_links:
         raise RuleError("seat_link_only")
     team = game.player(actor.seat).team
-    if any(p.team == team and p.seat != actor.seat for p in game.players):
+    if any(p.team == team and p.seat != actor.seat and p.seat not in game.seat_links | game.waiting_phones
+           for p in game.players):
         return [{"type": "seat_claim_waiting", "seat": actor.seat}]
     return [{"type": "seat_claimed", "seat": actor.seat}]
 
