@@ -13,6 +13,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import NamedTuple
 from datetime import datetime, timedelta, timezone
 
 from .keywords import load_pack
@@ -23,6 +24,7 @@ from .store import Capability, Conflict, Store, Withdrawn
 
 TOKEN_BYTES = 24          # 192 bits: capabilities are unguessable
 GAME_ID_BYTES = 9
+GAME_ID_LENGTH = len(secrets.token_urlsafe(GAME_ID_BYTES))   # 12: shorter than any token
 MAX_ATTEMPTS = 20
 # A whole game is about 150 events (a rematch starts over in the same game): a game spammed with commands
 # within the rate limits stops growing here, and then expires like any idle game.
@@ -62,24 +64,37 @@ class Created:
     seat_tokens: dict[int, str] = field(default_factory=dict)   # a try-out's seats, all for the one device
 
 
-def _capability_changes(game_id: str, events: list[dict], game: Game) -> tuple[list[Capability], list[tuple[str, int]]]:
+class Changes(NamedTuple):
+    grants: list[Capability]
+    revoked: list[tuple[str, int]]               # (kind, seat)
+    promoted: list[tuple[str, str, int]]         # (kind, new kind, seat)
+
+
+def _capability_changes(game_id: str, events: list[dict], game: Game) -> Changes:
     """The tokens these events grant and withdraw: a seat for each player seated, a new link for a phone
-    that died (its old token stops working once the new phone claims the seat)."""
-    grants, revoked = [], []
+    that died (its old token stops working once the new phone takes the seat), and a waiting token for a
+    new phone that used its link until a teammate lets it in (it then becomes the seat's token)."""
+    grants, revoked, promoted = [], [], []
     for e in events:
         if e["type"] == "player_joined":
             grants.append(Capability(new_token(), game_id, "seat", e["team"], e["seat"]))
         elif e["type"] in ("player_left", "player_removed"):
-            revoked += [("seat", e["seat"]), ("handoff", e["seat"])]
+            revoked += [("seat", e["seat"]), ("handoff", e["seat"]), ("waiting", e["seat"])]
         elif e["type"] == "seat_link_cancelled":
-            revoked.append(("handoff", e["seat"]))
+            revoked += [("handoff", e["seat"]), ("waiting", e["seat"])]
         elif e["type"] == "seat_link_issued":
-            revoked.append(("handoff", e["seat"]))
+            revoked += [("handoff", e["seat"]), ("waiting", e["seat"])]
             grants.append(Capability(new_token(), game_id, "handoff", seat=e["seat"]))
         elif e["type"] == "seat_claimed":
             revoked += [("seat", e["seat"]), ("handoff", e["seat"])]
             grants.append(Capability(new_token(), game_id, "seat", game.player(e["seat"]).team, e["seat"]))
-    return grants, revoked
+        elif e["type"] == "seat_claim_waiting":
+            revoked += [("handoff", e["seat"]), ("waiting", e["seat"])]
+            grants.append(Capability(new_token(), game_id, "waiting", game.player(e["seat"]).team, e["seat"]))
+        elif e["type"] == "seat_handed":
+            revoked.append(("seat", e["seat"]))
+            promoted.append(("waiting", "seat", e["seat"]))
+    return Changes(grants, revoked, promoted)
 
 
 class StateCache:
@@ -137,7 +152,7 @@ class GameService:
         first = decide(Game(), {**(settings or {}), "type": "create"}, HOST, self.rng)
         for _ in range(MAX_ATTEMPTS):       # again with a new id and codes if one was taken
             game_id = secrets.token_urlsafe(GAME_ID_BYTES)
-            seats, _ = _capability_changes(game_id, first, Game())
+            seats = _capability_changes(game_id, first, Game()).grants
             caps = [Capability(new_token(), game_id, "host")] + seats
             codes = {}
             if not first[0]["try_out"]:     # a try-out can't take in anyone: no join links, no spectators
@@ -200,15 +215,15 @@ class GameService:
             events = decide(game, command, actor, self.rng)   # RuleError propagates: nothing written
             if version + len(events) > self.max_events:
                 raise RuleError("game_too_long", limit=self.max_events)
-            caps, revoked = _capability_changes(game_id, events, game)
+            caps, revoked, promoted = _capability_changes(game_id, events, game)
             try:
-                new_version = self.store.append(game_id, version, events, caps, revoked, token)
+                new_version = self.store.append(game_id, version, events, caps, revoked, token, promoted)
             except Conflict:
                 continue
             except Withdrawn:
                 raise RuleError("seat_gone" if actor.kind in ("seat", "handoff") else "no_capability") from None
             self.cache.put(game_id, new_version, replay(events, game))
-            seat_token = next((c.token for c in caps if c.kind == "seat"), None)
+            seat_token = next((c.token for c in caps if c.kind in ("seat", "waiting")), None)
             seat_link = next((c.token for c in caps if c.kind == "handoff"), None)
             return Outcome(events, new_version, seat_token, seat_link)
         raise RuleError("busy")
@@ -245,6 +260,27 @@ class GameService:
     def seat_links(self, game_id: str) -> dict[int, str]:
         """Seat links the table screen issued and no phone has claimed yet: seat -> token."""
         return {c.seat: c.token for c in self.store.capabilities_of(game_id, "handoff")}
+
+    # --- moving the table screen: a one-time link, in the capabilities table only (no event: it changes
+    # nothing anyone's view shows but the table screen's own, see web.pages.table_etag)
+
+    def table_move_link(self, game_id: str) -> str | None:
+        """The token of the table screen's pending move link, if any."""
+        return next((c.token for c in self.store.capabilities_of(game_id, "table_move")), None)
+
+    def issue_table_move(self, game_id: str) -> str:
+        """A new one-time link to move the table screen (replacing any earlier one): its token."""
+        token = new_token()
+        self.store.replace_capability(game_id, "table_move", Capability(token, game_id, "table_move"))
+        return token
+
+    def cancel_table_move(self, game_id: str) -> None:
+        self.store.replace_capability(game_id, "table_move", None)
+
+    def use_table_move(self, token: str | None) -> tuple[str, str] | None:
+        """Use a move link once: (game id, host token) for the new table screen, or None if it is gone."""
+        used = self.store.use_once(token, "table_move") if token and len(token) <= 100 else None
+        return (used.game_id, self.shared_tokens(used.game_id)["host"]) if used else None
 
     def shared_tokens(self, game_id: str) -> dict[str, str]:
         """The game's shareable tokens: "host", "spectator", and each team's join token by team name."""

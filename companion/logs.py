@@ -10,7 +10,7 @@ import traceback
 
 MASK = "…"
 # A path segment after one of these holds a capability token (seat links, join links, the table, spectators).
-TOKEN_PATHS = ("table", "join", "seat", "watch")
+TOKEN_PATHS = ("table", "join", "seat", "watch", "move", "summary")
 _TOKEN_IN_PATH = re.compile(r"(/(?:%s)/)[^/\s?#\"']+" % "|".join(TOKEN_PATHS))
 _CREDENTIAL = re.compile(r"((?:Bearer|Basic)\s+)\S+", re.IGNORECASE)
 # gunicorn's access-log atoms that are whole header values no log should print

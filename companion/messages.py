@@ -84,6 +84,9 @@ REFUSALS = {
     "accept_malformed": _l("Confirm or reject the correction."),
     "no_seat_link": _l("That player has no new seat link waiting."),
     "seat_link_only": _l("Only a seat link from the table screen can do that."),
+    "seat_waiting": _l("This phone is waiting for a teammate to let it in, on their own phone."),
+    "teammates_let_in": _l("Only a teammate of that player can let their new phone in."),
+    "no_waiting_phone": _l("No new phone is waiting to take that seat."),
     "summary_not_ready": _l("The summary is ready once the game is over."),
     # the keyword swap
     "no_keywords": _l("You have no keywords to swap."),
@@ -125,6 +128,8 @@ REFUSALS = {
     # web layer
     "no_capability": _l("This link is not valid. Ask the table screen for your team's QR code."),
     "wrong_game": _l("That link belongs to another game."),
+    "not_table_screen": _l("This device is not this game's table screen. To move the table screen here, use "
+                           "“Move the table screen to another device” on the table screen."),
     "not_seated": _l("This phone has no seat in this game. Scan your team's QR code to join."),
     "seat_gone": _l("This phone no longer has its seat: it moved to another phone, or the table screen removed it. Ask the table screen for a new seat link to play here."),
     "malformed_body": _l("The request could not be read: send a JSON object."),

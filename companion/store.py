@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from sqlalchemy import (Column, DateTime, ForeignKey, Index, Integer, MetaData, String, Table, Text,
-                        UniqueConstraint, bindparam, create_engine, delete, event, func, insert, inspect, select, text)
+                        UniqueConstraint, bindparam, create_engine, delete, event, func, insert, inspect, select, text,
+                        update)
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
 
@@ -31,7 +32,8 @@ capabilities = Table(
     "capabilities", metadata,
     Column("token", String(64), primary_key=True),
     Column("game_id", String(32), ForeignKey("games.id"), nullable=False, index=True),
-    Column("kind", String(16), nullable=False),      # host, join, spectator, seat, handoff (a seat's new link)
+    Column("kind", String(16), nullable=False),      # host, join, spectator, seat, handoff (a seat's new link),
+                                                     # table_move (a one-time link to move the table screen)
     Column("team", String(8)),
     Column("seat", Integer),
 )
@@ -248,7 +250,8 @@ class Store:
             raise Conflict(game_id) from error
 
     def append(self, game_id: str, version: int, new_events: list[dict], caps: list[Capability] = (),
-               revoked: list[tuple[str, int]] = (), token: str | None = None) -> int:
+               revoked: list[tuple[str, int]] = (), token: str | None = None,
+               promoted: list[tuple[str, str, int]] = ()) -> int:
         """Append events after `version` in one transaction; raises Conflict if someone was first.
 
         `token`, the capability acting, must still exist (else Withdrawn): checked after the events are
@@ -263,6 +266,10 @@ class Store:
                 if revoked:
                     conn.execute(_REVOKE, [{"game_id": game_id, "kind": kind, "seat": seat}
                                            for kind, seat in revoked])
+                for old, new, seat in promoted:       # a waiting phone's token becomes the seat's
+                    conn.execute(update(capabilities).where(capabilities.c.game_id == game_id,
+                                                            capabilities.c.kind == old, capabilities.c.seat == seat)
+                                 .values(kind=new))
                 self._insert_capabilities(conn, caps)
         except IntegrityError as error:
             raise Conflict(game_id) from error
@@ -327,6 +334,23 @@ class Store:
                     conn.execute(delete(table).where(table.c.game_id.in_(chunk)))
                 conn.execute(delete(games).where(games.c.id.in_(chunk)))
         return idle
+
+    def replace_capability(self, game_id: str, kind: str, new: Capability | None) -> None:
+        """Withdraw the game's capabilities of `kind` (no event records them) and grant `new`, if any."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(capabilities).where(capabilities.c.game_id == game_id, capabilities.c.kind == kind))
+            self._insert_capabilities(conn, [new] if new else [])
+
+    def use_once(self, token: str, kind: str) -> Capability | None:
+        """Withdraw a one-time capability of `kind` and return it: None if it is not (or no longer) there,
+        so two devices using it at once get it once."""
+        with self.engine.begin() as conn:
+            row = conn.execute(select(capabilities).where(capabilities.c.token == token,
+                                                          capabilities.c.kind == kind)).first()
+            if row is None or conn.execute(delete(capabilities).where(
+                    capabilities.c.token == token, capabilities.c.kind == kind)).rowcount != 1:
+                return None
+        return Capability(row.token, row.game_id, row.kind, row.team, row.seat)
 
     def capabilities_of(self, game_id: str, kind: str | None = None) -> list[Capability]:
         query = select(capabilities).where(capabilities.c.game_id == game_id)

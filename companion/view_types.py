@@ -167,6 +167,8 @@ class You(TypedDict):
     task: Annotated[Literal[tuple(TASKS)], described("What this player should do now.")]
     can_swap: Annotated[bool, described("Your team may still swap one keyword (`swap-keyword`): in round 1, "
                                         "before its clues are announced, once a match.")]
+    waiting_phones: Annotated[list[Seat], described("Teammates' seats whose new phone used its seat link and waits "
+                                                    "for a teammate to let it in (`let-in`).")]
 
 
 class StartProblemParams(TypedDict, total=False):
@@ -332,8 +334,16 @@ class SeatClaimed(_Notice):
     seat: Seat
 
 
+class SeatHanded(_Notice):
+    """A teammate (`by`) let a seat's new phone in (the old phone is signed out)."""
+    kind: Literal["seat_handed"]
+    seat: Seat
+    by: Annotated[Seat, described("The teammate who let the new phone in.")]
+
+
 NOTICES = (KeywordSwapped, EncryptorSkipped, EntryTakenBack, CorrectionProposed, CorrectionAnswered,
-           CorrectionWithdrawn, RevealCorrected, SeatLinkIssued, SeatLinkCancelled, SeatClaimed)
+           CorrectionWithdrawn, RevealCorrected, SeatLinkIssued, SeatLinkCancelled, SeatClaimed,
+           SeatHanded)
 Notice = TypeAliasType("Notice", Annotated[Union[NOTICES], described("A line of the public log, by `kind`.",
                                                                       discriminator="kind")])
 
@@ -477,10 +487,12 @@ class JoinResult(TypedDict):
 
 class ClaimResult(TypedDict):
     version: Annotated[int, described("The game's version after claiming the seat.", ge=1)]
-    events: Annotated[list[Literal["seat_claimed"]], Field(min_length=1, max_length=1)]
+    events: Annotated[list[Literal["seat_claimed", "seat_claim_waiting"]], Field(min_length=1, max_length=1)]
     seat: Annotated[Seat, described("The seat taken over.")]
-    token: Annotated[str, described("The seat's new token (the seat's old token and the seat link stop "
-                                    "working). It is shown only this once.")]
+    token: Annotated[str, described("The seat's new token (the seat link stops working; the seat's old token "
+                                    "too, at once after `seat_claimed`, after `seat_claim_waiting` once a "
+                                    "teammate lets the new phone in: until then this token is refused with "
+                                    "`seat_waiting`). It is shown only this once.")]
 
 
 class SeatLink(TypedDict):

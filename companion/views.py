@@ -176,7 +176,8 @@ def _you(game: Game, me) -> view_types.You:
     return {"team": me.team, "encryptor": encryptor,
             "code": list(own.code) if encryptor and not own.resolved else None,
             "task": task(game, me),
-            "can_swap": game.phase == PLAYING and game.correction is None and swap_problem(game, me.team) is None}
+            "can_swap": game.phase == PLAYING and game.correction is None and swap_problem(game, me.team) is None,
+            "waiting_phones": sorted(s for s in game.waiting_phones if s != me.seat and game.player(s).team == me.team)}
 
 
 def _tiebreak(game: Game, my_team: str | None) -> view_types.Tiebreak | None:

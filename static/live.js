@@ -51,6 +51,7 @@
           return;
         }
         if (r.status !== 200) return;
+        if (body.hasAttribute("data-reload")) { location.reload(); return; }   // a waiting page: now let in
         var fresh = r.headers.get("ETag");
         return r.text().then(function (html) {
           apply(html);

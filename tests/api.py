@@ -39,3 +39,11 @@ def browser(app, game_id=None, seat_token=None):
             session["seats"] = {game_id: seat_token}
     client.csrf = csrf_of(client.get("/"))
     return client
+
+
+def table_path(client, host_token: str) -> str:
+    """Make `client` the table screen of the host token's game, as the API's `urls.table` does in a
+    browser (its host cookie), and return the table page's address, which names only the game."""
+    answer = client.get(f"/table/{host_token}")
+    assert answer.status_code == 303, answer.status_code
+    return answer.headers["Location"]

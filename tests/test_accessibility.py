@@ -51,9 +51,8 @@ class Audit:
 class Host:
     """The table screen's own API calls (its host token), to set up a correction or a seat link."""
 
-    def __init__(self, table: Page, base_url: str, game_id: str):
-        self.table, self.base = table, f"{base_url}/api/games/{game_id}"
-        self.token = table.url.rsplit("/", 1)[1]                  # /table/<host token>
+    def __init__(self, table: Page, base_url: str, game_id: str, token: str):
+        self.table, self.base, self.token = table, f"{base_url}/api/games/{game_id}", token
 
     def post(self, command: str, **body) -> dict:
         answer = self.table.context.request.post(f"{self.base}/{command}", data=body,
@@ -192,7 +191,8 @@ def test_every_page_in_every_phase_passes_axe_wcag_22_aa(browser, live_server, l
     expect(table.locator(".round-title")).to_be_visible()
     game_id = phones["Ada"].page.url.rsplit("/", 1)[1]
     api = {name: ApiSession(phone, url, game_id) for name, phone in phones.items()}
-    host = Host(table, url, game_id)
+    # The table's page and address carry no token (its key is in its cookie): the API's host token from the app.
+    host = Host(table, url, game_id, live_server.server.app.extensions["games"].shared_tokens(game_id)["host"])
 
     def roles():
         views = {name: session.view() for name, session in api.items()}

@@ -16,6 +16,7 @@ from companion.messages import REFUSALS
 from companion.store import events, games
 from companion.web.limits import LIMITED
 
+from .api import table_path
 from .driver import ApiGame
 from .conftest import database_url
 
@@ -71,7 +72,7 @@ def test_idle_games_expire_and_their_links_stop_working(tmp_path):
     client = app.test_client()
     old, fresh, resumed = ApiGame(client), ApiGame(client), ApiGame(client)
     service = app.extensions["games"]
-    host = client.get(f"/table/{old.tokens['host']}")
+    host = client.get(table_path(client, old.tokens['host']))
     assert host.status_code == 200
     four_days_ago = datetime.now(timezone.utc) - timedelta(days=4)
     with service.store.engine.begin() as conn:      # the old game's last action was four days ago

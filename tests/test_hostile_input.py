@@ -22,7 +22,7 @@ from companion.rules.text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, MAX_
 from companion.store import games as games_table
 from companion.web.commands import COMMANDS
 
-from .api import browser, csrf_of, expected, refusal_pattern
+from .api import browser, csrf_of, expected, refusal_pattern, table_path
 from .driver import ApiGame, wrong
 
 TWELVE_WORDS = "apple\npear\nplum\nkiwi\nfig\nlime\nlemon\nmelon\npeach\ngrape\nmango\ncherry"
@@ -456,7 +456,7 @@ def test_markup_typed_by_players_is_shown_as_text_on_every_page(app, client):
     game.seats.update(Ann=players["<script>x</script>"], Bea=players['"><svg onload=a>'])    # a player of each team
     lobby_pages = {f"join page of {team}": (client.get(f"/join/{tokens[team]}"), MARKUP_NAMES[team])
                    for team in ("white", "black")}
-    lobby_pages["table in the lobby"] = (client.get(f"/table/{tokens['host']}"), sum(MARKUP_NAMES.values(), []))
+    lobby_pages["table in the lobby"] = (client.get(table_path(client, tokens['host'])), sum(MARKUP_NAMES.values(), []))
     for where, (answer, texts) in lobby_pages.items():
         assert answer.status_code == 200, where
         assert_inert(answer.get_data(as_text=True), where, texts)
@@ -475,7 +475,7 @@ def test_markup_typed_by_players_is_shown_as_text_on_every_page(app, client):
     dealt = [w for team in ("white", "black") for w in game.view(tokens["host"])["teams"][team]["keywords"]]
     assert len(dealt) == 8 and set(dealt) <= set(MARKUP_WORDS)              # shown to all while judging
     everything = [*names_, *dealt, *clues_, *[g for guesses in MARKUP_GUESSES.values() for g in guesses if g]]
-    pages = {"table": client.get(f"/table/{tokens['host']}"), "spectator": client.get(f"/watch/{tokens['spectator']}"),
+    pages = {"table": client.get(table_path(client, tokens['host'])), "spectator": client.get(f"/watch/{tokens['spectator']}"),
              "join": client.get(f"/join/{tokens['white']}"), "seat link": client.get("/" + link.split("/", 3)[3])}
     for name, token in players.items():
         pages[f"phone of {name}"] = browser(app, game_id, token).get(f"/play/{game_id}")
@@ -490,13 +490,13 @@ def test_markup_typed_by_players_is_shown_as_text_on_every_page(app, client):
     proposal = game.view(tokens["host"])["tiebreak"]["proposal"]
     assert game.post("verdicts", tokens["host"], verdicts=proposal).status_code == 200
     phone = browser(app, game_id, game.seats["Ann"])
-    summaries = {"summary (table)": client.get(f"/summary/{tokens['host']}"),
+    summaries = {"summary (table)": client.get(f"{table_path(client, tokens['host'])}/summary"),
                  "summary (spectator)": client.get(f"/summary/{tokens['spectator']}"),
                  "summary (phone)": phone.get(f"/play/{game_id}/summary")}
     for where, answer in summaries.items():
         assert answer.status_code == 200, where
         assert_inert(answer.get_data(as_text=True), where, everything)
-    download = client.get(f"/summary/{tokens['host']}.json")
+    download = client.get(f"{table_path(client, tokens['host'])}/summary.json")
     assert download.mimetype == "application/json" and download.headers["X-Content-Type-Options"] == "nosniff"
     assert download.get_json()["teams"]["white"]["players"][0]["name"] == "<script>x</script>"
 
@@ -735,7 +735,7 @@ def post_form(app, client, state, route, role, command, fields):
     token = token_of(game, role) if role else None
     phone = browser(app, game.id, token if route == "play" else None)
     path = {"join": f"/join/{game.tokens['white']}", "play": f"/play/{game.id}/{command}",
-            "table": f"/table/{token}/{command}"}[route]
+            "table": f"{table_path(phone, token)}/{command}" if route == "table" else None}[route]
     before = log(app, game.id)
     answer = phone.post(path, data={**fields, "csrf_token": phone.csrf})
     return game, answer, before
@@ -817,7 +817,7 @@ def test_every_command_out_of_its_phase_is_refused_by_the_phase(app, client, sta
 
 def test_every_command_of_the_rules_is_phase_bound_or_meant_for_any_phase():
     anytime = {"correction", "withdraw-correction", "seat-link", "cancel-seat-link", "answer-correction",
-               "claim-seat"}      # these answer by what is pending (a reveal, a correction, a seat link)
+               "claim-seat", "let-in"}      # these answer by what is pending (a reveal, a correction, a seat link)
     assert set(PHASE_BOUND) | anytime == set(COMMANDS)
 
 
@@ -890,7 +890,9 @@ def stale_seat(client, how):
     game = in_state(client, "writing")
     old = game.seats["Abe"]
     handoff = token_of(game, "handoff")
-    assert game.post("claim-seat", handoff).status_code == 200
+    claimed = game.post("claim-seat", handoff)
+    assert claimed.status_code == 200
+    assert game.post("let-in", game.seats["Ann"], seat=claimed.get_json()["seat"]).status_code == 200
     return game, old
 
 
@@ -929,7 +931,7 @@ CSRF = {
     "seat-link-claim-form": ("writing", "form", lambda g: f"/seat/{token_of(g, 'handoff')}", {}, None),
     "create-game-form": ("lobby", "form", lambda g: "/games", {"mode": "standard"}, None),
     "try-out-form": ("lobby", "form", lambda g: "/try", {"mode": "standard"}, None),
-    "table-form-start": ("lobby", "form", lambda g: f"/table/{g.tokens['host']}/start", {}, None),
+    "table-form-start": ("lobby", "form", lambda g: f"/table/{g.id}/start", {}, None),
     "phone-form-swap-keyword": ("writing", "form", lambda g: f"/play/{g.id}/swap-keyword", {"number": "1"}, "player"),
     "phone-form-guess": ("round-1-guessing", "form", lambda g: f"/play/{g.id}/guess",
                          {"code1": "1", "code2": "2", "code3": "3", "confirm": "1"}, "white_guesser"),

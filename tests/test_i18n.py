@@ -9,6 +9,8 @@ from babel.messages.pofile import read_po
 
 from companion.messages import CAUSES, REASONS, REFUSALS, SIDE_SENTENCES, TASKS, THREE_PLAYER_TASKS
 
+from .api import table_path
+
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
 
@@ -107,9 +109,10 @@ def test_the_home_page_speaks_the_phones_language(client, language, sentence):
 
 def test_a_game_page_speaks_the_games_language_until_a_phone_chooses_its_own(app, client):
     created = client.post("/api/games", json={"language": "fr"}).get_json()
-    table = f"/table/{created['tokens']['host']}"
+    table = table_path(client, created['tokens']['host'])
     assert "Lancer la partie" in client.get(table).get_data(as_text=True)
     other_phone = app.test_client()
+    table_path(other_phone, created['tokens']['host'])
     assert other_phone.get(table + "?lang=ko").status_code == 303
     assert "게임 시작" in other_phone.get(table).get_data(as_text=True)
     assert "Lancer la partie" in client.get(table).get_data(as_text=True)     # the first phone keeps French

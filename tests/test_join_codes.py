@@ -13,7 +13,7 @@ from companion import create_app
 from companion.games import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH, GameService
 from companion.store import events
 
-from .api import browser, expected
+from .api import browser, expected, table_path
 from .driver import ApiGame
 from .conftest import database_url
 
@@ -150,12 +150,12 @@ def test_the_join_page_says_at_once_that_joining_is_locked(app, lobby):
 
 def test_the_table_screen_shows_each_teams_code_under_its_qr_code(app, lobby):
     codes = app.extensions["games"].join_codes(lobby.id)
-    page = lobby.client.get(f"/table/{lobby.tokens['host']}").get_data(as_text=True)
+    page = lobby.client.get(table_path(lobby.client, lobby.tokens['host'])).get_data(as_text=True)
     for team in ("white", "black"):
         assert f'<p class="join-code" data-team="{team}">{codes[team]}</p>' in page
     # Locking joining hides them with the QR codes; the spectator never sees them.
     assert lobby.post("lock-joining", lobby.tokens["host"], locked=True).status_code == 200
-    page = lobby.client.get(f"/table/{lobby.tokens['host']}").get_data(as_text=True)
+    page = lobby.client.get(table_path(lobby.client, lobby.tokens['host'])).get_data(as_text=True)
     watch = lobby.client.get(f"/watch/{lobby.tokens['spectator']}").get_data(as_text=True)
     for code in codes.values():
         assert code not in page and code not in watch
@@ -189,6 +189,6 @@ def test_a_game_from_before_join_codes_keeps_its_lobby_after_the_upgrade(app, cl
     assert store.schema_version() == 2
     store.migrate()
     assert store.schema_version() == 3 and app.extensions["games"].join_codes(game.id) == {}
-    page = client.get(f"/table/{game.tokens['host']}").get_data(as_text=True)
+    page = client.get(table_path(client, game.tokens['host'])).get_data(as_text=True)
     assert 'class="join-code"' not in page and "No camera? Open:" in page
     assert client.post("/api/games").get_json()["codes"]     # new games get theirs

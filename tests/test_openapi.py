@@ -542,8 +542,14 @@ def test_host_corrections_match_the_document(client):
     assert game.view(link)["viewer"] == {"role": "handoff", "team": None, "seat": None, "name": None}
     api.refused(f"{game.path}/claim-seat", host, None, 403, "seat_link_only")
     claimed = api.post(f"{game.path}/claim-seat", link)
-    assert claimed["seat"] == 1 and claimed["events"] == ["seat_claimed"]
+    assert claimed["seat"] == 1 and claimed["events"] == ["seat_claim_waiting"]     # a teammate lets it in
+    assert api.get(game.path, claimed["token"]).get_json()["code"] == "seat_waiting"
+    white = [p["seat"] for p in game.view(host)["teams"]["white"]["players"]]
+    teammate = next(s for s in white if s != 1)
+    assert game.view(game.seats[teammate])["you"]["waiting_phones"] == [1]
+    assert api.post(f"{game.path}/let-in", game.seats[teammate], {"seat": 1})["events"] == ["seat_handed"]
     old, game.seats[1] = game.seats[1], claimed["token"]
+    game.views()
     assert api.get(game.path, old).get_json()["code"] == "no_capability"
     api.refused(f"{game.path}/claim-seat", link, None, 403, "no_capability")
     game.do("seat-link", host, {"seat": 2})
@@ -628,7 +634,15 @@ def test_host_corrections_match_the_document(client):
     assert game.do("answer-correction", game.seats[2], {"accept": True})["events"] == [
         "correction_answered", "round_reopened", "reveal_corrected", "game_ended"]
     over = game.views()
-    assert {n["kind"] for n in over["notices"]} == NOTICE_KINDS
+    # A seat claimed at once: a player alone in their team, with nobody to let the new phone in.
+    lone = Game(api)
+    seat = lone.join("white", "Ann")
+    lone.do("seat-link", lone.host, {"seat": seat})
+    claimed = api.post(f"{lone.path}/claim-seat", client.application.extensions["games"].seat_links(lone.id)[seat])
+    assert claimed["events"] == ["seat_claimed"]
+    lone.seats[seat] = claimed["token"]
+    claimed_at_once = {n["kind"] for n in lone.views()["notices"]}
+    assert {n["kind"] for n in over["notices"]} | claimed_at_once == NOTICE_KINDS
     assert over["result"]["standings"]["black"]["miscommunications"] == 1
 
     # Summaries, and a rematch.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 
-from .api import browser
+from .api import browser, table_path
 from .driver import ApiGame, wrong
 
 FORM = re.compile(r'<form method="post" action="[^"]*/([\w-]+)"[^>]*>(.*?)</form>', re.S)
@@ -59,7 +59,7 @@ class Pages:
 
     def __init__(self, app, game: ApiGame):
         self.game = game
-        self.screens = [(game.client, f"/table/{game.tokens['host']}", game.tokens["host"])]
+        self.screens = [(game.client, table_path(game.client, game.tokens["host"]), game.tokens["host"])]
         self.screens += [(browser(app, game.id, token), f"/play/{game.id}", token) for token in game.seats.values()]
         self.seen: set[str] = set()
 
@@ -140,7 +140,7 @@ def test_a_form_posted_by_the_pages_script_gets_the_apis_answer(app, client):
 def test_the_table_screens_forms_answer_json_too(app, client):
     game = ApiGame(client)
     host = browser(app)
-    table = f"/table/{game.tokens['host']}"
+    table = table_path(host, game.tokens['host'])
     seat_link = form_of(host.get(table), "seat-link")
     answer = host.post(f"{table}/seat-link", data=seat_link, headers=JSON)
     assert answer.status_code == 200

@@ -324,12 +324,28 @@ def test_a_swap_needs_a_spare_word_and_a_number():
 # --- seats ----------------------------------------------------------------------------------
 
 def test_a_seat_link_is_issued_by_the_host_and_claimed_by_a_handoff_link_only():
-    table = Table()
-    assert table.do({"type": "issue_seat_link", "seat": 2}, HOST) == [{"type": "seat_link_issued", "seat": 2}]
-    assert refused(table, {"type": "claim_seat"}, Actor("seat", "white", 2)) == "seat_link_only"
-    assert table.do({"type": "claim_seat"}, Actor("handoff", seat=2)) == [{"type": "seat_claimed", "seat": 2}]
+    table = Table(white=("Ann",), black=("Bea",), start=False)       # nobody else in White to ask
+    assert table.do({"type": "issue_seat_link", "seat": 1}, HOST) == [{"type": "seat_link_issued", "seat": 1}]
+    assert refused(table, {"type": "claim_seat"}, Actor("seat", "white", 1)) == "seat_link_only"
+    assert table.do({"type": "claim_seat"}, Actor("handoff", seat=1)) == [{"type": "seat_claimed", "seat": 1}]
     assert [n["kind"] for n in table.game.notices] == ["seat_link_issued", "seat_claimed"]
+    assert refused(table, {"type": "claim_seat"}, Actor("handoff", seat=1)) == "seat_link_only"   # used once
+
+
+def test_a_claimed_seat_with_a_teammates_phone_waits_until_a_teammate_lets_it_in():
+    table = Table()                                                   # Ann 1 and Abe 2 White, Bea 3 and Bob 4 Black
+    table.do({"type": "issue_seat_link", "seat": 2}, HOST)
+    assert refused(table, {"type": "let_in", "seat": 2}, table.seat(1)) == "no_waiting_phone"
+    assert table.do({"type": "claim_seat"}, Actor("handoff", seat=2)) == [{"type": "seat_claim_waiting", "seat": 2}]
+    assert table.game.waiting_phones == {2} and table.game.seat_links == set()
+    assert [n["kind"] for n in table.game.notices] == ["seat_link_issued"]       # nothing public yet
     assert refused(table, {"type": "claim_seat"}, Actor("handoff", seat=2)) == "seat_link_only"   # used once
+    assert refused(table, {"type": "let_in", "seat": 2}, table.seat(3)) == "teammates_let_in"    # the other team
+    assert refused(table, {"type": "let_in", "seat": 2}, table.seat(2)) == "teammates_let_in"    # the old phone
+    assert refused(table, {"type": "let_in", "seat": 2}, HOST) == "players_only"
+    assert table.do({"type": "let_in", "seat": 2}, table.seat(1)) == [{"type": "seat_handed", "seat": 2, "by": 1}]
+    assert table.game.notices[-1] == {"kind": "seat_handed", "round": 1, "seat": 2, "by": 1}
+    assert refused(table, {"type": "let_in", "seat": 2}, table.seat(1)) == "no_waiting_phone"
 
 
 def test_a_seat_link_can_be_cancelled_and_then_no_longer_claimed():
@@ -555,3 +571,13 @@ def test_a_try_out_seats_everyone_at_creation_and_never_takes_real_players():
     assert refused(table, {"type": "move_player", "seat": 1}) == "try_out_fixed_seats"
     table.do({"type": "start", "words": WORDS}, HOST)
     assert table.game.settings.try_out
+
+
+def test_when_every_teammates_phone_died_too_the_seat_is_claimed_at_once():
+    table = Table(white=("Ann", "Abe", "Amy"))                        # seats 1-3 White
+    table.do({"type": "issue_seat_link", "seat": 1}, HOST)
+    table.do({"type": "issue_seat_link", "seat": 2}, HOST)
+    assert table.do({"type": "claim_seat"}, Actor("handoff", seat=1)) == [{"type": "seat_claim_waiting", "seat": 1}]
+    table.do({"type": "issue_seat_link", "seat": 3}, HOST)            # Amy's phone died as well: nobody to ask
+    assert table.do({"type": "claim_seat"}, Actor("handoff", seat=2)) == [{"type": "seat_claimed", "seat": 2}]
+    assert table.do({"type": "let_in", "seat": 1}, table.seat(2)) == [{"type": "seat_handed", "seat": 1, "by": 2}]

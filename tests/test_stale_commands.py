@@ -229,6 +229,7 @@ def test_a_request_already_in_flight_when_its_seat_is_claimed_is_refused(app, cl
     in_flight = Actor(capability.kind, team=capability.team, seat=capability.seat)
     link = game.post("seat-link", game.tokens["host"], seat=capability.seat).get_json()["seat_link"]["token"]
     assert game.post("claim-seat", link).status_code == 200
+    assert game.post("let-in", game.encryptor("white"), seat=capability.seat).status_code == 200   # taken now
     before = game.events()
     try:
         service.execute(game.id, in_flight, {"type": "guess", "code": [1, 2, 3]}, old_token)
@@ -288,10 +289,11 @@ def test_no_command_of_the_old_phone_lands_after_its_seat_is_claimed(live_server
                 if answer.status_code == 200:
                     accepted.append(answer.json()["version"])
 
+        assert _post(live_server, game.id, "claim-seat", link, {}).status_code == 200   # waits for a teammate
         spammers = [threading.Thread(target=drafts) for _ in range(3)]
         for t in spammers:
             t.start()
-        claimed = _post(live_server, game.id, "claim-seat", link, {})
+        claimed = _post(live_server, game.id, "let-in", game.encryptor("white"), {"seat": seat})   # taken now
         stop.set()
         for t in spammers:
             t.join()

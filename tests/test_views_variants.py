@@ -245,7 +245,8 @@ def eventful() -> Table:
     t.do({"type": "swap_keyword", "number": 2, "words": WORDS}, t.seat(4))
     t.do({"type": "skip_encryptor", "team": "white"}, HOST)
     t.do({"type": "issue_seat_link", "seat": 5}, HOST)
-    t.do({"type": "claim_seat"}, Actor("handoff", seat=5))
+    t.do({"type": "claim_seat"}, Actor("handoff", seat=5))           # waits for Black's other phone
+    t.do({"type": "let_in", "seat": 5}, t.seat(4))
     t.announce("white")
     t.do({"type": "take_back"}, HOST)                                 # White's clues, taken back
     t.round()
@@ -292,7 +293,7 @@ def test_a_pending_correction_and_the_log_hold_nothing_secret():
         check_public_log(game, name, viewer, view)
     assert all(log == logs[0] for log in logs), "the public log differs between viewers"
     assert [n["kind"] for n in logs[0]] == ["keyword_swapped", "encryptor_skipped", "seat_link_issued",
-                                            "seat_claimed", "entry_taken_back", "entry_taken_back",
+                                            "seat_handed", "entry_taken_back", "entry_taken_back",
                                             "correction_proposed", "correction_answered"]
     assert logs[0][5] == {"kind": "entry_taken_back", "round": 2, "entry": "guess", "team": "white", "by": "black"}
 

@@ -7,6 +7,7 @@ import pytest
 from companion.addresses import public_base_url
 from companion.store import Store, make_engine
 
+from .api import table_path
 from .driver import ApiGame, wrong
 
 
@@ -246,7 +247,7 @@ def test_an_unchanged_poll_answers_304_and_a_change_answers_200(game, client):
 
 def test_every_answer_carries_the_security_headers(game, client):
     for answer in (client.get("/"), client.get(f"/api/games/{game.id}"), client.get("/nope"),
-                   client.get(f"/table/{game.tokens['host']}")):
+                   client.get(table_path(client, game.tokens['host']))):
         assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
         assert "unsafe-inline" not in answer.headers["Content-Security-Policy"]
         assert answer.headers["Referrer-Policy"] == "no-referrer"
@@ -276,7 +277,7 @@ def test_pages_show_each_viewer_only_what_it_may_know(app, client):
     white_words = game.view(game.seats["Ann"])["teams"]["white"]["keywords"]
     black_words = game.view(game.seats["Bea"])["teams"]["black"]["keywords"]
     pages = {
-        "table": client.get(f"/table/{game.tokens['host']}").get_data(as_text=True),
+        "table": client.get(table_path(client, game.tokens['host'])).get_data(as_text=True),
         "spectator": client.get(f"/watch/{game.tokens['spectator']}").get_data(as_text=True),
         "white phone": abe.get(f"/play/{game.id}").get_data(as_text=True),
         "join page": client.get("/join/" + game.tokens["black"]).get_data(as_text=True),
@@ -294,7 +295,7 @@ def test_pages_show_each_viewer_only_what_it_may_know(app, client):
 
 def test_the_table_screen_says_why_the_game_cannot_start_yet(client):
     game = ApiGame(client, white=("A1", "A2", "A3", "A4"), black=("B1", "B2"), start=False)
-    page = client.get(f"/table/{game.tokens['host']}").get_data(as_text=True)
+    page = client.get(table_path(client, game.tokens['host'])).get_data(as_text=True)
     assert "Teams must be as even as possible (White 4, Black 2)" in page and "disabled" in page
     refused(game, unchanged(game, lambda: game.post("start", game.tokens["host"])), 409, "teams_uneven")
 

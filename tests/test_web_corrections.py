@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from companion.rules import Actor, RuleError
 from companion.store import games as games_table
 
-from .api import browser, expected
+from .api import browser, expected, table_path
 from .driver import ApiGame, wrong
 
 # --- helpers --------------------------------------------------------------------------------
@@ -250,9 +250,10 @@ FORM_REFUSED = [
     ("announced", "table", "host", "skip-encryptor", {"team": "white"}, 409, "clues_already_announced"),
     ("writing", "play", "seat", "switch-team", {}, 409, "game_in_progress"),
     ("writing", "table", "host", "swap-keyword", {"number": "1"}, 400, "unknown_command"),
-    ("writing", "table", "seat", "take-back", {}, 403, "host_only"),
-    ("writing", "table", "spectator", "seat-link", {"seat": "1"}, 403, "host_only"),
-    ("writing", "table", "forged", "rematch", {}, 403, "no_capability"),
+    # The table's forms take no token: a browser that is not the table screen is refused whatever it holds.
+    ("writing", "table", "seat", "take-back", {}, 403, "not_table_screen"),
+    ("writing", "table", "spectator", "seat-link", {"seat": "1"}, 403, "not_table_screen"),
+    ("writing", "table", None, "rematch", {}, 403, "not_table_screen"),
     ("writing", "play", "seat", "swap-keyword", {"number": "7"}, 400, "keyword_number"),
     ("revealed", "play", "seat", "swap-keyword", {"number": "1"}, 409, "swap_too_late"),
     ("writing", "play", "seat", "answer-correction", {"accept": "1"}, 409, "no_correction"),
@@ -270,8 +271,8 @@ def test_the_forms_refuse_with_a_page_that_says_why(app, client, state_name, whe
     game = state(client, state_name)
     token = token_of(game, role, client) if role else None
     phone = browser(app, game.id, game.seats["Abe"] if where == "play" and role == "seat" else None)
-    path = {"table": f"/table/{token}/{command}", "play": f"/play/{game.id}/{command}",
-            "seat": f"/seat/{token}"}[where]
+    table = table_path(phone, token) if where == "table" and role == "host" else f"/table/{game.id}"
+    path = {"table": f"{table}/{command}", "play": f"/play/{game.id}/{command}", "seat": f"/seat/{token}"}[where]
     before = log(game)
     answer = phone.post(path, data={**fields, "csrf_token": phone.csrf})
     assert answer.status_code == status, answer.get_data(as_text=True)[:300]
@@ -285,7 +286,7 @@ def test_a_form_without_its_csrf_token_is_refused_before_the_rules(app, client):
     game = state(client, "writing")
     phone = browser(app)
     before = log(game)
-    answer = phone.post(f"/table/{game.tokens['host']}/skip-encryptor", data={"team": "white"})
+    answer = phone.post(f"{table_path(phone, game.tokens['host'])}/skip-encryptor", data={"team": "white"})
     assert answer.status_code == 400 and "Reload it and try again" in answer.get_data(as_text=True)
     assert log(game) == before
 
@@ -295,14 +296,15 @@ def test_the_forms_carry_out_a_correction_and_a_skip(app, client):
     game = state(client, "writing")
     table = browser(app)
     host = game.tokens["host"]
-    answer = table.post(f"/table/{host}/skip-encryptor", data={"team": "white", "confirmed": "1",
-                                                              "csrf_token": table.csrf})
-    assert answer.status_code == 303 and answer.headers["Location"] == f"/table/{host}"
+    address = table_path(table, host)
+    answer = table.post(f"{address}/skip-encryptor", data={"team": "white", "confirmed": "1",
+                                                          "csrf_token": table.csrf})
+    assert answer.status_code == 303 and answer.headers["Location"] == address
     assert game.encryptor("white") == game.seats["Abe"]
     game.round()
     last = game.view(host)["rounds"][0]["transmissions"]["black"]
     fixed = "-".join(map(str, wrong(last["code"])))
-    answer = table.post(f"/table/{host}/correction", data={"decryption": fixed, "csrf_token": table.csrf})
+    answer = table.post(f"{address}/correction", data={"decryption": fixed, "csrf_token": table.csrf})
     assert answer.status_code == 303
     for name in ("Ann", "Bea"):
         phone = browser(app, game.id, game.seats[name])
@@ -421,16 +423,16 @@ def test_the_home_page_creates_a_game_with_its_settings(app):
     answer = home.post("/games", data={"mode": "three_player", "timer": "1", "timer_seconds": "45", "words": TWELVE,
                                        "csrf_token": home.csrf})
     assert answer.status_code == 303 and answer.headers["Location"].startswith("/table/")
-    token = answer.headers["Location"].rsplit("/", 1)[1]
-    capability, _ = app.extensions["games"].resolve(token)
-    created = app.extensions["games"].store.events_after(capability.game_id)[0][1]
+    game_id = answer.headers["Location"].rsplit("/", 1)[1]
+    created = app.extensions["games"].store.events_after(game_id)[0][1]
     assert (created["mode"], created["timer"], len(created["words"])) == ("three_player", 45, 12)
 
 
 # --- seat links -----------------------------------------------------------------------------
 
 def test_a_seat_link_hands_a_seat_to_a_new_phone_once(app, client):
-    game = ApiGame(client)
+    """Without a teammate's phone seated (Abe is alone in White, for now) the new phone takes the seat at once."""
+    game = ApiGame(client, white=("Abe",), black=("Bea",), start=False)
     host, old = game.tokens["host"], game.seats["Abe"]
     seat = game.view(old)["viewer"]["seat"]
     answer = game.post("seat-link", host, seat=seat)
@@ -448,8 +450,7 @@ def test_a_seat_link_hands_a_seat_to_a_new_phone_once(app, client):
     assert new not in (old, handoff)
     view = game.view(new)
     assert view["viewer"] == {"role": "seat", "team": "white", "seat": seat, "name": "Abe"}
-    assert view["teams"]["white"]["keywords"] and view["teams"]["black"]["keywords"] is None
-    assert game.post("swap-keyword", new, number=2).status_code == 200    # the new phone acts for Abe
+    assert game.post("switch-team", new, team="white").status_code == 200    # the new phone acts for Abe
 
     before = log(game)
     sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {old}"}), 403,
@@ -460,6 +461,60 @@ def test_a_seat_link_hands_a_seat_to_a_new_phone_once(app, client):
     assert log(game) == before
     assert app.extensions["games"].seat_links(game.id) == {}
     assert [n["kind"] for n in view["notices"]] == ["seat_link_issued", "seat_claimed"]
+
+
+def test_a_seat_link_waits_until_a_teammates_phone_lets_the_new_phone_in(app, client):
+    """Anyone who scans a seat link off the table screen gets nothing until the seat's team says so."""
+    game = ApiGame(client)
+    old, ann, bea = game.seats["Abe"], game.seats["Ann"], game.seats["Bea"]
+    seat = game.view(old)["viewer"]["seat"]
+    handoff = token_of(game, "handoff")
+    claimed = game.post("claim-seat", handoff)
+    assert claimed.status_code == 200, claimed.get_json()
+    assert claimed.get_json()["events"] == ["seat_claim_waiting"] and claimed.get_json()["seat"] == seat
+    new = claimed.get_json()["token"]
+    assert new not in (old, handoff)
+    assert game.view(ann)["you"]["waiting_phones"] == [seat]                 # Abe's teammate is asked
+    assert game.view(bea)["you"]["waiting_phones"] == []                     # the other team is not
+    assert game.view(old)["you"]["waiting_phones"] == []                     # nor the seat's own old phone
+    assert "waiting" not in str(game.view(game.tokens["host"])["notices"])
+
+    before = log(game)
+    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {new}"}), 403, "seat_waiting")
+    sentence_in(game.post("swap-keyword", new, number=2), 403, "seat_waiting")
+    sentence_in(game.post("claim-seat", handoff), 403, "no_capability")      # the link is used up
+    sentence_in(game.post("let-in", bea, seat=seat), 403, "teammates_let_in")
+    sentence_in(game.post("let-in", old, seat=seat), 403, "teammates_let_in")
+    sentence_in(game.post("let-in", game.tokens["host"], seat=seat), 403, "players_only")
+    assert log(game) == before
+    assert game.view(old)["viewer"]["name"] == "Abe"                         # the old phone plays on meanwhile
+
+    let_in = game.post("let-in", ann, seat=seat)
+    assert let_in.status_code == 200 and let_in.get_json()["events"] == ["seat_handed"]
+    view = game.view(new)
+    assert view["viewer"] == {"role": "seat", "team": "white", "seat": seat, "name": "Abe"}
+    assert view["teams"]["white"]["keywords"] and view["teams"]["black"]["keywords"] is None
+    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {old}"}), 403,
+                "no_capability")
+    before = log(game)
+    sentence_in(game.post("let-in", ann, seat=seat), 409, "no_waiting_phone")
+    assert log(game) == before
+    handed = view["notices"][-1]
+    assert handed == {"kind": "seat_handed", "round": 1, "seat": seat, "by": game.view(ann)["viewer"]["seat"]}
+    table = html.unescape(client.get(table_path(client, game.tokens["host"])).get_data(as_text=True))
+    assert "Abe's seat moved to a new phone, let in by Ann." in table
+
+
+def test_a_new_seat_link_or_its_cancelling_sends_a_waiting_phone_away(app, client):
+    game = ApiGame(client)
+    seat = game.view(game.seats["Abe"])["viewer"]["seat"]
+    waiting = game.post("claim-seat", token_of(game, "handoff")).get_json()["token"]
+    assert game.post("cancel-seat-link", game.tokens["host"], seat=seat).status_code == 409   # no link waits
+    token_of(game, "handoff")                                               # a new link for Abe
+    assert game.view(game.seats["Ann"])["you"]["waiting_phones"] == []
+    sentence_in(game.post("let-in", game.seats["Ann"], seat=seat), 409, "no_waiting_phone")
+    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {waiting}"}), 403,
+                "no_capability")
 
 
 def test_a_new_seat_link_replaces_an_unclaimed_one(app, client):
@@ -494,8 +549,18 @@ def test_a_seat_link_is_claimed_in_the_browser(app, client):
     assert page.status_code == 200
     answer = phone.post(f"/seat/{handoff}", data={"csrf_token": phone.csrf})
     assert answer.status_code == 303 and answer.headers["Location"] == f"/play/{game.id}"
-    assert "Abe" in phone.get(f"/play/{game.id}").get_data(as_text=True)
+    words = game.view(game.seats["Abe"])["teams"]["white"]["keywords"]
+    waiting = html.unescape(phone.get(f"/play/{game.id}").get_data(as_text=True))
+    assert "A teammate must let this phone in" in waiting and not any(w in waiting for w in words)
     sentence_in(phone.get(f"/seat/{handoff}"), 403)          # used up
+    ann = browser(app, game.id, game.seats["Ann"])
+    prompt = html.unescape(ann.get(f"/play/{game.id}").get_data(as_text=True))
+    assert "Let Abe's new phone in" in prompt
+    seat = game.view(game.seats["Ann"])["you"]["waiting_phones"][0]
+    assert ann.post(f"/play/{game.id}/let-in", data={"seat": seat, "csrf_token": ann.csrf}).status_code == 303
+    assert "Let Abe's new phone in" not in ann.get(f"/play/{game.id}").get_data(as_text=True)
+    playing = phone.get(f"/play/{game.id}").get_data(as_text=True)
+    assert "Abe" in playing and all(w in playing for w in words)
     sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {game.seats['Abe']}"}),
                 403, "no_capability")
 
@@ -506,6 +571,7 @@ def test_a_phone_can_get_a_new_seat_link_while_a_correction_waits_and_answer_it(
     claimed = game.post("claim-seat", handoff)
     assert claimed.status_code == 200, claimed.get_json()
     new = claimed.get_json()["token"]
+    assert game.post("let-in", game.seats["Ann"], seat=claimed.get_json()["seat"]).status_code == 200
     assert game.view(new)["you"]["task"] == "answer_correction"
     assert game.post("answer-correction", new, accept=True).status_code == 200
     assert game.view(new)["correction"]["confirmed"] == ["white"]
@@ -562,14 +628,16 @@ def test_a_try_out_gives_one_browser_every_seat_and_no_join_links(app, mode, nam
         seats_cookie = dict(session["seats"])
     service = app.extensions["games"]
     assert set(service.shared_tokens(game_id)) == {"host"}
-    assert answer.headers["Location"] == f"/table/{mine['host']}"
+    assert answer.headers["Location"] == f"/table/{game_id}"
+    with me.session_transaction() as session:
+        assert session["tables"][game_id] == service.shared_tokens(game_id)["host"]      # its host cookie
     store_seats = {c.seat: c.token for c in service.store.capabilities_of(game_id, "seat")}
     assert {int(s): t for s, t in mine["seats"].items()} == store_seats
     assert len(store_seats) == len(names)
     assert seats_cookie[game_id] == store_seats[1]
     assert not service.store.capabilities_of(game_id, "join") and not service.store.capabilities_of(game_id,
                                                                                                     "spectator")
-    table = me.get(f"/table/{mine['host']}").get_data(as_text=True)
+    table = me.get(f"/table/{game_id}").get_data(as_text=True)
     assert "/join/" not in table and "/watch/" not in table
 
     view = me.get(f"/api/games/{game_id}").get_json()
@@ -591,7 +659,7 @@ def test_a_try_out_gives_one_browser_every_seat_and_no_join_links(app, mode, nam
     with pytest.raises(RuleError) as refused:
         service.execute(game_id, Actor("join", "white"), {"type": "join", "name": "Eve"})
     assert refused.value.code == "try_out_fixed_seats"
-    answer = me.post(f"/table/{mine['host']}/lock-joining", data={"locked": "1", "csrf_token": me.csrf})
+    answer = me.post(f"/table/{game_id}/lock-joining", data={"locked": "1", "csrf_token": me.csrf})
     assert answer.status_code == 403
     assert "A try-out keeps its own seats" in html.unescape(answer.get_data(as_text=True))
     assert service.store.events_after(game_id) == before
@@ -630,7 +698,7 @@ def test_the_summary_waits_for_the_end(app, client):
     before = log(game)
     answer = client.get(f"/api/games/{game.id}/summary", headers={"Authorization": f"Bearer {game.seats['Ann']}"})
     assert sentence_in(answer, 409, "summary_not_ready") == "The summary is ready once the game is over."
-    page = client.get(f"/summary/{game.tokens['host']}")
+    page = client.get(f"{table_path(client, game.tokens['host'])}/summary")
     assert page.status_code == 409 and "The summary is ready once the game is over." in page.get_data(as_text=True)
     assert client.get(f"/summary/{game.tokens['spectator']}.json").status_code == 409
     assert log(game) == before
@@ -642,7 +710,7 @@ def test_the_summary_of_a_finished_game_reaches_everyone_and_holds_everything(ap
                                              headers={"Authorization": f"Bearer {token}"})
     phone = browser(app, game.id, game.seats["Bob"])
     pages = {
-        "host": client.get(f"/summary/{game.tokens['host']}"),
+        "host": client.get(f"{table_path(client, game.tokens['host'])}/summary"),
         "spectator": client.get(f"/summary/{game.tokens['spectator']}"),
         "seat cookie": phone.get(f"/play/{game.id}/summary"),
     }
@@ -655,7 +723,7 @@ def test_the_summary_of_a_finished_game_reaches_everyone_and_holds_everything(ap
     assert summary.status_code == 200
     data = summary.get_json()
 
-    downloads = [client.get(f"/summary/{game.tokens['host']}.json"),
+    downloads = [client.get(f"{table_path(client, game.tokens['host'])}/summary.json"),
                  client.get(f"/summary/{game.tokens['spectator']}.json"),
                  phone.get(f"/play/{game.id}/summary.json")]
     for download in downloads:
@@ -705,7 +773,7 @@ def test_after_a_rematch_the_first_game_stays_and_the_current_one_waits(app, cli
     assert {t: again.get_json()["teams"][t]["keywords"] for t in keywords} == keywords
     sentence_in(api("?match=2"), 409, "summary_not_ready")                 # not over yet
     sentence_in(api("?match=7"), 409, "summary_not_ready")                 # no such match
-    assert client.get(f"/summary/{host}.json?match=2").status_code == 409
+    assert client.get(f"{table_path(client, host)}/summary.json?match=2").status_code == 409
     download = client.get(f"/summary/{game.tokens['spectator']}.json?match=1")
     assert download.status_code == 200 and download.get_json() == first
     assert "game-1.json" in download.headers["Content-Disposition"]
@@ -716,7 +784,7 @@ def test_after_a_rematch_the_first_game_stays_and_the_current_one_waits(app, cli
     assert second.status_code == 200 and second.get_json()["match"] == 2
     assert api("").get_json()["match"] == 2
     assert api("?match=1").get_json() == first
-    page = client.get(f"/summary/{host}?match=1").get_data(as_text=True)
+    page = client.get(f"{table_path(client, host)}/summary?match=1").get_data(as_text=True)
     assert 'href="?match=2"' in page
 
 
@@ -726,7 +794,8 @@ def test_a_rematch_goes_back_to_the_lobby_where_phones_keep_their_seats_and_the_
     game, _, _ = finished_game(client)
     host = game.tokens["host"]
     table = browser(app)
-    assert table.post(f"/table/{host}/rematch", data={"csrf_token": table.csrf}).status_code == 303
+    address = table_path(table, host)
+    assert table.post(f"{address}/rematch", data={"csrf_token": table.csrf}).status_code == 303
     view = game.view(host)
     assert (view["phase"], view["match"], view["rounds"]) == ("lobby", 2, [])
     assert {t: [p["name"] for p in view["teams"][t]["players"]] for t in ("white", "black")} == {
@@ -739,17 +808,17 @@ def test_a_rematch_goes_back_to_the_lobby_where_phones_keep_their_seats_and_the_
     assert game.view(game.seats["Abe"])["viewer"]["team"] == "black"
     cy = game.post("join", game.tokens["white"], name="Cy")          # the join links work for newcomers
     assert cy.status_code == 200, cy.get_json()
-    lobby = html.unescape(table.get(f"/table/{host}").get_data(as_text=True))
+    lobby = html.unescape(table.get(address).get_data(as_text=True))
     assert "Rematch: everyone keeps their seat." in lobby and "Shuffle teams" in lobby
-    assert table.post(f"/table/{host}/shuffle-teams", data={"csrf_token": table.csrf}).status_code == 303
+    assert table.post(f"{address}/shuffle-teams", data={"csrf_token": table.csrf}).status_code == 303
     sizes = sorted(len(game.view(host)["teams"][t]["players"]) for t in ("white", "black"))
     assert sizes == [2, 3]
-    assert table.post(f"/table/{host}/set-timer", data={"timer": "45", "csrf_token": table.csrf}).status_code == 303
+    assert table.post(f"{address}/set-timer", data={"timer": "45", "csrf_token": table.csrf}).status_code == 303
     assert game.view(host)["timer_seconds"] == 45
     assert "Sand timer: 45 seconds." in abe.get(f"/play/{game.id}").get_data(as_text=True)
-    assert table.post(f"/table/{host}/set-timer", data={"timer": "", "csrf_token": table.csrf}).status_code == 303
+    assert table.post(f"{address}/set-timer", data={"timer": "", "csrf_token": table.csrf}).status_code == 303
     assert game.view(host)["timer_seconds"] is None
-    assert table.post(f"/table/{host}/start", data={"csrf_token": table.csrf}).status_code == 303
+    assert table.post(f"{address}/start", data={"csrf_token": table.csrf}).status_code == 303
     assert game.view(host)["phase"] == "playing"
 
 
@@ -767,8 +836,9 @@ def test_a_careful_host_button_without_javascript_asks_again_naming_the_player(a
         assert game.post("seat-link", host, seat=abe).status_code == 200
     value = "white" if field == "team" else str(abe)
     table = browser(app)
+    address = table_path(table, host)
     before = log(game)
-    first = table.post(f"/table/{host}/{command}", data={field: value, "csrf_token": table.csrf})
+    first = table.post(f"{address}/{command}", data={field: value, "csrf_token": table.csrf})
     page = html.unescape(first.get_data(as_text=True))
     assert first.status_code == 200 and log(game) == before              # nothing done yet
     forms = re.findall(r'<form[^>]*action="/table/[^"]+/' + command + r'".*?</form>', page, re.S)
@@ -776,13 +846,13 @@ def test_a_careful_host_button_without_javascript_asks_again_naming_the_player(a
     assert len(armed) == 1 and armed_text in armed[0] and "autofocus" in armed[0], forms
     if command == "skip-encryptor":
         assert re.search(r'<details id="fix-a-mistake"[^>]* open', page)     # the panel shows it
-    second = table.post(f"/table/{host}/{command}", data={field: value, "confirmed": "1", "csrf_token": table.csrf})
+    second = table.post(f"{address}/{command}", data={field: value, "confirmed": "1", "csrf_token": table.csrf})
     assert second.status_code == 303 and len(log(game)) == len(before) + 1
 
 
 def test_the_table_screen_offers_each_careful_button_with_its_second_tap_named(app, client):
     game = state(client, "lobby")
-    page = html.unescape(client.get(f"/table/{game.tokens['host']}").get_data(as_text=True))
+    page = html.unescape(client.get(table_path(client, game.tokens['host'])).get_data(as_text=True))
     assert 'data-confirm="Tap again to remove Abe"' in page
     assert 'name="confirmed"' not in page
 
@@ -828,13 +898,13 @@ def test_the_sand_timer_runs_on_the_services_clock(app, client):
     assert "Time is up! Announce your clues now." in mine
     theirs = shown(other_page.get(f"/play/{game.id}"))
     assert "Time is up for Black's Encryptor." in theirs and "Time is up! Announce your clues now." not in theirs
-    table = shown(client.get(f"/table/{host}"))
+    table = shown(client.get(table_path(client, host)))
     assert "Time is up for" in table
 
     answer = game.post("clues", late, clues=game.fresh_clues())          # late, but still allowed: a pacing aid only
     assert answer.status_code == 200, answer.get_json()
     assert all(game.view(token)["timer"] is None for token in viewers)
-    assert "Time is up" not in client.get(f"/table/{host}").get_data(as_text=True)
+    assert "Time is up" not in client.get(table_path(client, host)).get_data(as_text=True)
 
 
 def test_no_timer_without_the_setting_or_with_one_transmission(app, client):

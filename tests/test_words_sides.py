@@ -9,7 +9,7 @@ import pytest
 
 from companion.messages import REASONS, SIDE_SENTENCES, reason_text, refusal, side_text
 
-from .api import browser
+from .api import browser, table_path
 from .driver import ApiGame, wrong
 
 
@@ -47,7 +47,7 @@ def three_player(client, language, start=True, black=("Ivy",)) -> ApiGame:
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_three_player_lobby_and_join_pages_word_each_side_in_its_sentences(app, client, language):
     game = three_player(client, language, start=False, black=())
-    table = text_of(client.get(f"/table/{game.tokens['host']}"))
+    table = text_of(client.get(table_path(client, game.tokens['host'])))
     join_team, join_interceptor = (text_of(client.get(f"/join/{game.tokens[team]}")) for team in ("white", "black"))
     for text in (table, join_team, join_interceptor):
         assert_nothing_pasted(language, text)
@@ -61,7 +61,7 @@ def test_the_three_player_lobby_and_join_pages_word_each_side_in_its_sentences(a
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_a_three_player_round_and_its_corrections_word_each_side(app, client, language):
     game = three_player(client, language)
-    host = f"/table/{game.tokens['host']}"
+    host = table_path(client, game.tokens['host'])
     skip = text_of(client.get(host))                    # before the clues: the host may skip the Encryptor
     game.announce("white")
     team_clues = text_of(browser(app, game.id, game.teammate("white")).get(f"/play/{game.id}"))
@@ -93,7 +93,7 @@ def test_a_whole_three_player_game_and_its_summary_word_each_side(app, client, l
             assert answer.status_code == 200, answer.get_json()
         game.guess("white", "white", code)
     assert game.view(game.tokens["host"])["phase"] == "over"
-    pages = [text_of(client.get(url)) for url in (f"/table/{game.tokens['host']}", f"/summary/{game.tokens['host']}")]
+    pages = [text_of(client.get(url)) for url in (table_path(client, game.tokens['host']), f"{table_path(client, game.tokens['host'])}/summary")]
     for text in pages:
         assert_nothing_pasted(language, text)
     wins = {"en": "The team wins!", "fr": "L’équipe gagne !"}[language]
@@ -120,12 +120,12 @@ def tied_after_eight_rounds(client, language) -> ApiGame:
 
 def test_the_french_tiebreak_speaks_of_l_equipe_blanche_and_quotes_with_guillemets(app, client):
     game = tied_after_eight_rounds(client, "fr")
-    judging = text_of(client.get(f"/table/{game.tokens['host']}"))
+    judging = text_of(client.get(table_path(client, game.tokens['host'])))
     assert_nothing_pasted("fr", judging)
     assert "L’équipe blanche devine les mots-clés de l’équipe noire" in judging
     assert "1. « pomme » →" in judging and "“" not in judging
     assert game.post("verdicts", game.tokens["host"], verdicts={"white": [True, False, False, False], "black": [False] * 4}).status_code == 200
-    over = text_of(client.get(f"/table/{game.tokens['host']}"))
+    over = text_of(client.get(table_path(client, game.tokens['host'])))
     assert_nothing_pasted("fr", over)
     assert "L’équipe blanche gagne !" in over
     assert "L’équipe blanche a trouvé 1 des 4 mots-clés de l’équipe noire" in over
@@ -168,7 +168,7 @@ def test_the_korean_pages_use_the_wording_of_issue_10(app, client):
     game = three_player(client, "ko", start=False, black=())
     join_interceptor = text_of(client.get(f"/join/{game.tokens['black']}"))
     assert "가로채는 사람으로 참가하기" in join_interceptor
-    table = text_of(client.get(f"/table/{game.tokens['host']}"))
+    table = text_of(client.get(table_path(client, game.tokens['host'])))
     assert "이 주소로 접속하세요:" in table
     seated = browser(app, game.id, game.seats["Ann"])
     lobby = text_of(seated.get(f"/play/{game.id}"))
@@ -213,7 +213,7 @@ AWARD = re.compile(r'<span class="award (\w+)">([^<]*)</span>')
 def awards_shown(client, game) -> list[tuple[str, str]]:
     """The tokens the last reveal gave (the last round's, once over), as the table screen words them: (kind,
     sentence)."""
-    page = client.get(f"/table/{game.tokens['host']}").get_data(as_text=True)
+    page = client.get(table_path(client, game.tokens['host'])).get_data(as_text=True)
     tokens = re.search(r'<li class="step step-4">(.*?)</li>', page, re.S).group(1)
     return [(kind, html.unescape(text)) for kind, text in AWARD.findall(tokens)]
 

@@ -222,9 +222,20 @@ COMMANDS = {c.name: c for c in (
         during_correction=True),
     Command(
         "claim-seat", "claim_seat", host.claim_seat, "handoff", "claimSeat", "Claim a seat with its new link",
-        "With a seat link's token (from `seat-link`): this caller becomes the seat's player. Answers the seat "
-        "and its new token; the old token and the link stop working.",
+        "With a seat link's token (from `seat-link`): this caller becomes the seat's player. When no teammate "
+        "has a working phone (each has a seat link or a new phone waiting, or there is none), at once (event "
+        "`seat_claimed`); otherwise the claim waits (event "
+        "`seat_claim_waiting`) until a teammate lets the new phone in (`let-in`). Either way the answer holds "
+        "the seat and its new token, and the link stops working; the old token stops working once the seat "
+        "is taken. While it waits, the new token is refused (`seat_waiting`, 403).",
         refusals=("try_out_fixed_seats",), answer="ClaimResult", during_correction=True, seats_a_phone=True),
+    Command(
+        "let-in", "let_in", host.let_in, "seat", "letIn", "Let a teammate's new phone in",
+        "By a player of the seat's team (not the seat itself), when that seat's new phone claimed its link "
+        "and waits (`view.waiting_phones`): the seat moves to the new phone and its old phone is signed out "
+        "(event `seat_handed`, in the public log with who let it in).",
+        fields=(SEAT,), refusals=("no_such_player", "teammates_let_in", "no_waiting_phone"), example={"seat": 2},
+        during_correction=True),
     Command(
         "verdicts", "judge_keywords", play.judge_keywords, "host", "judgeKeywords",
         "Judge the keyword guesses (tiebreak)",

@@ -112,7 +112,25 @@ def cancel_seat_link(game, command, actor, rng):
 
 
 def claim_seat(game, command, actor, rng):
+    """A new phone takes a seat with its link: it waits until a teammate lets it in (`let_in`), so a link
+    someone else scanned off the table screen gets them nothing; at once if no teammate has a working phone
+    to ask (none, or each one's phone died too: a seat link or a new phone waits for them as well)."""
     require_real_game(game)         # a link issued before try-outs refused them
     if actor.seat not in game.seat_links:
         raise RuleError("seat_link_only")
+    team = game.player(actor.seat).team
+    if any(p.team == team and p.seat != actor.seat and p.seat not in game.seat_links | game.waiting_phones
+           for p in game.players):
+        return [{"type": "seat_claim_waiting", "seat": actor.seat}]
     return [{"type": "seat_claimed", "seat": actor.seat}]
+
+
+def let_in(game, command, actor, rng):
+    """A teammate lets a seat's waiting new phone in: the seat moves to it, the old phone is signed out."""
+    me = seated_player(game, actor)
+    seat = player_at(game, command)
+    if seat.team != me.team or seat.seat == me.seat:
+        raise RuleError("teammates_let_in")
+    if seat.seat not in game.waiting_phones:
+        raise RuleError("no_waiting_phone")
+    return [{"type": "seat_handed", "seat": seat.seat, "by": me.seat}]

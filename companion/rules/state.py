@@ -156,6 +156,8 @@ class Game:
     result: Result | None = None
     correction: Correction | None = None
     seat_links: set = field(default_factory=set)       # seats with a new link the host issued, not yet taken
+    waiting_phones: set = field(default_factory=set)   # seats whose new phone used its link and waits for a
+                                                       # teammate to let it in (`let-in`)
     last_encrypted: dict = field(default_factory=dict)  # seat -> (match, round) of its last turn as Encryptor
     notices: list[dict] = field(default_factory=list)  # corrections and host actions, for everyone
     corrections_proposed: int = 0                      # in this game, all matches
@@ -255,7 +257,8 @@ EVENT_TYPES = ("game_created", "player_joined", "player_left", "player_removed",
                "clues_announced", "guess_saved", "entry_taken_back", "transmission_resolved",
                "correction_proposed", "correction_answered", "correction_withdrawn", "round_reopened",
                "reveal_corrected", "tiebreak_started", "keyword_guesses_sealed", "keywords_judged",
-               "game_ended", "seat_link_issued", "seat_link_cancelled", "seat_claimed", "rematch_started",
+               "game_ended", "seat_link_issued", "seat_link_cancelled", "seat_claimed", "seat_claim_waiting",
+               "seat_handed", "rematch_started",
                "teams_shuffled", "timer_set")
 
 
@@ -271,6 +274,7 @@ def _apply_in_place(game: Game, event: dict) -> None:
     elif kind in ("player_left", "player_removed"):
         game.players = [p for p in game.players if p.seat != event["seat"]]
         game.seat_links.discard(event["seat"])
+        game.waiting_phones.discard(event["seat"])
         game.last_encrypted.pop(event["seat"], None)     # a newcomer may get this seat number
     elif kind == "player_moved":
         moved = game.player(event["seat"])
@@ -377,15 +381,23 @@ def _apply_in_place(game: Game, event: dict) -> None:
     elif kind == "game_ended":
         game.phase = OVER
         game.result = Result(winners=tuple(event["winners"]), reason=event["reason"], cause=event.get("cause"))
-    elif kind == "seat_link_issued":
+    elif kind == "seat_link_issued":       # a new link replaces the earlier one, and any phone waiting with it
         game.seat_links.add(event["seat"])
+        game.waiting_phones.discard(event["seat"])
         _notice(game, kind, seat=event["seat"])
     elif kind == "seat_link_cancelled":
         game.seat_links.discard(event["seat"])
+        game.waiting_phones.discard(event["seat"])
         _notice(game, kind, seat=event["seat"])
     elif kind == "seat_claimed":
         game.seat_links.discard(event["seat"])
         _notice(game, kind, seat=event["seat"])
+    elif kind == "seat_claim_waiting":     # the link is used up; the seat stays with its old phone meanwhile
+        game.seat_links.discard(event["seat"])
+        game.waiting_phones.add(event["seat"])
+    elif kind == "seat_handed":
+        game.waiting_phones.discard(event["seat"])
+        _notice(game, kind, seat=event["seat"], by=event["by"])
     elif kind == "rematch_started":
         # Same seats, back in the lobby: players may switch, newcomers join, then the host starts.
         last_round = game.round.number if game.round else 0

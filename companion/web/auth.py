@@ -43,7 +43,8 @@ class Caller:
     @property
     def viewer(self) -> Viewer:
         c = self.capability
-        return Viewer(c.kind, seat=c.seat, team=c.team)
+        # A new phone waiting to be let in sees what its seat link showed (web.pages.play), nothing more.
+        return Viewer("handoff" if c.kind == "waiting" else c.kind, seat=c.seat, team=c.team)
 
     def etag(self, version: int) -> str:
         """The poll's ETag for this caller's view at `version` (weak: it names the view, not its bytes)."""
@@ -64,6 +65,10 @@ def from_token(token: str | None, game_id: str | None = None, kinds: tuple[str, 
     g.game_id = capability.game_id        # the game's language words any refusal (web.__init__._locale)
     if game_id is not None and capability.game_id != game_id:
         raise Refused("wrong_game")
+    if capability.kind == "table_move" and "table_move" not in (kinds or ()):
+        raise Refused("no_capability")     # a move link only moves the table screen (pages.table_move)
+    if capability.kind == "waiting" and "waiting" not in (kinds or ()):
+        raise Refused("seat_waiting")      # a new phone's token, until a teammate lets it in
     if kinds is not None and capability.kind not in kinds:
         refusals = {"host": "host_only", "seat": "players_only", "join": "join_link_only", "handoff": "seat_link_only"}
         raise Refused(refusals.get(kinds[0], "no_capability"))
@@ -93,6 +98,26 @@ def remember_seat(game_id: str, token: str) -> None:
     if session.get("try_out"):
         session["try_out"] = _latest(session["try_out"], game_id, MAX_TRY_OUTS, lambda t: live(t["host"]))
     session.permanent = True
+
+
+def remember_table(game_id: str, host_token: str) -> None:
+    """Make this browser the game's table screen: the host token lives in its HttpOnly cookie only, never in
+    the page or its address (the screen everyone looks at)."""
+    tables = dict(session.get("tables", {}))
+    tables[game_id] = host_token
+    session["tables"] = tables
+    session.permanent = True
+
+
+def table_caller(game_id: str) -> Caller:
+    """The table screen of the game: this browser's host cookie for it."""
+    token = session.get("tables", {}).get(game_id)
+    if token is None:
+        raise Refused("not_table_screen")
+    try:
+        return from_token(token, game_id, kinds=("host",))
+    except Refused:
+        raise Refused("not_table_screen") from None
 
 
 def bearer() -> str | None:

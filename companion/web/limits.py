@@ -25,6 +25,8 @@ LIMITED = {
     "pages.table_command": ("RATE_LIMIT_COMMANDS",),      # the same commands from the pages' forms
     "pages.play_command": ("RATE_LIMIT_COMMANDS",),
     "pages.try_out_switch": ("RATE_LIMIT_COMMANDS",),
+    "pages.table_move_issue": ("RATE_LIMIT_COMMANDS",),
+    "pages.table_move_use": ("RATE_LIMIT_JOIN",),           # a one-time link, like a seat link
     "pages.join_by_code": ("RATE_LIMIT_JOIN_CODE",),
 }
 _SEATING_COMMANDS = tuple(name for name, c in COMMANDS.items() if c.seats_a_phone)

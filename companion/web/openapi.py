@@ -19,8 +19,8 @@ from .errors import status_of
 from .openapi_views import answer_schemas
 
 # Refusals any command can meet besides its own (stale: an If-Match naming another version).
-COMMAND_REFUSALS = ("no_capability", "wrong_game", "not_seated", "seat_gone", "malformed_body", "csrf", "too_large",
-                    "busy", "rate_limited", "stale", "if_match_malformed", "cross_site", "game_too_long")
+COMMAND_REFUSALS = ("no_capability", "wrong_game", "not_seated", "seat_gone", "seat_waiting", "malformed_body", "csrf",
+                    "too_large", "busy", "rate_limited", "stale", "if_match_malformed", "cross_site", "game_too_long")
 GUESS_PATTERN = "^[-., /]*[1-4][-., /]*[1-4][-., /]*[1-4][-., /]*$"   # rules.codes.parse_guess, as a string
 
 
@@ -224,7 +224,7 @@ def paths() -> dict:
                             **json_body(ref("View"))},
                     "304": {"description": "Not modified since the `If-None-Match` ETag (no body).",
                             "headers": {"ETag": {"$ref": "#/components/headers/ETag"}}},
-                    **refusals("no_capability", "wrong_game", "not_seated"),
+                    **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting"),
                 },
             },
         },
@@ -244,7 +244,7 @@ def paths() -> dict:
                                                "finished one."}],
                 "responses": {
                     "200": {"description": "The match's summary.", **json_body(ref("Summary"))},
-                    **refusals("no_capability", "wrong_game", "not_seated", "summary_not_ready"),
+                    **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting", "summary_not_ready"),
                 },
             },
         },

@@ -14,13 +14,14 @@ from flask_babel import gettext as _
 from sqlalchemy.exc import DBAPIError
 
 from ..addresses import public_base_url
+from ..games import GAME_ID_LENGTH
 from ..messages import refusal, team_name
 from ..qr import qr_svg
 from ..rules import OVER, TEAMS, Actor, RuleError
 from ..rules.text import MIN_WORDS
 from ..views import view_for
 from . import speak
-from .auth import Caller, api_caller, from_token, remember_seat, seated_caller, service
+from .auth import Caller, api_caller, from_token, remember_seat, remember_table, seated_caller, service, table_caller
 from .commands import commands_for, from_form
 from .errors import Refused, status_of, wants_json
 
@@ -56,7 +57,8 @@ def command_answer(outcome) -> dict:
     if outcome.seat_link:      # for the host to pass on (the table screen shows it as a QR code)
         answer["seat_link"] = {"token": outcome.seat_link, "url": seat_link_url(outcome.seat_link)}
     if outcome.seat_token:
-        answer["seat"] = next(e["seat"] for e in outcome.events if e["type"] in ("player_joined", "seat_claimed"))
+        answer["seat"] = next(e["seat"] for e in outcome.events
+                              if e["type"] in ("player_joined", "seat_claimed", "seat_claim_waiting"))
         answer["token"] = outcome.seat_token
     return answer
 
@@ -68,9 +70,9 @@ def _page_etag(caller: Caller, version: int) -> str:
     return f"{caller.etag(version)}-{chosen}" if chosen else caller.etag(version)
 
 
-def unchanged(caller: Caller):
+def unchanged(caller: Caller, suffix: str = ""):
     """The page's poll: a 304 when the page the phone shows is still current, without loading the game."""
-    etag = _page_etag(caller, caller.version)
+    etag = _page_etag(caller, caller.version) + suffix
     if request.if_none_match.contains_weak(etag):
         response = current_app.response_class(status=304)
         response.set_etag(etag, weak=True)
@@ -79,13 +81,14 @@ def unchanged(caller: Caller):
 
 
 def render_view(template: str, caller: Caller, refused: RuleError | Refused | None = None, status: int = 200,
-                **extra):
-    """A game page from the caller's view; `refused` is a command's refusal, worded on the page."""
+                etag_suffix: str = "", **extra):
+    """A game page from the caller's view; `refused` is a command's refusal, worded on the page;
+    `etag_suffix`: what else the page shows that no event records (see `_moving`)."""
     version, game = service().load(caller.game_id, caller.version)
     view = view_for(game, caller.viewer, version, now=service().clock())
     speak(view["mode"], view["language"])
     error = refusal(refused.code, **refused.params) if refused is not None else None
-    etag = _page_etag(caller, version)
+    etag = _page_etag(caller, version) + etag_suffix
     response = make_response(render_template(
         template, view=view, game_id=caller.game_id, error=error,
         poll_interval=current_app.config["POLL_INTERVAL_MS"],
@@ -183,7 +186,8 @@ def create_game():
         created = service().create(settings_from_form(request.form))
     except RuleError as error:
         return _home(refusal(error.code, **error.params), status_of(error.code), request.form)
-    return redirect(url_for("pages.table", token=service().shared_tokens(created.game_id)["host"]), 303)
+    remember_table(created.game_id, service().shared_tokens(created.game_id)["host"])
+    return redirect(url_for("pages.table", game_id=created.game_id), 303)
 
 
 # --- the try-out: one device plays every seat -----------------------------------------------
@@ -202,12 +206,12 @@ def create_try_out():
                                     "players": try_out_names(mode)})
     except RuleError as error:
         return _home(refusal(error.code, **error.params), status_of(error.code), request.form)
-    host = service().shared_tokens(created.game_id)["host"]
     tries = dict(session.get("try_out", {}))
-    tries[created.game_id] = {"host": host, "seats": {str(s): t for s, t in created.seat_tokens.items()}}
+    tries[created.game_id] = {"seats": {str(s): t for s, t in created.seat_tokens.items()}}
     session["try_out"] = tries
     remember_seat(created.game_id, created.seat_tokens[1])
-    return redirect(url_for("pages.table", token=host), 303)
+    remember_table(created.game_id, service().shared_tokens(created.game_id)["host"])
+    return redirect(url_for("pages.table", game_id=created.game_id), 303)
 
 
 def _try_out_bar(game_id: str) -> dict | None:
@@ -217,7 +221,7 @@ def _try_out_bar(game_id: str) -> dict | None:
         return None
     _, game = service().load(game_id)
     current = seated_caller(game_id)
-    return {"game_id": game_id, "table": url_for("pages.table", token=mine["host"]),
+    return {"game_id": game_id, "table": url_for("pages.table", game_id=game_id),
             "seats": [{"seat": p.seat, "name": p.name, "team": p.team} for p in game.players],
             "current": current.capability.seat if current and request.endpoint != "pages.table" else None}
 
@@ -240,29 +244,87 @@ def _table_page(caller: Caller, error=None, status=200, armed: tuple[str, str] |
     join = {team: urls[team] for team in TEAMS if team in urls}
     codes = service().join_codes(caller.game_id)
     seat_links = {seat: seat_link_url(token) for seat, token in service().seat_links(caller.game_id).items()}
-    return render_view("pages/table.html", caller, error, status, join=join,
+    move = _move_link(caller.game_id)
+    return render_view("pages/table.html", caller, error, status, etag_suffix=_moving(move is not None), join=join,
                        qr={team: qr_svg(url) for team, url in join.items()}, codes=codes,
                        home_url=base_url(),
                        seat_links={seat: {"url": url, "qr": qr_svg(url)} for seat, url in seat_links.items()},
-                       spectator_url=urls.get("spectator"), token=caller.capability.token, armed=armed,
-                       default_timer=DEFAULT_TIMER)
+                       spectator_url=urls.get("spectator"), armed=armed, default_timer=DEFAULT_TIMER, move=move)
 
 
-@pages.get("/table/<token>")
-def table(token):
+def _move_link(game_id: str) -> dict | None:
+    """The table screen's pending move link, shown as a QR code until it is used or cancelled."""
+    token = service().table_move_link(game_id)
+    if token is None:
+        return None
+    url = f"{base_url()}move/{token}"
+    return {"url": url, "qr": qr_svg(url)}
+
+
+def _moving(pending: bool) -> str:
+    """The table page's ETag suffix: its page also shows the move link, which no event records (a used or
+    cancelled link must hide the QR code on every table screen), so its ETag says whether one is pending."""
+    return "-moving" if pending else ""
+
+
+def _table_unchanged(caller: Caller):
+    return unchanged(caller, suffix=_moving(service().table_move_link(caller.game_id) is not None))
+
+
+@pages.get("/table/<game_id>")
+def table(game_id):
+    if len(game_id) > GAME_ID_LENGTH:
+        return _old_table_address(game_id)
+    caller = table_caller(game_id)
+    return _table_unchanged(caller) or _table_page(caller)
+
+
+def _old_table_address(token: str):
+    """`/table/<host token>` (the API's `urls.table`, and bookmarks from before): makes this browser the
+    table screen and sends it to the address that names only the game, so the token leaves the address bar."""
     caller = from_token(token, kinds=("host",))
-    return unchanged(caller) or _table_page(caller)
+    remember_table(caller.game_id, token)
+    return redirect(url_for("pages.table", game_id=caller.game_id), 303)
+
+
+@pages.post("/table/<game_id>/move")
+def table_move_issue(game_id):
+    """Show a one-time link (as a QR code) that makes another device the table screen."""
+    caller = table_caller(game_id)
+    if request.form.get("cancel") == "1":
+        service().cancel_table_move(caller.game_id)
+    else:
+        service().issue_table_move(caller.game_id)
+    return jsonify({}) if wants_json() else redirect(url_for("pages.table", game_id=game_id), 303)
+
+
+@pages.get("/move/<token>")
+def table_move(token):
+    """A move link, opened on the new device: one button, so a link preview or a QR scanner's peek at the
+    address doesn't use it up."""
+    caller = from_token(token, kinds=("table_move",))
+    return render_template("pages/move.html", game_id=caller.game_id)
+
+
+@pages.post("/move/<token>")
+def table_move_use(token):
+    used = service().use_table_move(token)
+    if used is None:
+        raise Refused("no_capability")
+    game_id, host = used
+    remember_table(game_id, host)
+    return redirect(url_for("pages.table", game_id=game_id), 303)
 
 
 # Host commands that take a second tap naming the player (the field that names them).
 CAREFUL = {"remove-player": "seat", "skip-encryptor": "team", "cancel-seat-link": "seat"}
 
 
-@pages.post("/table/<token>/<command>")
-def table_command(token, command):
+@pages.post("/table/<game_id>/<command>")
+def table_command(game_id, command):
     if command not in commands_for("host"):
         raise Refused("unknown_command")
-    caller = from_token(token, kinds=("host",))
+    caller = table_caller(game_id)
     if command in CAREFUL and request.form.get("confirmed") != "1":
         # The first tap without JavaScript: the same page, that button now asking to be tapped again
         # (or saying at once why it can't be done).
@@ -276,7 +338,7 @@ def table_command(token, command):
     outcome, error = _run(caller, from_form(command, request.form))
     if error:
         return _table_page(caller, *error)
-    return _done(outcome, url_for("pages.table", token=token))
+    return _done(outcome, url_for("pages.table", game_id=game_id))
 
 
 @pages.get("/watch/<token>")
@@ -337,8 +399,18 @@ def seat_link_claim(token):
 
 @pages.get("/play/<game_id>")
 def play(game_id):
+    waiting = _waiting_caller(game_id)
+    if waiting:      # the seat link was used here: the page waits for a teammate to let this phone in
+        return unchanged(waiting) or render_view("pages/seat.html", waiting, seat=waiting.capability.seat,
+                                                 waiting=True)
     caller = api_caller(game_id, cookie_only=True)
     return unchanged(caller) or render_view("pages/play.html", caller)
+
+
+def _waiting_caller(game_id: str) -> Caller | None:
+    """This phone, if its seat cookie holds a new phone's token still waiting to be let in."""
+    seated = seated_caller(game_id)
+    return seated if seated and seated.capability.kind == "waiting" else None
 
 
 @pages.post("/play/<game_id>/<command>")

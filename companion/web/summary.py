@@ -10,7 +10,7 @@ from flask import Blueprint, jsonify, render_template, request, url_for
 
 from ..views import summary_for
 from . import speak
-from .auth import Caller, api_caller, from_token, service
+from .auth import Caller, api_caller, from_token, service, table_caller
 from .errors import Refused
 
 summary = Blueprint("summary", __name__)
@@ -44,15 +44,26 @@ def _download(caller: Caller):
 
 @summary.get("/summary/<token>")
 def by_token(token):
-    """For the table screen and spectators: their link's token."""
-    caller = from_token(token, kinds=("host", "spectator"))
-    back = url_for("pages.table" if caller.capability.kind == "host" else "pages.watch", token=token)
-    return _page(caller, url_for("summary.by_token_json", token=token), back)
+    """For spectators: their link's token (the table screen's is `for_table`: its page shows no token)."""
+    caller = from_token(token, kinds=("spectator",))
+    return _page(caller, url_for("summary.by_token_json", token=token), url_for("pages.watch", token=token))
 
 
 @summary.get("/summary/<token>.json")
 def by_token_json(token):
-    return _download(from_token(token, kinds=("host", "spectator")))
+    return _download(from_token(token, kinds=("spectator",)))
+
+
+@summary.get("/table/<game_id>/summary")
+def for_table(game_id):
+    """For the table screen: its host cookie (the page's links carry no token)."""
+    return _page(table_caller(game_id), url_for("summary.for_table_json", game_id=game_id),
+                 url_for("pages.table", game_id=game_id))
+
+
+@summary.get("/table/<game_id>/summary.json")
+def for_table_json(game_id):
+    return _download(table_caller(game_id))
 
 
 @summary.get("/play/<game_id>/summary")

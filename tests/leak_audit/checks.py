@@ -20,7 +20,7 @@ NATO = ("ALPHA BRAVO CHARLIE DELTA ECHO FOXTROT GOLF HOTEL INDIA JULIETT KILO LI
         "PAPA QUEBEC ROMEO SIERRA TANGO").split()
 WORDS = [f"QZX{w}QZ" for w in NATO]          # no word is part of another, nor of anything the app prints
 COOKIE = "decrypto"
-SESSION_KEYS = {"seats", "csrf_token", "_permanent"}
+SESSION_KEYS = {"seats", "tables", "csrf_token", "_permanent"}     # tables: the table screen's host key
 CORRECTION_NOTICES = ("correction_proposed", "reveal_corrected")
 DASHED = re.compile(r"(?<![\w-])([1-4])-([1-4])-([1-4])(?![\w-])")
 SVG = re.compile(r"<svg.*?</svg>", re.S)

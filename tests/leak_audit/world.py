@@ -52,6 +52,7 @@ class World(Driver):
         self.seen: Counter = Counter()                       # what reached those who may see it
         self._clues = 0
         self.host = self.viewer("table screen", "host", self.tokens["host"])
+        self.host.client.get(f"/table/{self.tokens['host']}")      # the API's urls.table: the host cookie
         self.spectator = self.viewer("spectator", "spectator", self.tokens["spectator"])
         self.joins = [self.viewer(f"{t} join link", "join", self.tokens[t]) for t in TEAMS]
         self.anonymous = self.viewer("anonymous", "anonymous", None)
@@ -107,7 +108,7 @@ class World(Driver):
 
     def allowed_tokens(self, v: Viewer) -> set[str]:
         if v.kind == "host":
-            return ({self.tokens[k] for k in ("host", "spectator", "white", "black")}
+            return ({self.tokens[k] for k in ("spectator", "white", "black")}      # never its own key
                     | set(self.service.seat_links(self.id).values()) | set(self.codes))
         return {v.token} if v.token else set()
 
@@ -151,14 +152,16 @@ class World(Driver):
             if v.kind == "seat" and truth.game.match > 1:
                 get(b, f"/play/{gid}/summary?match=1", "summary-page")
         if v.kind == "host":
-            poll(b, f"/table/{v.token}", "page")
+            poll(b, f"/table/{gid}", "page")
+            get(b, f"/table/{gid}/summary", "summary-page")
+            get(b, f"/table/{gid}/summary.json", "summary-json")
         elif v.kind == "spectator":
             poll(b, f"/watch/{v.token}", "page")
         elif v.kind == "join":
             get(b, f"/join/{v.token}", "page")
         elif v.kind == "handoff":
             get(b, f"/seat/{v.token}", "page")
-        if v.kind in ("host", "spectator"):
+        if v.kind == "spectator":
             get(b, f"/summary/{v.token}", "summary-page")
             get(b, f"/summary/{v.token}.json", "summary-json")
         if bearer:
@@ -193,7 +196,7 @@ class World(Driver):
         gid, out = self.id, []
         bearer = {"Authorization": f"Bearer {v.token}"} if v.token else {}
         if v.kind == "host":
-            out.append(self.fetch(v.client, "POST", f"/table/{v.token}/correction", "page",
+            out.append(self.fetch(v.client, "POST", f"/table/{gid}/correction", "page",
                                   data={"decryption": "nope", "csrf_token": v.csrf or ""}))
             out.append(self.fetch(v.api, "POST", f"/api/games/{gid}/correction", "json",
                                   json={"decryption": "nope"}, headers=bearer))
@@ -219,7 +222,9 @@ class World(Driver):
         tokens = self.forbidden_tokens(v) if tokens is None else tokens
         text = resp.body.decode("utf-8", "replace")
         cookies = set_cookie_payloads(self.app, resp.headers)
-        hay = "\n".join([text, "\n".join(f"{k}: {x}" for k, x in resp.headers), json.dumps(cookies)])
+        # The cookies are checked on their own (check_session): the table screen's holds its own key.
+        headers = [f"{k}: {x}" for k, x in resp.headers if not (k.lower() == "set-cookie" and x.startswith(COOKIE + "="))]
+        hay = "\n".join([text, *headers])
         if "&" in text:
             hay += "\n" + html_lib.unescape(text)
         out = [f"{what} in {where}" for token, what in tokens.items() if token in hay]
@@ -260,7 +265,12 @@ class World(Driver):
             if token not in allowed:
                 what = self.registry.get(token, "a token")
                 out.append(f"the session cookie holds {what} for game {game_id} in {where}")
-        tokens = self.forbidden_tokens(v)
+        own_key = self.tokens["host"] if v.kind == "host" else None       # only the table screen's own browser
+        for game_id, token in (payload.get("tables") or {}).items():
+            if token != own_key or game_id != self.id:
+                out.append(f"the session cookie holds {self.registry.get(token, 'a token')} as a table screen's "
+                           f"key for game {game_id} in {where}")
+        tokens = {t: what for t, what in self.forbidden_tokens(v).items() if t != own_key}
         blob = json.dumps(payload)
         out += [f"{what} inside {where}" for token, what in tokens.items() if token in blob]
         return out
@@ -371,7 +381,7 @@ class World(Driver):
 
     def form(self, v: Viewer, command: str, data: dict):
         """A command from the page's form, without JavaScript, with the targets its page holds."""
-        path = f"/table/{v.token}/{command}" if v.kind == "host" else f"/play/{self.id}/{command}"
+        path = f"/table/{self.id}/{command}" if v.kind == "host" else f"/play/{self.id}/{command}"
         seen = {field: str(value) for field, value in targets(command, self.view(v), data).items()}
         return self.answered(v, v.client.post(path, data={**seen, **data, "csrf_token": v.csrf}), command)
 
@@ -409,6 +419,9 @@ class World(Driver):
         old = self.seats[name]
         token = session_payload(self.app, link.client.get_cookie(COOKIE).value)["seats"][self.id]
         self.refresh_registry()
+        if self.service.resolve(token)[0].kind == "waiting":       # a teammate's phone lets the new one in
+            teammate = next(v for v in self.seats.values() if v.team == old.team and v is not old)
+            self.form(teammate, "let-in", {"seat": str(old.seat)})
         new = Viewer(f"{name}'s new phone ({old.team}, seat {old.seat})", "seat", token, link.client, old.team,
                      old.seat, link.csrf, api=link.api)
         self.answered(new, answer, f"claim {name}'s seat")
