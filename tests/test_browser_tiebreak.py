@@ -40,6 +40,7 @@ def test_eight_quiet_rounds_end_in_the_keyword_tiebreak_judged_on_the_table_scre
 
     # The table screen may itself be a phone: it must hold up at phone size too.
     small_table = Phone(browser, "Host")
+    small_table.context.add_cookies(table_context.cookies())     # the table screen's key is its cookie
     small_table.page.goto(table.url)
     expect(small_table.page.locator(".round-title")).to_contain_text("Round 1 of 8")
     shot(small_table.page, "22-table-on-a-phone-390")

@@ -665,9 +665,9 @@ def test_a_try_out_gives_one_browser_every_seat_and_no_join_links(app, mode, nam
     assert service.store.events_after(game_id) == before
 
     # Nobody else can join once it has started either, not even through a seat link: none is offered.
-    host = {"Authorization": f"Bearer {mine['host']}"}
+    host = {"Authorization": f"Bearer {service.shared_tokens(game_id)['host']}"}
     assert me.post(f"/api/games/{game_id}/start", json={}, headers=host).status_code == 200
-    assert "/seat-link" not in me.get(f"/table/{mine['host']}").get_data(as_text=True)
+    assert "/seat-link" not in me.get(f"/table/{game_id}").get_data(as_text=True)
     before = service.store.events_after(game_id)
     sentence_in(me.post(f"/api/games/{game_id}/seat-link", json={"seat": 2}, headers=host), 403,
                 "try_out_fixed_seats")

@@ -80,7 +80,7 @@ def seat_token(game_id: str) -> str | None:
 
 
 # Browsers drop a cookie over 4 KB: the seat cookie keeps this phone's latest seats and try-outs (about 2 KB).
-MAX_SEATS, MAX_TRY_OUTS = 20, 3
+MAX_SEATS, MAX_TRY_OUTS, MAX_TABLES = 20, 3, 5
 
 
 def _latest(entries: dict, game_id: str, limit: int, live) -> dict:
@@ -96,16 +96,16 @@ def remember_seat(game_id: str, token: str) -> None:
     live = lambda t: service().resolve(t) is not None      # noqa: E731  (expired games and withdrawn seats fail)
     session["seats"] = _latest({**session.get("seats", {}), game_id: token}, game_id, MAX_SEATS, live)
     if session.get("try_out"):
-        session["try_out"] = _latest(session["try_out"], game_id, MAX_TRY_OUTS, lambda t: live(t["host"]))
+        session["try_out"] = _latest(session["try_out"], game_id, MAX_TRY_OUTS,
+                                     lambda t: any(live(token) for token in t["seats"].values()))
     session.permanent = True
 
 
 def remember_table(game_id: str, host_token: str) -> None:
     """Make this browser the game's table screen: the host token lives in its HttpOnly cookie only, never in
     the page or its address (the screen everyone looks at)."""
-    tables = dict(session.get("tables", {}))
-    tables[game_id] = host_token
-    session["tables"] = tables
+    live = lambda t: service().resolve(t) is not None      # noqa: E731  (an expired game's table is gone)
+    session["tables"] = _latest({**session.get("tables", {}), game_id: host_token}, game_id, MAX_TABLES, live)
     session.permanent = True
 
 

@@ -17,8 +17,10 @@ from ..oracle import Oracle, code_like, sees, team_of, transmission, walk
 from .dom import parse_html
 
 NATO = ("ALPHA BRAVO CHARLIE DELTA ECHO FOXTROT GOLF HOTEL INDIA JULIETT KILO LIMA MIKE NOVEMBER OSCAR "
-        "PAPA QUEBEC ROMEO SIERRA TANGO").split()
-WORDS = [f"QZX{w}QZ" for w in NATO]          # no word is part of another, nor of anything the app prints
+        "PAPA QUEBEC ROMEO SIERRA TANGO UNIFORM VICTOR WHISKEY XRAY YANKEE ZULU").split()
+# No word is part of another, nor of anything the app prints; enough of them that a rematch deals words no
+# match showed yet (a rematch with fewer than 12 unseen words deals from the whole list again, by the rules).
+WORDS = [f"QZX{w}QZ" for w in NATO]
 COOKIE = "decrypto"
 SESSION_KEYS = {"seats", "tables", "csrf_token", "_permanent"}     # tables: the table screen's host key
 CORRECTION_NOTICES = ("correction_proposed", "reveal_corrected")
