@@ -150,6 +150,19 @@ def as_code(value):
     return tuple(value) if value is not None else None
 
 
+def check_rounds(truth, game, rounds: list, v, where: str) -> list[str]:
+    """Each transmission of these rounds (a view's or a summary's) against the game's own."""
+    out = []
+    for rv in rounds:
+        for team, tv in rv["transmissions"].items():
+            t = truth.transmission(game, rv["number"], team)
+            if t is None:
+                out.append(f"round {rv['number']} {team}: a transmission the game doesn't have in {where}")
+            else:
+                out += check_transmission(t, tv, v, f"round {rv['number']} of {where}")
+    return out
+
+
 def check_transmission(t, tv: dict, v: Viewer | None, where: str) -> list[str]:
     """One transmission of a view against the stored one: each code empty until this viewer may know it
     (`v` None: a summary, which anyone may read)."""
@@ -178,13 +191,7 @@ def check_view(truth: Truth, v: Viewer, view: dict, where: str) -> list[str]:
         kw = view["teams"][team]["keywords"]
         if kw is not None and not (truth.public_keywords or my_team == team):
             out.append(f"{team}'s keywords (by place) in {where}")
-    for rv in view["rounds"]:
-        for team, tv in rv["transmissions"].items():
-            t = truth.transmission(g, rv["number"], team)
-            if t is None:
-                out.append(f"round {rv['number']} {team}: a transmission the game doesn't have in {where}")
-            else:
-                out += check_transmission(t, tv, v, f"round {rv['number']} of {where}")
+    out += check_rounds(truth, g, view["rounds"], v, where)
     you = view.get("you")
     if you and you.get("code") is not None and as_code(you["code"]) != truth.own_code(v):
         out.append(f"you.code {you['code']} for someone not encrypting it in {where}")
@@ -227,13 +234,7 @@ def check_summary_json(truth: Truth, summary: dict, where: str) -> list[str]:
     for path, value in walk(summary):
         if not allowed_code_place(path, summary) or path == ("you", "code"):
             out.append(f"a code-like value {value!r} at {'.'.join(map(str, path))} in {where}")
-    for rv in summary["rounds"]:
-        for team, tv in rv["transmissions"].items():
-            t = truth.transmission(game, rv["number"], team)
-            if t is None:
-                out.append(f"a summary round the match doesn't have in {where}")
-            else:
-                out += check_transmission(t, tv, None, f"match {match} round {rv['number']} of {where}")
+    out += check_rounds(truth, game, summary["rounds"], None, f"match {match} of {where}")
     return out
 
 
