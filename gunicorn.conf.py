@@ -8,3 +8,34 @@ database used to race to create the same tables and kill the whole server ("Work
 def on_starting(server):
     from companion.migrate import migrate
     migrate()
+
+
+def post_worker_init(worker):
+    """A worker told to stop ends its streams at once (web/stream.py): a graceful restart then waits for no
+    page, and each page reconnects to a worker that stays."""
+    hub = getattr(worker.wsgi, "extensions", {}).get("push")
+    if hub is None:
+        return
+    import threading
+    import time
+
+    def close_when_stopping():
+        while worker.alive:
+            time.sleep(0.5)
+        hub.close()
+
+    threading.Thread(target=close_when_stopping, name="streams-closer", daemon=True).start()
+
+
+def post_fork(server, worker):
+    """A stop asked for while a new worker is still starting is kept, not lost. Until the worker installs its
+    own signal handlers (gevent's worker first patches the standard library, a second or more on a busy
+    machine), it runs the master's, which only queue the signal in this forked copy of the master: the
+    worker then served on until the master's graceful timeout (30 s) killed it."""
+    import signal
+
+    def stop(signum, frame):
+        worker.alive = False
+
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT):
+        signal.signal(signum, stop)

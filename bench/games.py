@@ -47,10 +47,16 @@ class Prepared:
     def token(self, kind: str, team: str | None = None) -> str:
         return next(c.token for c in self.caps if c.kind == kind and (team is None or c.team == team))
 
-    def etag(self, seat: int) -> str:
+    def etag(self, seat: int | str) -> str:
         """The weak ETag of a seat's page and view at this version (companion/web/pages.py, api.py), for a
-        phone that has not chosen a language of its own."""
-        return f'W/"v{self.version}-seat-{self.seats[seat][0]}-{seat}"'
+        phone that has not chosen a language of its own; of the table screen's page for "table"."""
+        if seat == "table":
+            return f'W/"v{self.state.version_seen_by(None)}-host--"'
+        return f'W/"v{self.state.version_seen_by(seat)}-seat-{self.seats[seat][0]}-{seat}"'
+
+    def page(self, seat: int | str) -> str:
+        """The page a seat's phone (or the table screen, "table") shows."""
+        return f"/table/{self.game_id}" if seat == "table" else f"/play/{self.game_id}"
 
 
 # --- the planner: a legal next move, from what the table screen shows ------------------------------
@@ -194,19 +200,23 @@ def action_script(game: Prepared, rng: random.Random, rounds: int = 2) -> list[t
 _signer = None
 
 
-def session_cookie(game_id: str, seat_token: str) -> str:
-    """The `decrypto` cookie a phone holds once seated (and once a page gave it a CSRF token)."""
+def session_cookie(game_id: str, token: str, table: bool = False) -> str:
+    """The `decrypto` cookie a phone holds once seated (and once a page gave it a CSRF token); with `table`,
+    the table screen's, which holds the host token."""
     global _signer
     if _signer is None:
         app = Flask("bench")
         app.secret_key = SECRET_KEY
         _signer = SecureCookieSessionInterface().get_signing_serializer(app)
-    value = _signer.dumps({"seats": {game_id: seat_token}, "csrf_token": secrets.token_hex(20), "_permanent": True})
+    value = _signer.dumps({"tables" if table else "seats": {game_id: token}, "csrf_token": secrets.token_hex(20),
+                           "_permanent": True})
     return f"decrypto={value}"
 
 
 def with_cookies(game: Prepared) -> Prepared:
+    """The game with its phones' cookies (by seat) and its table screen's (under "table")."""
     game.cookies = {seat: session_cookie(game.game_id, token) for seat, (_, token) in game.seats.items()}
+    game.cookies["table"] = session_cookie(game.game_id, game.token("host"), table=True)
     return game
 
 

@@ -1,5 +1,6 @@
-"""Scenario 5: simulated tables. Each table has eight phones that poll like the page script
-(static/live.js) and a bot that plays the game through the API; all in one asyncio process.
+"""Scenario 5: simulated tables. Each table has eight phones and a table screen, which poll like the page
+script without a stream (design "poll") or hold their stream (design "stream"; static/live.js), and a bot that
+plays the game through the API; all in one asyncio process.
 
 A phone keeps one keep-alive connection (as a browser does) and polls its page, GET /play/<id>, with its
 seat cookie and its last ETag every 1.5 s after the previous poll came back, as live.js does: 304 while
@@ -26,6 +27,8 @@ except ImportError:      # the plain event loop works too, at a higher cost per 
     uvloop = None
 
 POLL_INTERVAL = 1.5      # seconds, as POLL_INTERVAL_MS
+SAFETY_POLL = 30.0       # seconds, as STREAM_POLL_MS: a page with a stream still polls this often
+DESIGNS = ("poll", "stream")
 TIMEOUT = 10.0           # seconds; a request slower than this counts as an error
 
 
@@ -124,11 +127,12 @@ async def _timed(stats: Stats, kind: str, conn: Http, method: str, path: str, he
     return answer
 
 
-async def phone(port: int, game: Prepared, seat: int, stats: Stats, stop: float, delay: float) -> None:
+async def phone(port: int, game: Prepared, seat: int | str, stats: Stats, stop: float, delay: float) -> None:
+    """The polling design: the page asks for itself every 1.5 s (as without a stream)."""
     loop = asyncio.get_running_loop()
     await asyncio.sleep(delay)
     conn, etag = Http(port), game.etag(seat)      # the ETag its page carried when it was loaded
-    page = f"/play/{game.game_id}"
+    page = game.page(seat)
     poll_headers = _headers(Accept="text/html", Accept_Encoding="gzip, deflate, br", Cookie=game.cookies[seat])
     while loop.time() < stop:
         headers = poll_headers + f"If-None-Match: {etag}\r\n"
@@ -138,6 +142,51 @@ async def phone(port: int, game: Prepared, seat: int, stats: Stats, stop: float,
         await asyncio.sleep(POLL_INTERVAL)
     conn.close()
     stats.connects += conn.connects
+
+
+async def streaming_phone(port: int, game: Prepared, seat: int | str, stats: Stats, stop: float,
+                          delay: float) -> None:
+    """The streaming design (static/live.js with EventSource): the page holds its stream open and fetches
+    itself when a message brings an ETag it doesn't have; and every SAFETY_POLL seconds anyway."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(delay)
+    conn, etag = Http(port), game.etag(seat)
+    page = game.page(seat)
+    fetch_headers = _headers(Accept="text/html", Accept_Encoding="gzip, deflate, br", Cookie=game.cookies[seat])
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    except OSError as error:
+        stats.error("stream", loop.time(), repr(error))
+        return
+    writer.write((f"GET {page}/stream HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n"
+                  f"Cookie: {game.cookies[seat]}\r\n\r\n").encode())
+    buffer, safety_at = b"", loop.time() + SAFETY_POLL
+    while loop.time() < stop:
+        try:
+            chunk = await asyncio.wait_for(reader.read(4096), max(0.01, min(stop, safety_at) - loop.time()))
+        except asyncio.TimeoutError:
+            chunk = None
+        if chunk == b"":
+            stats.error("stream", loop.time(), "the stream ended")
+            break
+        wanted = None
+        if chunk:
+            buffer += chunk
+            while b"\n\n" in buffer:
+                block, buffer = buffer.split(b"\n\n", 1)
+                for line in block.split(b"\n"):
+                    if line.startswith(b"data: W/"):
+                        wanted = line[len(b"data: "):].decode()
+        if (wanted and wanted != etag) or loop.time() >= safety_at:
+            kind = "fetch" if wanted and wanted != etag else "poll"
+            answer = await _timed(stats, kind, conn, "GET", page, fetch_headers + f"If-None-Match: {etag}\r\n",
+                                  ok=(200, 304))
+            if answer and answer[0] == 200:
+                etag = answer[1].get("etag", etag)
+            safety_at = loop.time() + SAFETY_POLL
+    writer.close()
+    conn.close()
+    stats.connects += conn.connects + 1
 
 
 def _json(answer) -> dict:
@@ -211,7 +260,7 @@ class StepResult:
 
     def brief(self) -> str:
         kinds = ", ".join(f"{k} {self.counts[k] / self.seconds:.0f}/s p99 {self.p99_ms[k]:.0f} ms"
-                          for k in ("poll", "action", "bot_read") if k in self.counts)
+                          for k in ("poll", "fetch", "action", "bot_read") if k in self.counts)
         errors = f"; ERRORS {self.errors} {self.first_errors[:2]}" if self.errors else ""
         return (f"{self.tables:4d} tables: p99 {self.p99_all_ms:6.1f} ms (p50 {self.p50_ms['all']:.1f} ms), "
                 f"{self.total / self.seconds:.0f} req/s [{kinds}]; loop lag p99 {self.loop_lag_p99_ms:.0f} ms, "
@@ -233,7 +282,7 @@ def _cpu_seconds(pids: list[int]) -> float:
 
 
 async def _step(port: int, tables: list[Prepared], warmup: float, measure: float, every: float,
-                seed: int, worker_pids: list[int]) -> StepResult:
+                seed: int, worker_pids: list[int], design: str) -> StepResult:
     loop = asyncio.get_running_loop()
     now = loop.time()
     start, end = now + warmup, now + warmup + measure
@@ -241,8 +290,9 @@ async def _step(port: int, tables: list[Prepared], warmup: float, measure: float
     rng = random.Random(seed)
     tasks = []
     for n, game in enumerate(tables):
-        for seat in game.cookies:
-            tasks.append(asyncio.create_task(phone(port, game, seat, stats, end, rng.uniform(0, POLL_INTERVAL))))
+        screen = phone if design == "poll" else streaming_phone
+        for seat in game.cookies:           # 8 phones and the table screen
+            tasks.append(asyncio.create_task(screen(port, game, seat, stats, end, rng.uniform(0, POLL_INTERVAL))))
         tasks.append(asyncio.create_task(bot(port, game, stats, end, every, random.Random(f"{seed}/{n}"))))
     lags = []
 
@@ -270,7 +320,8 @@ async def _step(port: int, tables: list[Prepared], warmup: float, measure: float
 
 
 def run_step(port: int, tables: list[Prepared], warmup: float, measure: float, every: float, seed: int,
-             worker_pids: list[int]) -> StepResult:
+             worker_pids: list[int], design: str = "poll") -> StepResult:
+    """`design`: "poll" (every screen polls its page every 1.5 s) or "stream" (it holds its stream)."""
     if uvloop is not None:
-        return uvloop.run(_step(port, tables, warmup, measure, every, seed, worker_pids))
-    return asyncio.run(_step(port, tables, warmup, measure, every, seed, worker_pids))
+        return uvloop.run(_step(port, tables, warmup, measure, every, seed, worker_pids, design))
+    return asyncio.run(_step(port, tables, warmup, measure, every, seed, worker_pids, design))

@@ -13,6 +13,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .games import MAX_EVENTS_PER_GAME, GameService
 from .logs import mask_secrets_in_logs
+from .push import Hub
 from .store import Store, make_engine
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,7 +76,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,        # a phone stays on one page for a whole game
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
-        POLL_INTERVAL_MS=1500,
+        POLL_INTERVAL_MS=1500,           # pages without a stream (no EventSource, a buffering proxy)
+        STREAM_POLL_MS=30_000,           # pages with a stream still poll this often, in case a signal was lost
+        STREAM_HEARTBEAT_SECONDS=15,     # a comment on an idle stream, so proxies and NATs keep it open
+        STREAM_LIFETIME_SECONDS=600,     # then the page reconnects: a restarting worker never waits on it
+        PUSH_LOOK_SECONDS=0.1,           # SQLite: how often each worker looks for new events of its streams
         RATE_LIMITS=os.environ.get("RATE_LIMITS", "on"),
         RATE_LIMIT_STORAGE=os.environ.get("RATE_LIMIT_STORAGE", "memory://"),
         RATE_LIMIT_CREATE=os.environ.get("RATE_LIMIT_CREATE", "20 per minute; 200 per day"),
@@ -98,8 +103,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
     store = Store(make_engine(database_url(app.config["DATABASE_URL"])))
     store.check_schema()
-    app.extensions["games"] = GameService(store, expiry_hours=app.config["GAME_EXPIRY_HOURS"],
-                                          max_events=app.config.get("MAX_EVENTS_PER_GAME", MAX_EVENTS_PER_GAME))
+    service = app.extensions["games"] = GameService(
+        store, expiry_hours=app.config["GAME_EXPIRY_HOURS"],
+        max_events=app.config.get("MAX_EVENTS_PER_GAME", MAX_EVENTS_PER_GAME))
+    hub = app.extensions["push"] = Hub(store, interval=app.config["PUSH_LOOK_SECONDS"])
+    service.changed = hub.ring
 
     from .web import init_web
     init_web(app)

@@ -53,7 +53,7 @@ def normal_join_code(typed: str) -> str:
 @dataclass(frozen=True)
 class Outcome:
     events: list[dict]
-    version: int
+    version: int                            # the version of the caller's view after the command
     seat_token: str | None = None           # a seat this command gave the caller (join, claiming a seat link)
     seat_link: str | None = None            # a new seat link the host asked for (its token)
 
@@ -137,6 +137,8 @@ class GameService:
         self.cache = StateCache()
         self.expiry = timedelta(hours=expiry_hours)
         self._expired_at = 0.0
+        # Called with a game's id once it changed here (the app wakes this process's streams: push.py).
+        self.changed = lambda game_id: None
 
     def expire_idle_games(self) -> list[str]:
         """Delete games nobody has played for `expiry_hours` (finished or abandoned): their links stop working."""
@@ -202,11 +204,13 @@ class GameService:
 
         `token`: the capability the command came with; it must still exist when the events are appended (in
         the same transaction), so a seat taken over by another phone can't act any more. `expected_version`:
-        the version the caller saw (If-Match); any other is refused as stale."""
+        the version of the view the caller saw (If-Match); any other is refused as stale (the other team's
+        drafts don't move it: rules/audience.py)."""
         declared = BY_TYPE.get(command.get("type"))
+        seat = actor.seat if actor.kind == "seat" else None     # whose view the versions are of
         for _ in range(MAX_ATTEMPTS):
             version, game = self.load(game_id)
-            if expected_version is not None and version != expected_version:
+            if expected_version is not None and game.version_seen_by(seat) != expected_version:
                 raise stale("version")
             if declared is not None and declared.draws_words:
                 command = {**command, "words": list(load_pack(game.language))}
@@ -222,10 +226,12 @@ class GameService:
                 continue
             except Withdrawn:
                 raise RuleError("seat_gone" if actor.kind in ("seat", "handoff") else "no_capability") from None
-            self.cache.put(game_id, new_version, replay(events, game))
+            after = replay(events, game)
+            self.cache.put(game_id, new_version, after)
+            self.changed(game_id)
             seat_token = next((c.token for c in caps if c.kind in ("seat", "waiting")), None)
             seat_link = next((c.token for c in caps if c.kind == "handoff"), None)
-            return Outcome(events, new_version, seat_token, seat_link)
+            return Outcome(events, after.version_seen_by(seat), seat_token, seat_link)
         raise RuleError("busy")
 
     def check(self, game_id: str, actor: Actor, command: dict) -> None:
@@ -272,15 +278,20 @@ class GameService:
         """A new one-time link to move the table screen (replacing any earlier one): its token."""
         token = new_token()
         self.store.replace_capability(game_id, "table_move", Capability(token, game_id, "table_move"))
+        self.changed(game_id)
         return token
 
     def cancel_table_move(self, game_id: str) -> None:
         self.store.replace_capability(game_id, "table_move", None)
+        self.changed(game_id)
 
     def use_table_move(self, token: str | None) -> tuple[str, str] | None:
         """Use a move link once: (game id, host token) for the new table screen, or None if it is gone."""
         used = self.store.use_once(token, "table_move") if token and len(token) <= 100 else None
-        return (used.game_id, self.shared_tokens(used.game_id)["host"]) if used else None
+        if used is None:
+            return None
+        self.changed(used.game_id)
+        return used.game_id, self.shared_tokens(used.game_id)["host"]
 
     def shared_tokens(self, game_id: str) -> dict[str, str]:
         """The game's shareable tokens: "host", "spectator", and each team's join token by team name."""

@@ -1,7 +1,8 @@
 """`python -m companion.serve`: print the address phones should open, then run gunicorn.
 
 Listens on every interface so phones on the same Wi-Fi reach the laptop; PORT (default 8000),
-WORKERS (default 2) and PUBLIC_URL (behind a proxy) come from the environment. ACCESS_LOG (a file, or
+WORKERS (default 2), STREAMS (open connections per worker, default 10,000) and PUBLIC_URL (behind a proxy)
+come from the environment. ACCESS_LOG (a file, or
 - for the terminal) turns gunicorn's access log on: it is off by default, since it costs a tenth of a poll's
 CPU (the tokens in its request paths are masked: companion/logs.py).
 """
@@ -22,12 +23,14 @@ def main() -> None:
           " (phones must be on the same Wi-Fi).\n  Stop with Ctrl+C.\n", flush=True)
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
     access_log = ["--access-logfile", os.environ["ACCESS_LOG"]] if os.environ.get("ACCESS_LOG") else []
-    # Fewer malloc arenas for 4 threads: 5-9 MB less per worker, no measurable cost (docs/performance.md).
+    # Fewer malloc arenas: 5-9 MB less per worker, no measurable cost (docs/performance.md).
     os.environ.setdefault("MALLOC_ARENA_MAX", "2")
-    os.execv(gunicorn, [gunicorn, "--bind", f"0.0.0.0:{port}", "--workers", workers, "--threads", "4",
-                        # every phone holds a keep-alive connection (the default 1,000 per worker is ~125
-                        # tables), reused from one poll to the next: 1.5 s apart, so more than gunicorn's 2 s
-                        "--worker-connections", "4000", "--keep-alive", "5",
+    os.execv(gunicorn, [gunicorn, "--bind", f"0.0.0.0:{port}", "--workers", workers,
+                        # gevent: each page holds a stream open (web/stream.py), a few KB each in a greenlet,
+                        # where a thread per stream would cap a worker at its threads
+                        "--worker-class", "gevent", "--worker-connections", os.environ.get("STREAMS", "10000"),
+                        # a fallback poll reuses its connection (1.5 s apart, so more than gunicorn's 2 s)
+                        "--keep-alive", "5",
                         *access_log,
                         # migrates the database once, before any worker starts
                         "--config", os.path.join(ROOT, "gunicorn.conf.py"),

@@ -102,6 +102,14 @@ _INSERT_EVENTS = insert(events)
 _INSERT_CAPABILITIES = insert(capabilities)
 
 
+# PostgreSQL: every append NOTIFYs this channel with its game's id (companion/push.py listens).
+NOTIFY_CHANNEL = "decrypto_events"
+_NOTIFY = text(f"SELECT pg_notify('{NOTIFY_CHANNEL}', :game_id)")
+_LATEST = (select(events.c.game_id, func.max(events.c.seq).label("seq"))
+           .where(events.c.game_id.in_(bindparam("game_ids", expanding=True)))
+           .group_by(events.c.game_id))
+
+
 class Conflict(Exception):
     """Another writer appended at the same position first (or a new game's id or join code was taken)."""
 
@@ -271,9 +279,29 @@ class Store:
                                                             capabilities.c.kind == old, capabilities.c.seat == seat)
                                  .values(kind=new))
                 self._insert_capabilities(conn, caps)
+                self._signal(conn, game_id)
         except IntegrityError as error:
             raise Conflict(game_id) from error
         return version + len(new_events)
+
+    def _signal(self, conn, game_id: str) -> None:
+        """PostgreSQL: tell every listening worker that the game changed, when (and only if) this commits."""
+        if self.engine.dialect.name == "postgresql":
+            conn.execute(_NOTIFY, {"game_id": game_id})
+
+    def versions(self, game_ids: list[str]) -> dict[str, int]:
+        """The latest event number of each of these games, in one query (the SQLite push watcher)."""
+        with self.reader.connect() as conn:
+            return {row.game_id: row.seq for row in conn.execute(_LATEST, {"game_ids": list(game_ids)})}
+
+    @contextmanager
+    def listen(self, channel: str):
+        """PostgreSQL: a connection of its own LISTENing on `channel`; yields the payloads as they come."""
+        import psycopg      # only with PostgreSQL (the optional dependency)
+        url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"LISTEN {channel}")
+            yield (notification.payload for notification in conn.notifies())
 
     def check_writable(self) -> None:
         """Raise the database's error if it can't be written to now (read-only file or server, full lock
@@ -340,6 +368,7 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(delete(capabilities).where(capabilities.c.game_id == game_id, capabilities.c.kind == kind))
             self._insert_capabilities(conn, [new] if new else [])
+            self._signal(conn, game_id)
 
     def use_once(self, token: str, kind: str) -> Capability | None:
         """Withdraw a one-time capability of `kind` and return it: None if it is not (or no longer) there,
@@ -350,6 +379,7 @@ class Store:
             if row is None or conn.execute(delete(capabilities).where(
                     capabilities.c.token == token, capabilities.c.kind == kind)).rowcount != 1:
                 return None
+            self._signal(conn, row.game_id)
         return Capability(row.token, row.game_id, row.kind, row.team, row.seat)
 
     def capabilities_of(self, game_id: str, kind: str | None = None) -> list[Capability]:

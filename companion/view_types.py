@@ -415,7 +415,8 @@ class _Game(TypedDict):
 
 class View(_Game):
     """Everything this viewer may see of the game, and nothing more."""
-    version: Annotated[int, described("The game's version this view shows.", ge=1)]
+    version: Annotated[int, described("This view's version: the number of the latest event this viewer can see. A team's draft "
+                                       "guess moves only that team's players' versions; every other event moves everyone's.", ge=1)]
     phase: Literal[PHASES]
 
 
@@ -471,14 +472,14 @@ class CreatedGame(TypedDict):
 
 
 class CommandResult(TypedDict):
-    version: Annotated[int, described("The game's version after this command (the number of events so far).",
-                                      ge=1)]
+    version: Annotated[int, described("The version of the caller's view after this command (what `If-Match` "
+                                      "expects next).", ge=1)]
     events: Annotated[list[Literal[EVENT_TYPES]], described("The types of the events this command caused, in "
                                                             "order.", min_length=1)]
 
 
 class JoinResult(TypedDict):
-    version: Annotated[int, described("The game's version after joining.", ge=1)]
+    version: Annotated[int, described("The version of the new player's view after joining.", ge=1)]
     events: Annotated[list[Literal["player_joined"]], Field(min_length=1, max_length=1)]
     seat: Seat
     token: Annotated[str, described("The new player's seat token: send it as `Authorization: Bearer <token>` for "
@@ -486,7 +487,7 @@ class JoinResult(TypedDict):
 
 
 class ClaimResult(TypedDict):
-    version: Annotated[int, described("The game's version after claiming the seat.", ge=1)]
+    version: Annotated[int, described("The version of the seat's view after claiming it.", ge=1)]
     events: Annotated[list[Literal["seat_claimed", "seat_claim_waiting"]], Field(min_length=1, max_length=1)]
     seat: Annotated[Seat, described("The seat taken over.")]
     token: Annotated[str, described("The seat's new token (the seat link stops working; the seat's old token "
@@ -503,7 +504,7 @@ class SeatLink(TypedDict):
 
 
 class SeatLinkResult(TypedDict):
-    version: Annotated[int, described("The game's version after issuing the link.", ge=1)]
+    version: Annotated[int, described("The version of the table's view after issuing the link.", ge=1)]
     events: Annotated[list[Literal["seat_link_issued"]], Field(min_length=1, max_length=1)]
     seat_link: SeatLink
 

@@ -45,13 +45,19 @@ TURN_TASKS = frozenset({"write_clues", "decrypt", "intercept", "intercept_alone"
                         "answer_correction"})
 
 
-def view_for(game: Game, viewer: Viewer, version: int = 0, now: float | None = None) -> view_types.View:
+def version_for(game: Game, viewer: Viewer) -> int:
+    """The version of `viewer`'s view: its latest event that it can see (rules/audience.py). A team's draft
+    moves only that team's version, so nobody else's poll, ETag or stream learns of it."""
+    return game.version_seen_by(viewer.seat if viewer.kind == "seat" else None)
+
+
+def view_for(game: Game, viewer: Viewer, now: float | None = None) -> view_types.View:
     """What `viewer` may see of `game`; `now` (seconds, the service's clock) runs the sand timer."""
     me = game.player(viewer.seat) if viewer.kind == "seat" else None
     my_team = me.team if me else None
     round_ = game.round
     view = {
-        "version": version,
+        "version": version_for(game, viewer),
         "phase": game.phase,
         "language": game.language,
         "mode": game.settings.mode,
@@ -84,7 +90,7 @@ def summary_for(game: Game) -> view_types.Summary:
     """A finished game, whole: everything is public once it is over (keywords, codes, guesses)."""
     if game.phase != OVER:
         raise ValueError("a summary is only for a finished game")
-    return view_for(game, SPECTATOR, version=0)
+    return {**view_for(game, SPECTATOR), "version": 0}
 
 
 def _start_problem(game: Game) -> view_types.StartProblem | None:

@@ -6,6 +6,9 @@
   var pollUrl = body.dataset.poll;         // a live page polls itself (its address without a command)
   var etag = body.dataset.etag || null;    // the version this page shows: a poll answers 304 until it changes
   var interval = Number(body.dataset.interval || 1500);
+  var streamUrl = body.dataset.stream;     // server-sent events: "this page's ETag is now ..."
+  var safety = Number(body.dataset.safety || 30000);   // a poll this often even with a stream, in case
+  var streaming = false;                   // a stream is open and has spoken
   var dirty = new WeakSet();               // forms the player has started to fill in
   var drafts = body.dataset.drafts;        // a phone's game and team: its clue drafts are kept under them
 
@@ -60,18 +63,44 @@
       });
   }
 
-  var timer = null, polling = false;
+  var timer = null, polling = false, again = false;
   function schedule(ms) { clearTimeout(timer); timer = setTimeout(poll, ms); }
 
   function poll() {
-    if (polling) return;
+    if (polling) { again = true; return; }     // once this one is back, at once again: a change came meanwhile
     polling = true;
+    again = false;
     refresh()
       .catch(function () {})
       .then(function () {
         polling = false;
-        schedule(document.hidden ? interval * 4 : interval);   // a sleeping phone polls less
+        if (again) return poll();
+        schedule(streaming ? safety : document.hidden ? interval * 4 : interval);   // a sleeping phone polls less
       });
+  }
+
+  // The stream tells this page its new ETag as soon as the view changes; the page then fetches itself as a
+  // poll does. The browser reconnects by itself, and the stream then starts with the ETag of now, so
+  // nothing is missed. Meanwhile, and for good when no message comes through (a proxy that buffers), the
+  // page polls as it would without a stream.
+  function listen() {
+    var source = new EventSource(streamUrl), heard = false;
+    setTimeout(function () {
+      if (!heard) source.close();            // never spoke: polling it is
+    }, 10000);
+    source.addEventListener("view", function (e) {
+      heard = streaming = true;
+      if (e.data !== etag) poll();
+      else if (!polling) schedule(safety);
+    });
+    source.addEventListener("gone", function () {
+      source.close();
+      location.reload();                   // the seat moved to another phone, or the game is gone: say so
+    });
+    source.onerror = function () {
+      if (streaming) { streaming = false; schedule(interval); }
+      if (source.readyState === EventSource.CLOSED && heard) setTimeout(listen, safety);
+    };
   }
 
   // What the browser itself would post for this form (its fields, its submit button, a careful button's
@@ -425,4 +454,5 @@
   startCountdowns(document);
   awake();
   if (pollUrl) poll();
+  if (streamUrl && window.EventSource) listen();
 })();

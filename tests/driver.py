@@ -213,7 +213,7 @@ class Table(Driver):
 
     # --- the transport -------------------------------------------------------------------------
     def view(self, who: Actor) -> dict:
-        return view_for(self.game, Viewer(who.kind, team=who.team, seat=who.seat), len(self.events))
+        return view_for(self.game, Viewer(who.kind, team=who.team, seat=who.seat))
 
     def send(self, who: Actor, command: str, body: dict) -> list[dict]:
         rules_command = from_json(command, body)     # what the service adds, as it adds it

@@ -63,6 +63,13 @@ class Oracle:
                 t = replay(self.events[:i]).round.transmissions[e["transmission"]]
                 self.withdrawn.update({clue: t.encryptor for clue in t.clues})
 
+    def version_seen(self, v) -> int:
+        """The version this viewer's view shows: the latest event it may see, which is every event but the
+        drafts of a team not its own (a seat's team; no team for the table, spectators and links)."""
+        team = team_of(v)
+        return max((seq for seq, e in enumerate(self.events, start=1)
+                    if not (e["type"] == "guess_saved" and not e["sealed"] and e["by"] != team)), default=0)
+
     @property
     def public_keywords(self) -> bool:
         return self.game.phase in (KEYWORD_JUDGING, OVER)

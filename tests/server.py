@@ -24,13 +24,13 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, database_url: str, workers: int = 2):
+    def __init__(self, database_url: str, workers: int = 2, worker_class: str = "sync"):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         # The bots of the load and crash tests all play from 127.0.0.1: no per-address rate limits.
         self.env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "crash-test",
                     "PUBLIC_URL": self.url, "RATE_LIMITS": "off"}
-        self.workers = workers
+        self.workers, self.worker_class = workers, worker_class    # "gevent" as in production, for streams
         self.process = None
 
     def start(self, timeout: float = 30, access_log: bool = False) -> None:
@@ -38,6 +38,7 @@ class Server:
         gunicorn = Path(sys.executable).parent / "gunicorn"
         self.process = subprocess.Popen(
             [str(gunicorn), "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
+             "--worker-class", self.worker_class,
              *(["--access-logfile", "/dev/stderr"] if access_log else []), "--chdir", str(ROOT), "app:app"],
             env=self.env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + timeout
@@ -51,6 +52,17 @@ class Server:
                 raise RuntimeError(self.process.stderr.read().decode())
             time.sleep(0.05)
         raise TimeoutError("the server did not answer /healthz")
+
+    def workers_pids(self) -> list[int]:
+        with open(f"/proc/{self.process.pid}/task/{self.process.pid}/children") as children:
+            return [int(pid) for pid in children.read().split()]
+
+    def kill_workers(self) -> list[int]:
+        """SIGKILL every worker (the master starts new ones): their open streams drop at once."""
+        pids = self.workers_pids()
+        for pid in pids:
+            os.kill(pid, signal.SIGKILL)
+        return pids
 
     def kill(self) -> None:
         """SIGKILL the master and every worker at once: no clean shutdown, like a power cut."""

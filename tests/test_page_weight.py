@@ -164,6 +164,8 @@ class Traffic:
         self.flush()
         requests, first_poll = [], True
         for request in self.log[mark:]:
+            if request.kind == "EventSource":
+                continue              # the page's stream stays open: a message of ~100 bytes per change
             if request.is_poll:
                 if not first_poll:
                     continue
@@ -181,6 +183,7 @@ class ServerHits:
         self.paths: list[str] = []
         app = live_server.server.app
         app.config["POLL_INTERVAL_MS"] = 200     # the waits on polls go quicker (the same 3 digits in the HTML)
+        app.config["STREAM_POLL_MS"] = 200       # and pages poll as often with their stream open
 
         def counting(environ, start_response):
             self.paths.append(environ.get("PATH_INFO", ""))

@@ -51,6 +51,7 @@ from companion.rules import three_player
 from companion.rules.queries import correctable, last_entry
 from companion.rules.state import EVENT_TYPES, Guess, Tokens, _apply_in_place, token_awards
 from companion.rules.words import contains_word, same_word
+from companion.views import SPECTATOR, Viewer, version_for, view_for
 
 from .driver import Table, wrong
 
@@ -237,7 +238,24 @@ class DecryptoTable(RuleBasedStateMachine):
         assert self.snapshot == after
         self.check_state()
         self.check_repeat(command, actor, game, after)
+        self.check_versions(events, game, after)
         return events
+
+    @staticmethod
+    def check_versions(events: list[dict], before: Game, after: Game) -> None:
+        """Issue 12 (per-viewer versions, rules/audience.py): a viewer whose version did not move sees exactly
+        the view it saw (no screen is left behind), and a draft guess moves no version but its team's."""
+        seats = {p.seat for p in before.players} | {p.seat for p in after.players}
+        viewers = [Viewer("host"), SPECTATOR] + [Viewer("seat", seat=s) for s in sorted(seats)]
+        for viewer in viewers:
+            if version_for(after, viewer) == version_for(before, viewer):
+                assert view_for(after, viewer) == view_for(before, viewer), (viewer, [e["type"] for e in events])
+        if [e["type"] for e in events] == ["guess_saved"] and not events[0]["sealed"]:
+            drafting = events[0]["by"]
+            for viewer in viewers:
+                player = after.player(viewer.seat) if viewer.seat else None
+                moved = version_for(after, viewer) != version_for(before, viewer)
+                assert moved == (player is not None and player.team == drafting), (viewer, drafting)
 
     def check_repeat(self, command: dict, actor: Actor, before: Game, after: Game) -> None:
         """Issue 11: the same command sent again (a double tap, a retry), naming what its player saw before

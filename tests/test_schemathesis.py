@@ -56,8 +56,10 @@ def make_app(database_url: str):
     # RATE_LIMITS: the fuzzer creates far more games a minute than a person could (rate limits have
     # their own tests). TESTING stays off: an error becomes the 500 a player would get (schemathesis
     # re-raises its exception too, traceback and all).
+    # STREAM_LIFETIME_SECONDS: a stream says the view's ETag and ends at once (else each would hold its
+    # call for its 10 minutes).
     return create_app({"SECRET_KEY": "fuzz-" + uuid.uuid4().hex, "DATABASE_URL": database_url,
-                       "RATE_LIMITS": "off"})
+                       "RATE_LIMITS": "off", "STREAM_LIFETIME_SECONDS": 0})
 
 
 # --- games in every phase ----------------------------------------------------------------------

@@ -10,6 +10,7 @@ import pickle
 from dataclasses import dataclass, field, replace
 
 from . import three_player
+from .audience import EVERYONE, audience, seat_audience, team_audience
 
 TEAMS = ("white", "black")
 MIN_TEAM, MAX_TEAM = 2, 4
@@ -161,6 +162,8 @@ class Game:
     last_encrypted: dict = field(default_factory=dict)  # seat -> (match, round) of its last turn as Encryptor
     notices: list[dict] = field(default_factory=list)  # corrections and host actions, for everyone
     corrections_proposed: int = 0                      # in this game, all matches
+    version: int = 0                                   # the events folded so far
+    seen: dict[str, int] = field(default_factory=dict)  # audience -> the version of its latest event
 
     # --- the kind of game --------------------------------------------------------------------
     @property
@@ -211,6 +214,13 @@ class Game:
             return 0
         waited = [self.last_encrypted.get(p.seat, (0, 0)) for p in members]
         return waited.index(min(waited))
+
+    def version_seen_by(self, seat: int | None) -> int:
+        """The version of what the player in `seat` sees (None: a viewer without a seat, who sees only what
+        everyone sees): its latest event with an audience the player belongs to (rules/audience.py)."""
+        player = self.player(seat) if seat is not None else None
+        audiences = (EVERYONE, team_audience(player.team), seat_audience(seat)) if player else (EVERYONE,)
+        return max(self.seen.get(a, 0) for a in audiences)
 
     def clues_used(self, team: str) -> list[str]:
         return [c for r in self.rounds if team in r.transmissions for c in (r.transmissions[team].clues or ())]
@@ -263,6 +273,8 @@ EVENT_TYPES = ("game_created", "player_joined", "player_left", "player_removed",
 
 
 def _apply_in_place(game: Game, event: dict) -> None:
+    game.version += 1
+    game.seen[audience(event)] = game.version
     kind = event["type"]
     if kind == "game_created":
         words = event.get("words")

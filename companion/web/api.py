@@ -11,6 +11,7 @@ from .commands import COMMANDS, expected_version, from_json
 from .errors import Refused
 from .openapi import openapi_document
 from .pages import command_answer, game_links
+from .stream import event_stream
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -41,15 +42,20 @@ def create_game():
 @api.get("/games/<game_id>")
 def game_view(game_id):
     caller = api_caller(game_id)
-    if request.if_none_match.contains_weak(caller.etag(caller.version)):
-        response = current_app.response_class(status=304)   # nothing changed: nothing loaded or rendered
-        version = caller.version
+    version, game = caller.state()
+    if request.if_none_match.contains_weak(caller.etag(version)):
+        response = current_app.response_class(status=304)   # nothing this caller sees changed: nothing rendered
     else:
-        version, game = service().load(game_id, caller.version)
-        response = jsonify(view_for(game, caller.viewer, version, now=service().clock()))
+        response = jsonify(view_for(game, caller.viewer, now=service().clock()))
     response.set_etag(caller.etag(version), weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
+
+
+@api.get("/games/<game_id>/stream")
+def game_stream(game_id):
+    """Server-sent events: the view's new ETag whenever it changes (web/stream.py)."""
+    return event_stream(api_caller(game_id), lambda caller: f'W/"{caller.etag(caller.state()[0])}"')
 
 
 @api.post("/games/<game_id>/<command>")

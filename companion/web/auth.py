@@ -9,9 +9,9 @@ from flask import Flask, current_app, g, request, session
 from flask.sessions import SecureCookieSessionInterface
 
 from ..games import GameService
-from ..rules import Actor
+from ..rules import Actor, Game
 from ..store import Capability
-from ..views import Viewer
+from ..views import Viewer, version_for
 from .errors import Refused
 from .security import uses_bearer_token
 
@@ -34,7 +34,7 @@ def service() -> GameService:
 @dataclass(frozen=True)
 class Caller:
     capability: Capability
-    version: int
+    game_version: int         # the game's version as the capability was looked up (in the same query)
 
     @property
     def game_id(self) -> str:
@@ -45,6 +45,12 @@ class Caller:
         c = self.capability
         # A new phone waiting to be let in sees what its seat link showed (web.pages.play), nothing more.
         return Viewer("handoff" if c.kind == "waiting" else c.kind, seat=c.seat, team=c.team)
+
+    def state(self) -> tuple[int, Game]:
+        """(the version of this caller's view, the game): the version moves only with the events this caller
+        can see (rules/audience.py). From the process's cache when it holds the game at `game_version`."""
+        game = service().load(self.game_id, self.game_version)[1]
+        return version_for(game, self.viewer), game
 
     def etag(self, version: int) -> str:
         """The poll's ETag for this caller's view at `version` (weak: it names the view, not its bytes)."""

@@ -171,8 +171,9 @@ def command(name: str) -> dict:
 
 
 IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": string(),
-            "description": "Optional: the version the caller saw (`view.version`, or the view's `ETag`). If "
-                           "the game is at another version now, the command is refused with 409 `stale`."}
+            "description": "Optional: the version of the view the caller saw (`view.version`, or the view's "
+                           "`ETag`). If the caller's view is at another version now, the command is refused with "
+                           "409 `stale`."}
 
 
 def paths() -> dict:
@@ -224,6 +225,34 @@ def paths() -> dict:
                             **json_body(ref("View"))},
                     "304": {"description": "Not modified since the `If-None-Match` ETag (no body).",
                             "headers": {"ETag": {"$ref": "#/components/headers/ETag"}}},
+                    **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting"),
+                },
+            },
+        },
+        "/api/games/{game_id}/stream": {
+            "parameters": [{"$ref": "#/components/parameters/GameId"}],
+            "get": {
+                "tags": ["games"],
+                "operationId": "streamView",
+                "summary": "When this caller's view changes (server-sent events)",
+                "description": "The same capabilities as the view. A `text/event-stream` that stays open: an "
+                               "`event: view` message whose `data` (and `id`) is the view's ETag, at once and "
+                               "then each time this caller's view changes (never the view itself: fetch it "
+                               "with `If-None-Match`); `event: gone` once the token is withdrawn (the stream "
+                               "then ends); a comment line every 15 s. It ends after 10 minutes: reconnect.",
+                "security": [{"bearerAuth": []}, {"seatCookie": []}],
+                "responses": {
+                    "200": {"description": "The stream (it never ends by itself before its 10 minutes).",
+                            "content": {"text/event-stream": {"schema": {
+                                "type": "object",
+                                "description": "One message of the stream.",
+                                "properties": {
+                                    "event": enum(["view", "gone"]),
+                                    "data": string(description="`view`: the view's ETag now; `gone`: `gone`."),
+                                    "id": string(description="The view's ETag (`view` only)."),
+                                    "retry": integer(minimum=0),
+                                },
+                                "required": ["event", "data"]}}}},
                     **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting"),
                 },
             },

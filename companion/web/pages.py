@@ -24,6 +24,7 @@ from . import speak
 from .auth import Caller, api_caller, from_token, remember_seat, remember_table, seated_caller, service, table_caller
 from .commands import commands_for, from_form
 from .errors import Refused, status_of, wants_json
+from .stream import event_stream
 
 pages = Blueprint("pages", __name__)
 
@@ -63,16 +64,22 @@ def command_answer(outcome) -> dict:
     return answer
 
 
-def _page_etag(caller: Caller, version: int) -> str:
+def _page_etag(caller: Caller, version: int, chosen: str | None = None) -> str:
     """A live page's ETag: the caller's view at `version`, in this phone's own language if it chose one
-    (the page's HTML depends on nothing else that can change)."""
-    chosen = session.get("language")
+    (`chosen`: the page's HTML depends on nothing else that can change)."""
     return f"{caller.etag(version)}-{chosen}" if chosen else caller.etag(version)
 
 
+def _stream(caller: Caller, suffix=lambda caller: ""):
+    """The page's stream (web/stream.py): its ETag as the page holds it, worked out again on every change;
+    `suffix(caller)`: what else the page shows that no event records (the table's move link)."""
+    chosen = session.get("language")
+    return event_stream(caller, lambda c: f'W/"{_page_etag(c, c.state()[0], chosen)}{suffix(c)}"')
+
+
 def unchanged(caller: Caller, suffix: str = ""):
-    """The page's poll: a 304 when the page the phone shows is still current, without loading the game."""
-    etag = _page_etag(caller, caller.version) + suffix
+    """The page's poll: a 304 when the page the phone shows is still current, without rendering it."""
+    etag = _page_etag(caller, caller.state()[0], session.get("language")) + suffix
     if request.if_none_match.contains_weak(etag):
         response = current_app.response_class(status=304)
         response.set_etag(etag, weak=True)
@@ -84,14 +91,14 @@ def render_view(template: str, caller: Caller, refused: RuleError | Refused | No
                 etag_suffix: str = "", **extra):
     """A game page from the caller's view; `refused` is a command's refusal, worded on the page;
     `etag_suffix`: what else the page shows that no event records (see `_moving`)."""
-    version, game = service().load(caller.game_id, caller.version)
-    view = view_for(game, caller.viewer, version, now=service().clock())
+    version, game = caller.state()
+    view = view_for(game, caller.viewer, now=service().clock())
     speak(view["mode"], view["language"])
     error = refusal(refused.code, **refused.params) if refused is not None else None
-    etag = _page_etag(caller, version) + etag_suffix
+    etag = _page_etag(caller, version, session.get("language")) + etag_suffix
     response = make_response(render_template(
         template, view=view, game_id=caller.game_id, error=error,
-        poll_interval=current_app.config["POLL_INTERVAL_MS"],
+        poll_interval=current_app.config["POLL_INTERVAL_MS"], stream_poll=current_app.config["STREAM_POLL_MS"],
         etag=f'W/"{etag}"',          # the script polls this page with it: 304 until the view changes
         try_out_bar=_try_out_bar(caller.game_id) if view["try_out"] else None, **extra), status)
     response.set_etag(etag, weak=True)
@@ -149,7 +156,7 @@ def my_games() -> list[dict]:
         seated = seated_caller(game_id)
         if seated is None:
             continue
-        game = service().load(game_id, seated.version)[1]
+        game = service().load(game_id, seated.game_version)[1]
         player = game.player(seated.capability.seat)
         if game.phase != OVER and player is not None:
             found.append({"url": url_for("pages.play", game_id=game_id), "name": player.name,
@@ -267,8 +274,12 @@ def _moving(pending: bool) -> str:
     return "-moving" if pending else ""
 
 
+def _table_suffix(caller: Caller) -> str:
+    return _moving(service().table_move_link(caller.game_id) is not None)
+
+
 def _table_unchanged(caller: Caller):
-    return unchanged(caller, suffix=_moving(service().table_move_link(caller.game_id) is not None))
+    return unchanged(caller, suffix=_table_suffix(caller))
 
 
 @pages.get("/table/<game_id>")
@@ -277,6 +288,11 @@ def table(game_id):
         return _old_table_address(game_id)
     caller = table_caller(game_id)
     return _table_unchanged(caller) or _table_page(caller)
+
+
+@pages.get("/table/<game_id>/stream")
+def table_stream(game_id):
+    return _stream(table_caller(game_id), _table_suffix)
 
 
 def _old_table_address(token: str):
@@ -347,6 +363,11 @@ def watch(token):
     return unchanged(caller) or render_view("pages/watch.html", caller, token=token)
 
 
+@pages.get("/watch/<token>/stream")
+def watch_stream(token):
+    return _stream(from_token(token, kinds=("spectator",)))
+
+
 # --- joining, and a seat's new link ---------------------------------------------------------
 
 @pages.get("/join/<token>")
@@ -363,7 +384,7 @@ def _seat_in_game(game_id: str):
     seated = seated_caller(game_id)
     if seated is None:
         return None
-    return service().load(game_id, seated.version)[1].player(seated.capability.seat)
+    return service().load(game_id, seated.game_version)[1].player(seated.capability.seat)
 
 
 @pages.post("/join/<token>")
@@ -405,6 +426,11 @@ def play(game_id):
                                                  waiting=True)
     caller = api_caller(game_id, cookie_only=True)
     return unchanged(caller) or render_view("pages/play.html", caller)
+
+
+@pages.get("/play/<game_id>/stream")
+def play_stream(game_id):
+    return _stream(_waiting_caller(game_id) or api_caller(game_id, cookie_only=True))
 
 
 def _waiting_caller(game_id: str) -> Caller | None:

@@ -184,7 +184,7 @@ def check_view(truth: Truth, v: Viewer, view: dict, where: str) -> list[str]:
     for path, value in walk(view):
         if not allowed_code_place(path, view):
             out.append(f"a code-like value {value!r} at {'.'.join(map(str, path))} in {where}")
-    if view.get("match") != g.match or view.get("version") != truth.version:
+    if view.get("match") != g.match or view.get("version") != truth.version_seen(v):
         out.append(f"a view of another state (match {view.get('match')}, version {view.get('version')}) in {where}")
         return out
     for team in TEAMS:

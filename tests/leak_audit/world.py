@@ -15,6 +15,7 @@ from pathlib import Path
 from companion.rules import TEAMS
 
 from ..driver import Driver, targets
+from ..oracle import team_of
 from .checks import (COOKIE, SESSION_KEYS, WORDS, Resp, Truth, Viewer, body_of, check_html, check_plain_json,
                      check_summary_json, check_view, session_payload, set_cookie_payloads)
 
@@ -51,6 +52,9 @@ class World(Driver):
         self.kinds: set[str] = set()                         # viewer kinds audited
         self.seen: Counter = Counter()                       # what reached those who may see it
         self._clues = 0
+        self.etags: dict[tuple[str, str], str | None] = {}   # (viewer, polled path) -> its ETag at the last step
+        self.private_to: str | None = None                   # the team whose private step is being audited
+        self.side_channel: list[str] = []
         self.host = self.viewer("table screen", "host", self.tokens["host"])
         self.host.client.get(f"/table/{self.tokens['host']}")      # the API's urls.table: the host cookie
         self.spectator = self.viewer("spectator", "spectator", self.tokens["spectator"])
@@ -137,9 +141,18 @@ class World(Driver):
             out.append(resp)
 
         def poll(client, path, kind, headers=None):
-            """A page or view, then again with its ETag, as the pages' script polls it."""
+            """A page or view, then again with its ETag, as the pages' script polls it. After a team's private
+            step, first with the ETag of the step before: a viewer outside that team must get a 304, or its
+            poll tells it that the team did something (the draft side channel, issue 12)."""
+            before = self.etags.get((v.label, path))
+            if before and self.private_to is not None and team_of(v) != self.private_to:
+                unmoved = self.fetch(client, "GET", path, kind, headers={**(headers or {}), "If-None-Match": before})
+                if unmoved.status != 304:
+                    self.side_channel.append(f"{v.label}'s poll of {path} answered {unmoved.status}, not 304, "
+                                             f"after {self.private_to}'s private step")
             get(client, path, kind, headers=headers or {})
             etag = dict(out[-1].headers).get("ETag")
+            self.etags[(v.label, path)] = etag
             if etag:
                 get(client, path, kind, headers={**(headers or {}), "If-None-Match": etag})
 
@@ -275,9 +288,11 @@ class World(Driver):
         out += [f"{what} inside {where}" for token, what in tokens.items() if token in blob]
         return out
 
-    def audit(self, label: str) -> list[str]:
-        """Every viewer, every resource, now: the list of problems (empty when nothing leaks)."""
+    def audit(self, label: str, private_to: str | None = None) -> list[str]:
+        """Every viewer, every resource, now: the list of problems (empty when nothing leaks). `private_to`:
+        the step was that team's alone (a draft), so nobody else's poll may see anything move."""
         self.steps += 1
+        self.private_to, self.side_channel = private_to, []
         self.refresh_registry()
         before = self.store.version(self.id)
         truth = Truth(self)
@@ -295,6 +310,7 @@ class World(Driver):
                                                    f"{v.label}'s stored session cookie")
         if self.store.version(self.id) != before:
             problems.append("a refused command or a page view changed the game")
+        problems += self.side_channel
         problems = [f"[{self.mode} #{self.steps} {label}] {self.redact(p)}" for p in problems]
         self.problems += problems
         return problems
@@ -435,5 +451,5 @@ class World(Driver):
         for v in self.seats.values():
             v.team = self.state().player(v.seat).team
 
-    def step(self, label):
-        self.audit(label)
+    def step(self, label, private_to: str | None = None):
+        self.audit(label, private_to)

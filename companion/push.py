@@ -1,0 +1,116 @@
+"""Push a signal, pull the view: which open streams to wake when a game may have changed.
+
+Each worker process has one `Hub`: the streams open on it, by game. A stream never carries game state: woken,
+it works out its viewer's ETag through the same per-viewer view as a page poll and tells its page only when
+that changed (web/stream.py). What wakes the hub:
+
+- this process's own commands, at once (`GameService.changed`);
+- PostgreSQL: a `NOTIFY` sent in the same transaction as the events (delivered on commit), which one
+  `LISTEN`ing connection per worker hears, whichever worker or server appended: the database the deployment
+  already has is the fan-out, no new service;
+- SQLite (one machine): one watcher per worker reads the latest event number of the games it has streams
+  for, every `interval` seconds, in one query.
+
+A lost signal costs no update: a stream reconnecting starts with the viewer's current ETag, and pages poll
+now and then even while their stream is open.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import defaultdict
+from contextlib import contextmanager
+
+from .store import NOTIFY_CHANNEL, Store
+
+log = logging.getLogger(__name__)
+
+
+class Hub:
+    def __init__(self, store: Store, interval: float = 0.1):
+        self.store = store
+        self.interval = interval        # SQLite: how often the watcher looks (seconds)
+        self._lock = threading.Lock()
+        self._bells: dict[str, set[threading.Event]] = defaultdict(set)
+        self._watcher: threading.Thread | None = None
+        self.closing = False            # the worker is stopping: streams end (gunicorn.conf.py)
+
+    @contextmanager
+    def listening(self, game_id: str):
+        """A bell that rings whenever `game_id` may have changed, for as long as the `with` lasts."""
+        bell = threading.Event()
+        with self._lock:
+            self._bells[game_id].add(bell)
+            if self._watcher is None:       # started by the first stream: in the worker, after the fork
+                self._watcher = threading.Thread(target=self._watch, name="push-watcher", daemon=True)
+                self._watcher.start()
+        try:
+            yield bell
+        finally:
+            with self._lock:
+                bells = self._bells.get(game_id)
+                if bells is not None:
+                    bells.discard(bell)
+                    if not bells:
+                        del self._bells[game_id]
+
+    def ring(self, game_id: str) -> None:
+        with self._lock:
+            bells = list(self._bells.get(game_id, ()))
+        for bell in bells:
+            bell.set()
+
+    def ring_all(self) -> None:
+        with self._lock:
+            bells = [bell for game in self._bells.values() for bell in game]
+        for bell in bells:
+            bell.set()
+
+    def close(self) -> None:
+        """End every stream of this process (each page reconnects, to another worker)."""
+        self.closing = True
+        self.ring_all()
+
+    def streams(self) -> int:
+        with self._lock:
+            return sum(len(bells) for bells in self._bells.values())
+
+    def _games(self) -> list[str]:
+        with self._lock:
+            return list(self._bells)
+
+    def _watch(self) -> None:
+        watch = self._listen if self.store.engine.dialect.name == "postgresql" else self._look
+        while True:
+            try:
+                watch()
+            except Exception:                   # the database went away: try again, and catch up
+                log.warning("push: lost the database; streams will catch up", exc_info=True)
+                time.sleep(1)
+                self.ring_all()
+
+    def _listen(self) -> None:
+        """PostgreSQL: one connection LISTENing; each notification names a game."""
+        with self.store.listen(NOTIFY_CHANNEL) as notifications:
+            self.ring_all()                     # anything appended before LISTEN took effect
+            for game_id in notifications:
+                self.ring(game_id)
+
+    def _look(self) -> None:
+        """SQLite: the latest event number of every game with a stream, compared with the last look."""
+        known: dict[str, int] = {}
+        while True:
+            time.sleep(self.interval)
+            games = self._games()
+            if not games:
+                known.clear()
+                continue
+            latest = self.store.versions(games)
+            for game_id in games:
+                # A game seen for the first time rings too: its new stream may have read its ETag just
+                # before an event this look is the first to see.
+                if latest.get(game_id, 0) != known.get(game_id):
+                    self.ring(game_id)
+            known = {game_id: latest.get(game_id, 0) for game_id in games}

@@ -1,0 +1,85 @@
+"""Pages follow their game through a server-sent events stream (issue 13), under gunicorn's gevent workers
+as in production: a change shows without waiting for a poll, an idle page makes almost no requests, a
+killed worker's pages reconnect and catch up, and a browser without EventSource still follows by polling."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .browser import TABLE
+from .server import Server
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def server(tmp_path):
+    from .conftest import database_url
+    server = Server(database_url(tmp_path), workers=2, worker_class="gevent")
+    server.start()
+    yield server
+    server.stop()
+
+
+def table_screen(browser, server, game, requests: list | None = None, no_event_source=False):
+    page = browser.new_context(viewport=TABLE).new_page()
+    if no_event_source:
+        page.add_init_script("delete window.EventSource")
+    if requests is not None:
+        page.on("request", lambda request: requests.append(request.url))
+    if no_event_source:
+        page.goto(f"{server.url}/table/{game['tokens']['host']}")
+    else:
+        with page.expect_request(lambda request: request.url.endswith("/stream")):
+            page.goto(f"{server.url}/table/{game['tokens']['host']}")
+    expect(page.locator(".lobby")).to_be_visible()
+    return page
+
+
+def join(server, game, name):
+    status, answer = server.request("POST", f"/api/games/{game['game_id']}/join", {"name": name},
+                                    token=game["tokens"]["white"])
+    assert status == 200, answer
+
+
+def new_game(server) -> dict:
+    status, game = server.request("POST", "/api/games", {})
+    assert status == 201, game
+    return game
+
+
+def test_an_idle_page_holds_its_stream_and_does_not_poll(browser, server):
+    game, requests = new_game(server), []
+    page = table_screen(browser, server, game, requests)
+    stream = f"/table/{game['game_id']}/stream"
+    join(server, game, "Ann")
+    expect(page.locator(".lobby")).to_contain_text("Ann")
+    seen = len(requests)
+    join(server, game, "Abe")                    # the next change: by then the page has been idle a while
+    expect(page.locator(".lobby")).to_contain_text("Abe")
+    polls = [url for url in requests[seen:] if url.endswith(f"/table/{game['game_id']}")]
+    assert len(polls) == 1, requests[seen:]      # the one fetch the change asked for, no polling between
+    assert not any(url.endswith(stream) for url in requests[seen:])   # the same stream all along
+
+
+def test_pages_reconnect_and_catch_up_after_their_worker_is_killed(browser, server):
+    game = new_game(server)
+    page = table_screen(browser, server, game)
+    join(server, game, "Ann")
+    expect(page.locator(".lobby")).to_contain_text("Ann")
+    with page.expect_request(lambda request: request.url.endswith("/stream"), timeout=15000):
+        killed = server.kill_workers()            # the page opens its stream again, by itself
+    join(server, game, "Abe")                     # answered by a new worker, while the page's stream is down
+    expect(page.locator(".lobby")).to_contain_text("Abe", timeout=15000)
+    assert not set(killed) & set(server.workers_pids())
+    join(server, game, "Ada")                     # and the page follows on its new stream
+    expect(page.locator(".lobby")).to_contain_text("Ada", timeout=15000)
+
+
+def test_without_event_source_a_page_follows_by_polling(browser, server):
+    game, requests = new_game(server), []
+    page = table_screen(browser, server, game, requests, no_event_source=True)
+    join(server, game, "Ann")
+    expect(page.locator(".lobby")).to_contain_text("Ann")
+    assert not any(url.endswith("/stream") for url in requests)

@@ -1,0 +1,183 @@
+"""Server-sent events (issue 13): each page's stream says "your view changed" with the page's new ETag, and
+nothing else; only to the viewers whose view changed; it ends once its token is withdrawn."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import uuid
+
+import pytest
+
+from companion import create_app
+
+from .api import browser, table_path
+from .conftest import database_url
+from .driver import ApiGame, wrong
+
+WAIT = 20        # seconds a test waits for a message before it fails (never a sleep: messages end the wait)
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"TESTING": True, "SECRET_KEY": "test-" + uuid.uuid4().hex, "RATE_LIMITS": "off",
+                       "DATABASE_URL": database_url(tmp_path), "STREAM_HEARTBEAT_SECONDS": 0.2,
+                       "PUSH_LOOK_SECONDS": 0.02})
+
+
+class Stream:
+    """An open stream, read in a thread: its messages (dicts of their fields) come out of `next()`."""
+
+    def __init__(self, client, path, headers=None):
+        self.answer = client.get(path, headers=headers or {}, buffered=False)
+        self.messages: queue.Queue = queue.Queue()
+        self.closed = False
+        if self.answer.status_code == 200:
+            threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        buffer = ""
+        for chunk in self.answer.response:
+            if self.closed:             # the generator is closed from this thread (the one running it)
+                self.answer.close()
+                return
+            buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+            while "\n\n" in buffer:
+                block, buffer = buffer.split("\n\n", 1)
+                fields = dict(line.split(": ", 1) if ": " in line else (line.rstrip(":"), "")
+                              for line in block.split("\n"))
+                self.messages.put(fields)
+        self.messages.put({"end": ""})
+
+    def next(self, kind="view") -> dict:
+        """The next message that isn't a heartbeat (nor `retry`); it must be a `kind` one."""
+        while True:
+            message = self.messages.get(timeout=WAIT)
+            if "" in message or "retry" in message:
+                continue
+            assert message.get("event", "end" if "end" in message else None) == kind, message
+            return message
+
+    def heartbeats(self, count=2) -> None:
+        """Wait for `count` heartbeats in a row: nothing else may come meanwhile."""
+        for _ in range(count):
+            message = self.messages.get(timeout=WAIT)
+            if "retry" in message:
+                message = self.messages.get(timeout=WAIT)
+            assert "" in message, f"expected only heartbeats, got {message}"
+
+    def close(self):
+        """Hang up (at the next heartbeat)."""
+        self.closed = True
+
+
+def etag_of(client, path, headers=None) -> str:
+    answer = client.get(path, headers=headers or {})
+    assert answer.status_code == 200
+    return answer.headers["ETag"]
+
+
+def test_a_stream_starts_with_the_page_etag_and_says_each_change(app, client):
+    game = ApiGame(client, start=False)
+    bearer = {"Authorization": f"Bearer {game.host}"}
+    stream = Stream(client, f"/api/games/{game.id}/stream", bearer)
+    assert stream.answer.headers["Content-Type"].startswith("text/event-stream")
+    assert stream.answer.headers["X-Accel-Buffering"] == "no"
+    assert "Content-Encoding" not in stream.answer.headers        # compressed, it would be buffered
+    first = stream.next()
+    assert first["data"] == first["id"] == etag_of(client, f"/api/games/{game.id}", bearer)
+    game.ok(game.command(game.host, "start"))
+    second = stream.next()
+    assert second["data"] != first["data"]
+    assert second["data"] == etag_of(client, f"/api/games/{game.id}", bearer)
+    stream.close()
+
+
+def test_a_draft_wakes_the_drafting_team_only(app, client):
+    game = ApiGame(client)
+    game.announce("white")
+    game.announce("black")
+    drafter = game.guesser("white", "white")
+    white_mate, black_player = game.encryptor("white"), game.guesser("black", "black")
+    table, white, black = (Stream(client, f"/api/games/{game.id}/stream", {"Authorization": f"Bearer {t}"})
+                           for t in (game.host, white_mate, black_player))
+    for stream in (table, white, black):
+        stream.next()                                     # the ETag of now
+    game.guess("white", "white", wrong(game.code("white")), confirm=False)
+    assert white.next()["data"] == etag_of(client, f"/api/games/{game.id}",
+                                           {"Authorization": f"Bearer {white_mate}"})
+    table.heartbeats()
+    black.heartbeats()
+    game.guess("white", "white", game.code("white"), confirm=True)          # everyone sees this one
+    for stream, token in ((table, game.host), (white, white_mate), (black, black_player)):
+        assert stream.next()["data"] == etag_of(client, f"/api/games/{game.id}",
+                                                {"Authorization": f"Bearer {token}"})
+        stream.close()
+    assert drafter
+
+
+@pytest.mark.parametrize("page", ["play", "table", "watch"])
+def test_each_page_stream_follows_its_page_etag(app, client, page):
+    game = ApiGame(client, start=False)
+    if page == "play":
+        phone = browser(app, game.id, game.seats["Ann"])
+        path = f"/play/{game.id}"
+    elif page == "table":
+        phone = browser(app)
+        path = table_path(phone, game.host)
+    else:
+        phone = browser(app)
+        path = f"/watch/{game.tokens['spectator']}"
+    stream = Stream(phone, f"{path}/stream")
+    assert stream.next()["data"] == etag_of(phone, path)
+    game.ok(game.command(game.host, "start"))
+    assert stream.next()["data"] == etag_of(phone, path)
+    stream.close()
+
+
+def test_the_table_stream_follows_its_move_link_too(app, client):
+    """The move link is no event, but the table page shows it: its stream says when one is shown or used."""
+    game = ApiGame(client, start=False)
+    table = browser(app)
+    path = table_path(table, game.host)
+    stream = Stream(table, f"{path}/stream")
+    stream.next()
+    assert table.post(f"{path}/move", data={"csrf_token": table.csrf}).status_code == 303
+    assert stream.next()["data"] == etag_of(table, path)
+    stream.close()
+
+
+def test_a_stream_ends_when_its_seat_goes_to_another_phone(app, client):
+    game = ApiGame(client, start=False)
+    phone = browser(app, game.id, game.seats["Ann"])
+    stream = Stream(phone, f"/play/{game.id}/stream")
+    stream.next()
+    game.ok(game.command(game.host, "remove-player", seat=game.seat_of("Ann")))
+    stream.next("gone")
+    stream.next("end")
+
+
+@pytest.mark.parametrize("path", ["/play/{id}/stream", "/table/{id}/stream", "/api/games/{id}/stream",
+                                  "/watch/{spectator}x/stream"])
+def test_a_stream_is_authorised_like_its_page(app, client, path):
+    game = ApiGame(client, start=False)
+    stranger = browser(app)
+    answer = stranger.get(path.format(id=game.id, spectator=game.tokens["spectator"]))
+    assert answer.status_code in (401, 403)
+    assert b"event:" not in answer.data and answer.data      # a refusal (the page's or the API's), no stream
+
+
+def test_a_change_made_by_another_process_wakes_the_stream(app, client, tmp_path):
+    """Two workers share only the database: the other's command reaches this one's stream (SQLite: the
+    watcher; PostgreSQL: LISTEN/NOTIFY)."""
+    game = ApiGame(client, start=False)
+    other = create_app({"TESTING": True, "SECRET_KEY": app.config["SECRET_KEY"], "RATE_LIMITS": "off",
+                        "DATABASE_URL": app.config["DATABASE_URL"]})
+    bearer = {"Authorization": f"Bearer {game.host}"}
+    stream = Stream(client, f"/api/games/{game.id}/stream", bearer)
+    first = stream.next()
+    started = other.test_client().post(f"/api/games/{game.id}/start", json={}, headers=bearer)
+    assert started.status_code == 200, started.get_json()
+    assert other.extensions["push"].streams() == 0 and app.extensions["push"].streams() == 1
+    assert stream.next()["data"] != first["data"]
+    stream.close()
