@@ -6,8 +6,12 @@ database used to race to create the same tables and kill the whole server ("Work
 
 
 def on_starting(server):
-    from companion.migrate import migrate
-    migrate()
+    # In a process of its own: the master imports nothing of the app, so nothing that gevent's workers
+    # patch after the fork was set up before it (psycopg picks how it waits when first imported: imported
+    # here, it waited without yielding to gevent, and one worker's LISTEN froze all of its streams).
+    import subprocess
+    import sys
+    subprocess.run([sys.executable, "-m", "companion.migrate"], check=True)
 
 
 def post_worker_init(worker):

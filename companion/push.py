@@ -82,6 +82,8 @@ class Hub:
             return list(self._bells)
 
     def _watch(self) -> None:
+        """Watch for as long as there are streams; then stop (a LISTENing connection is closed), until the
+        next stream starts a new watcher."""
         watch = self._listen if self.store.engine.dialect.name == "postgresql" else self._look
         while True:
             try:
@@ -90,13 +92,18 @@ class Hub:
                 log.warning("push: lost the database; streams will catch up", exc_info=True)
                 time.sleep(1)
                 self.ring_all()
+            with self._lock:
+                if not self._bells:
+                    self._watcher = None
+                    return
 
     def _listen(self) -> None:
         """PostgreSQL: one connection LISTENing; each notification names a game."""
         with self.store.listen(NOTIFY_CHANNEL) as notifications:
             self.ring_all()                     # anything appended before LISTEN took effect
-            for game_id in notifications:
-                self.ring(game_id)
+            while self._games():
+                for game_id in notifications(timeout=1.0):
+                    self.ring(game_id)
 
     def _look(self) -> None:
         """SQLite: the latest event number of every game with a stream, compared with the last look."""
@@ -105,8 +112,7 @@ class Hub:
             time.sleep(self.interval)
             games = self._games()
             if not games:
-                known.clear()
-                continue
+                return
             latest = self.store.versions(games)
             for game_id in games:
                 # A game seen for the first time rings too: its new stream may have read its ETag just

@@ -296,12 +296,13 @@ class Store:
 
     @contextmanager
     def listen(self, channel: str):
-        """PostgreSQL: a connection of its own LISTENing on `channel`; yields the payloads as they come."""
+        """PostgreSQL: a connection of its own LISTENing on `channel`, closed after the `with`. Yields
+        `payloads(timeout)`: the payloads that come within `timeout` seconds, as they come."""
         import psycopg      # only with PostgreSQL (the optional dependency)
         url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute(f"LISTEN {channel}")
-            yield (notification.payload for notification in conn.notifies())
+            yield lambda timeout: (notification.payload for notification in conn.notifies(timeout=timeout))
 
     def check_writable(self) -> None:
         """Raise the database's error if it can't be written to now (read-only file or server, full lock
