@@ -29,6 +29,12 @@ def polls(games: list[Prepared], etag: bool) -> list[Request]:
     return requests
 
 
+def screens(game: Prepared) -> list[Request]:
+    """Every screen of a table fetching its page (the 8 phones and the table screen), as each does when its
+    stream says the page changed."""
+    return [Request("GET", game.page(seat), {**PHONE, "Cookie": cookie}) for seat, cookie in game.cookies.items()]
+
+
 def api_views(games: list[Prepared]) -> list[Request]:
     """Every seat's view as JSON (GET /api/games/<id>), as an API client polls it after a change."""
     return [Request("GET", f"/api/games/{g.game_id}", {"Accept": "application/json", "Cookie": cookie})
@@ -45,28 +51,31 @@ def spread(requests: list[Request], threads: int, rng: random.Random) -> list[li
     return out
 
 
-def actions(scripts: list[tuple[str, list[tuple[str, str, dict]]]], threads: int, wave: int = 64) -> list[list[Request]]:
-    """Each game's moves (game id, [(token, command, body)]) as API requests, split between the wrk threads.
+def actions(scripts: list[tuple[Prepared, list[tuple[str, str, dict]]]], threads: int, wave: int = 64,
+            screens=lambda game: []) -> list[list[Request]]:
+    """Each game's moves ([(token, command, body)]) as API requests, split between the wrk threads; after each
+    move, the requests `screens(game)` (none, or every screen fetching its changed page).
 
     A thread plays `wave` games at a time, one move of each in turn: two moves of one game are `wave`
     requests apart, so the previous one has long been answered (the order of a game's moves matters:
     a refused move would show as a non-2xx answer)."""
     import json
-    per_thread: list[list[Request]] = [[] for _ in range(threads)]
-    for n, (game_id, moves) in enumerate(scripts):
-        per_thread[n % threads].append((game_id, moves))
+    per_thread: list[list[tuple[Prepared, list]]] = [[] for _ in range(threads)]
+    for n, (game, moves) in enumerate(scripts):
+        per_thread[n % threads].append((game, moves))
     out = []
     for mine in per_thread:
         requests = []
         for start in range(0, len(mine), wave):
             group = mine[start:start + wave]
             for k in range(max(len(m) for _, m in group)):
-                for game_id, moves in group:
+                for game, moves in group:
                     if k < len(moves):
                         token, name, body = moves[k]
-                        requests.append(Request("POST", f"/api/games/{game_id}/{name}",
+                        requests.append(Request("POST", f"/api/games/{game.game_id}/{name}",
                                                 {"Authorization": f"Bearer {token}", "Content-Type": "application/json",
                                                  "Accept": "application/json"},
                                                 json.dumps(body, separators=(",", ":"))))
+                        requests += screens(game)
         out.append(requests)
     return out

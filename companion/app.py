@@ -76,6 +76,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,        # a phone stays on one page for a whole game
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
+        FRAGMENT_CACHE_CHARS=4_000_000,  # rendered page pieces reused across viewers and versions (0: off)
         POLL_INTERVAL_MS=1500,           # pages without a stream (no EventSource, a buffering proxy)
         STREAM_POLL_MS=30_000,           # pages with a stream still poll this often, in case a signal was lost
         STREAM_HEARTBEAT_SECONDS=15,     # a comment on an idle stream, so proxies and NATs keep it open

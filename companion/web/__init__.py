@@ -80,6 +80,7 @@ def init_web(app: Flask) -> None:
     from .api import api
     from .assets import init_assets
     from .errors import init_errors
+    from .fragments import init_fragments
     from .limits import init_limits
     from .pages import pages
     from .summary import summary
@@ -89,3 +90,4 @@ def init_web(app: Flask) -> None:
     init_errors(app)
     init_limits(app)
     init_assets(app)
+    init_fragments(app)

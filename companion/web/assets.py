@@ -19,8 +19,15 @@ def init_assets(app: Flask) -> None:
     fingerprints = {path.name: hashlib.sha256(path.read_bytes()).hexdigest()[:12]
                     for path in Path(app.static_folder).iterdir() if path.is_file()}
 
+    addresses: dict[tuple[str, str], str] = {}
+
     def asset(filename: str) -> str:
-        return url_for("static", filename=filename, v=fingerprints[filename])
+        # Built once per file (and mount point): every page links four of them.
+        key = (request.script_root, filename)
+        address = addresses.get(key)
+        if address is None:
+            address = addresses[key] = url_for("static", filename=filename, v=fingerprints[filename])
+        return address
 
     app.jinja_env.globals["asset"] = asset
 

@@ -63,7 +63,10 @@ class Caller:
         return Actor(c.kind, team=c.team, seat=c.seat)
 
 
-def from_token(token: str | None, game_id: str | None = None, kinds: tuple[str, ...] | None = None) -> Caller:
+def from_token(token: str | None, game_id: str | None = None, kinds: tuple[str, ...] | None = None,
+               waiting: bool = False) -> Caller:
+    """The caller `token` names, refused unless it is of one of `kinds` (any, if None) in `game_id`; a new
+    phone's token still waiting to be let in only with `waiting`."""
     found = service().resolve(token)
     if found is None:
         raise Refused("no_capability")
@@ -73,7 +76,7 @@ def from_token(token: str | None, game_id: str | None = None, kinds: tuple[str, 
         raise Refused("wrong_game")
     if capability.kind == "table_move" and "table_move" not in (kinds or ()):
         raise Refused("no_capability")     # a move link only moves the table screen (pages.table_move)
-    if capability.kind == "waiting" and "waiting" not in (kinds or ()):
+    if capability.kind == "waiting" and not waiting:
         raise Refused("seat_waiting")      # a new phone's token, until a teammate lets it in
     if kinds is not None and capability.kind not in kinds:
         refusals = {"host": "host_only", "seat": "players_only", "join": "join_link_only", "handoff": "seat_link_only"}
@@ -139,8 +142,10 @@ def seated_caller(game_id: str) -> Caller | None:
     return None
 
 
-def api_caller(game_id: str, kinds: tuple[str, ...] | None = None, cookie_only: bool = False) -> Caller:
-    """A caller in a game: a bearer token (API only), else this browser's seat in the game."""
+def api_caller(game_id: str, kinds: tuple[str, ...] | None = None, cookie_only: bool = False,
+               waiting: bool = False) -> Caller:
+    """A caller in a game: a bearer token (API only), else this browser's seat in the game (with `waiting`,
+    also a new phone's seat still waiting to be let in)."""
     token = None if cookie_only else bearer()
     if token is not None:
         return from_token(token, game_id, kinds)
@@ -148,7 +153,7 @@ def api_caller(game_id: str, kinds: tuple[str, ...] | None = None, cookie_only: 
     if token is None:
         raise Refused("not_seated")
     try:
-        return from_token(token, game_id, kinds)
+        return from_token(token, game_id, kinds, waiting)
     except Refused as refused:
         if refused.code == "no_capability":      # removed by the host, or taken over by a new phone
             raise Refused("seat_gone") from None

@@ -420,23 +420,22 @@ def seat_link_claim(token):
 
 @pages.get("/play/<game_id>")
 def play(game_id):
-    waiting = _waiting_caller(game_id)
-    if waiting:      # the seat link was used here: the page waits for a teammate to let this phone in
-        return unchanged(waiting) or render_view("pages/seat.html", waiting, seat=waiting.capability.seat,
-                                                 waiting=True)
-    caller = api_caller(game_id, cookie_only=True)
+    caller = _phone(game_id)
+    if caller.capability.kind == "waiting":   # the seat link was used here: it waits for a teammate to let it in
+        return unchanged(caller) or render_view("pages/seat.html", caller, seat=caller.capability.seat,
+                                                waiting=True)
     return unchanged(caller) or render_view("pages/play.html", caller)
 
 
 @pages.get("/play/<game_id>/stream")
 def play_stream(game_id):
-    return _stream(_waiting_caller(game_id) or api_caller(game_id, cookie_only=True))
+    return _stream(_phone(game_id))
 
 
-def _waiting_caller(game_id: str) -> Caller | None:
-    """This phone, if its seat cookie holds a new phone's token still waiting to be let in."""
-    seated = seated_caller(game_id)
-    return seated if seated and seated.capability.kind == "waiting" else None
+def _phone(game_id: str) -> Caller:
+    """This phone's seat in the game, or the new phone's token its seat cookie holds while it waits to be
+    let in (one lookup: this is every poll's path)."""
+    return api_caller(game_id, cookie_only=True, waiting=True)
 
 
 @pages.post("/play/<game_id>/<command>")
