@@ -8,7 +8,9 @@ load generator on loopback:
   4. game actions through the API (clues, guesses);
   5. capacity: tables of 8 phones, a table screen and a bot, the most tables with p99 < 100 ms, with the
      pages polling every 1.5 s (the design before streams) and holding their stream (now);
-  6. poll throughput with 10 vs 10,000 stored games;   7. a worker's memory after the capacity run.
+  6. poll throughput with 10 vs 10,000 stored games;   7. a worker's memory after the capacity run;
+  8. a tap -> every other screen, in Chromium (bench/latency.py), with streams and with polling, and the
+     requests an idle page makes;   9. one worker holding 5,000 open streams (bench/streams.py).
 Throughput runs are interleaved (bare, 304, 200, actions, bare, ...) and their medians compared, so a
 change in the machine's background load hits every scenario alike.
 """
@@ -32,7 +34,10 @@ from pathlib import Path
 from companion.store import Store, make_engine
 
 from . import games as G
+from . import latency as L
 from . import machine
+from . import pages as P
+from . import streams as ST
 from . import scenarios as S
 from . import tables as T
 from . import wrk
@@ -47,6 +52,9 @@ LATENCY_LIMIT_MS = 100
 TARGET_TABLES = 1000          # with streams (issue 13)
 TARGET_TABLE_RATIO = 3.0      # ... and this many times what polling holds in the same run
 TARGET_RSS_MB = 80
+TARGET_P90_MS, TARGET_P99_MS = 250, 500       # a tap -> every other screen, with streams
+TARGET_IDLE_REQUESTS = 3                      # an idle page's requests a minute
+TARGET_STREAM_RSS_MB = 100                    # a worker holding 5,000 streams
 
 
 @dataclass
@@ -65,6 +73,9 @@ class Settings:
     resolution: int           # capacity search stops when pass and fail are this close
     databases: tuple[str, ...]
     profile: Path | None
+    taps: int                 # scenario 8: taps measured per design
+    idle: float               # ... seconds each design's pages are left idle
+    streams: int              # scenario 9: streams held by one worker
 
 
 def say(text: str = "") -> None:
@@ -176,14 +187,12 @@ def throughput(db: Database, bare: Server, settings: Settings, workdir: Path, rn
             runs["actions"].append(measure(server, S.actions(scripts, threads, wave=8), workdir, "actions",
                                            settings.duration, mode="once",
                                            profile=settings.profile and settings.profile / db.kind))
-            # A table after each move: the move, then each of its screens fetching its page.
-            scripts = fresh_scripts(store, int(ceiling * 0.5 * settings.duration / 10 / (1 + SCREENS)) + 2 * threads,
-                                    rng)
-            runs["changed"].append(measure(server, S.actions(scripts, threads, wave=8, screens=S.screens), workdir,
-                                           "changed", settings.duration, mode="once",
-                                           profile=settings.profile and settings.profile / db.kind))
-            say(f"  round {n + 1}: " + ", ".join(f"{k} {v[-1].result.rps:.0f}/s" for k, v in runs.items())
-                + f"  (other processes {statistics.mean(v[-1].other for v in runs.values()):.2f} cores)")
+            # A table after each move: the move, then each of its screens fetching what changed of its page.
+            scripts = fresh_scripts(store, int(ceiling * 0.3 * settings.duration / SCREENS / 10) + 2 * threads, rng)
+            runs["changed"].append(P.run(server.port, scripts, threads, settings.duration, server.workers(), wave=1))
+            say(f"  round {n + 1}: " + ", ".join(f"{k} {v[-1].result.rps:.0f}/s" for k, v in runs.items() if k != "changed")
+                + f", changed pages {runs['changed'][-1].pages / runs['changed'][-1].seconds:.0f}/s"
+                + f"  (other processes {statistics.mean(v[-1].other for k, v in runs.items() if k != 'changed'):.2f} cores)")
         errors = server.errors()
     store.engine.dispose()
     return {"runs": runs, "errors": errors}
@@ -196,11 +205,10 @@ def fresh_scripts(store: Store, count: int, rng: random.Random) -> list[tuple[G.
     return [(g, G.action_script(g, rng)) for g in started]
 
 
-def page_cpu(changed: Measured, action_cpu_ms: float) -> float:
-    """Worker CPU per page in a run of moves each followed by its table's page fetches: the run's CPU less
-    its moves' (at the actions' cost per move measured in the same round), per page."""
-    moves = changed.result.requests / (1 + SCREENS)
-    return (changed.cpu_ms * changed.result.requests - moves * action_cpu_ms) / (changed.result.requests - moves)
+def page_cpu(changed: P.Result, action_cpu_ms: float) -> float:
+    """Worker CPU per page (ms) in a run of moves each followed by its table's page fetches: the run's CPU
+    less its moves' (at the actions' cost per move measured in the same round), per page."""
+    return (1000 * changed.cpu - changed.moves * action_cpu_ms) / max(1, changed.pages)
 
 
 # --- scenario 6: stored games -----------------------------------------------------------------------
@@ -310,13 +318,14 @@ def verdict(ok: bool, smoke: bool) -> str:
     return "  met" if ok else "  MISSED"
 
 
-def report(settings: Settings, results: dict, started: float, header: list[str]) -> None:
+def report(settings: Settings, results: dict, extra: dict, started: float, header: list[str]) -> None:
     say()
     say("=" * 100)
     for line in header:
         say(line)
     others = [m.other for r in results.values() for key in ("throughput", "stored")
-              for runs in (r[key]["runs"].values() if key == "throughput" else (r[key]["small"], r[key]["large"]))
+              for runs in ([v for k, v in r[key]["runs"].items() if k != "changed"] if key == "throughput"
+                           else (r[key]["small"], r[key]["large"]))
               for m in runs] + [step.other_cpu for r in results.values() for key in ("capacity", "capacity_poll")
                                 for step in r[key]["steps"]]
     say(f"wall time {time.monotonic() - started:.0f} s; load average at the end {load_average()}")
@@ -334,6 +343,9 @@ def report(settings: Settings, results: dict, started: float, header: list[str])
         say(f"  1. bare Flask endpoint (ceiling)     {bare_rps:8.0f} req/s   1.00x           "
             f"{bare_cpu:.2f} ms worker CPU/req")
         def invalid_note(key):
+            if key == "changed":
+                invalid = [c for c in tp[key] if not c.valid]
+                return f"  [{len(invalid)} run(s) invalid: {invalid[0].first_errors[:2]}]" if invalid else ""
             invalid = [m for m in tp[key] if not m.result.valid]
             return f"  [{len(invalid)} run(s) invalid: {invalid[0].result.brief()}]" if invalid else ""
 
@@ -348,13 +360,14 @@ def report(settings: Settings, results: dict, started: float, header: list[str])
                 cpu = statistics.median(pages)
                 say(f"  {'3. a changed page, every screen':36s} {'':8s}         {bare_cpu / cpu:4.2f}x (>= {TARGETS['changed']}x)"
                     f"{verdict(bare_cpu / cpu >= TARGETS['changed'], settings.smoke):9s}{cpu:.2f} ms worker CPU/page "
-                    f"(by CPU: a move, then its table's {SCREENS} screens fetch their page){invalid_note('changed')}")
-                say("     pages per run: " + ", ".join(f"{p:.2f}" for p in pages) + " ms worker CPU")
-                for key2, text in (("poll_200", "a phone's page fetched again at the same version (every piece reused)"),
+                    f"(by CPU: a move, then its table's {SCREENS} screens fetch what changed){invalid_note('changed')}")
+                say("     pages per run: " + ", ".join(f"{p:.2f} ms ({c.pages / c.seconds:.0f}/s)"
+                                                       for p, c in zip(pages, tp["changed"])) + " worker CPU")
+                for key2, text in (("poll_200", "a phone's whole page, as a reload or a page without JavaScript gets it"),
                                    ("api_200", "the API's JSON view, as an API client polls it after a change")):
                     rps, cpu = median_rps(tp[key2]), median_cpu(tp[key2])
                     say(f"     ({text}: {rps:.0f} req/s, {rps / bare_rps:.2f}x, {cpu:.2f} ms worker CPU/req)")
-        for key in ("bare", "poll_304", "changed", "poll_200", "api_200", "actions"):
+        for key in ("bare", "poll_304", "poll_200", "api_200", "actions"):
             say(f"     {key:9s} runs: " + ", ".join(f"{m.result.rps:.0f}" for m in tp[key]) + " req/s; p99 "
                 + ", ".join(f"{m.result.p99_ms:.0f}" for m in tp[key]) + " ms; other processes "
                 + ", ".join(f"{m.other:.2f}" for m in tp[key]) + " cores")
@@ -388,6 +401,23 @@ def report(settings: Settings, results: dict, started: float, header: list[str])
             + verdict(worst < TARGET_RSS_MB, settings.smoke))
         errors = r["throughput"]["errors"] + st["errors"] + cap["errors"] + polled["errors"]
         say(f"  server log errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
+    if "latency" in extra:
+        say(f"\n[SQLite] 8. a tap -> every other screen (Chromium: the table screen and 8 phones, loopback; "
+            f"{settings.taps} taps per design)")
+        for name, d in extra["latency"].items():
+            say(f"  {name:7} {d.brief()}")
+        d = extra["latency"]["stream"]
+        say(f"     streams: p90 <= {TARGET_P90_MS} ms and p99 <= {TARGET_P99_MS} ms"
+            f"{verdict(d.p(90) <= TARGET_P90_MS and d.p(99) <= TARGET_P99_MS, settings.smoke)}"
+            + (f"; an idle page <= {TARGET_IDLE_REQUESTS} requests a minute"
+               f"{verdict(d.idle_per_minute <= TARGET_IDLE_REQUESTS, settings.smoke)}" if d.idle_per_minute is not None else ""))
+    if "streams" in extra:
+        result = extra["streams"]
+        say("\n[SQLite] 9. open streams on one worker")
+        for line in ST.lines(result):
+            say(f"  {line}")
+        say(f"     worker memory with them <= {TARGET_STREAM_RSS_MB} MB"
+            f"{verdict(result['rss_held'] <= TARGET_STREAM_RSS_MB, settings.smoke)}")
 
 
 def main(argv=None) -> int:
@@ -405,11 +435,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.smoke:
         settings = Settings(True, args.duration or 1, args.rounds or 1, 10, 300, 100, 1.5, args.measure or 2,
-                            args.action_every / 4, 4, 8, 4, ("sqlite",), args.profile)
+                            args.action_every / 4, 4, 8, 4, ("sqlite",), args.profile, 6, 0, 90)
     else:
         settings = Settings(False, args.duration or 10, args.rounds or 3, 100, 10_000, 1_000, 8,
                             args.measure or 20, args.action_every, 50, 2400, 5,
-                            ("sqlite",) if args.sqlite_only else ("sqlite", "postgresql"), args.profile)
+                            ("sqlite",) if args.sqlite_only else ("sqlite", "postgresql"), args.profile, 60, 60, 5000)
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="decrypto-bench."))
     rng = random.Random(20261129)
@@ -425,7 +455,7 @@ def main(argv=None) -> int:
         say(line)
     say(f"work folder {workdir}")
     postgres = None
-    results = {}
+    results, extra = {}, {}
     try:
         bare.start()
         for kind in settings.databases:
@@ -445,11 +475,15 @@ def main(argv=None) -> int:
                 postgres.stop()
                 postgres = None
                 machine.extra_roots[:] = []
+        say("\n[SQLite] a tap -> every other screen, in Chromium (scenario 8)")
+        extra["latency"] = L.run(settings.taps, settings.idle)
+        say(f"[SQLite] {settings.streams:,} streams on one worker (scenario 9)")
+        extra["streams"] = ST.measure(settings.streams, settings.taps)
     finally:
         bare.stop()
         if postgres is not None:
             postgres.stop()
-    report(settings, results, started, header)
+    report(settings, results, extra, started, header)
     if args.keep:
         say(f"\nwork folder kept: {workdir}")
     else:

@@ -24,6 +24,7 @@ import random
 import statistics
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -87,17 +88,24 @@ class Table:
         assert status == 200, view
         return view
 
-    def move(self) -> int | str:
-        """Send the next move; returns who made it ("host" or a seat)."""
+    def next_move(self) -> tuple[int | str, str, dict]:
+        """The planner's next move: (who, command, body), "host" or a seat."""
         view = self.view(self.host)
         codes = {}
         if view["phase"] == "playing":
             for team, t in view["rounds"][-1]["transmissions"].items():
                 codes[team] = self.view(self.game.seats[t["encryptor"]][1])["you"]["code"]
-        who, command, body = G.plan(view, codes, self.rng)
+        return G.plan(view, codes, self.rng)
+
+    def send(self, who: int | str, command: str, body: dict) -> None:
         token = self.host if who == "host" else self.game.seats[who][1]
         status, answer = self.api.call("POST", f"/api/games/{self.game.game_id}/{command}", token, body)
         assert status == 200, (command, body, answer)
+
+    def move(self) -> int | str:
+        """Send the next move; returns who made it ("host" or a seat)."""
+        who, command, body = self.next_move()
+        self.send(who, command, body)
         return who
 
 
@@ -127,8 +135,9 @@ def measure(table: Table, pages: dict, moves: int, rng: random.Random) -> list[f
     delays = []
     for _ in range(moves):
         time.sleep(rng.uniform(0.3, 0.8))       # people take a moment between taps
+        who, command, body = table.next_move()  # (what the bot reads to plan is not part of the delay)
         sent = time.time() * 1000
-        who = table.move()
+        table.send(who, command, body)
         others = [page for key, page in pages.items() if key != who]
         seen: dict[int, float] = {}
         deadline = time.monotonic() + 10
@@ -162,22 +171,25 @@ def close(pages: dict) -> None:
         page.context.close()
 
 
-def summary(name: str, delays: list[float], idle: float | None) -> str:
-    ms = [1000 * d for d in delays]
-    line = (f"{name:7} {len(ms):4} screens shown: p50 {percentile(ms, 50):6.0f} ms, p90 {percentile(ms, 90):6.0f} ms, "
-            f"p99 {percentile(ms, 99):6.0f} ms, max {max(ms):6.0f} ms")
-    if idle is not None:
-        line += f"; idle: {idle:.1f} requests per screen per minute"
-    return line
+@dataclass
+class Delays:
+    """How one design did: each other screen's delay after each tap (ms), and an idle page's requests."""
+    ms: list[float]
+    idle_per_minute: float | None
+
+    def p(self, q: float) -> float:
+        return percentile(self.ms, q)
+
+    def brief(self) -> str:
+        line = (f"{len(self.ms):4} screens shown: p50 {self.p(50):6.0f} ms, p90 {self.p(90):6.0f} ms, "
+                f"p99 {self.p(99):6.0f} ms, max {max(self.ms):6.0f} ms")
+        if self.idle_per_minute is not None:
+            line += f"; idle: {self.idle_per_minute:.1f} requests per screen per minute"
+        return line
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--moves", type=int, default=60, help="taps measured per design")
-    parser.add_argument("--idle", type=float, default=60, help="seconds each design is left idle")
-    parser.add_argument("--smoke", action="store_true", help="a few moves, no idle time")
-    args = parser.parse_args()
-    moves, idle = (6, 0) if args.smoke else (args.moves, args.idle)
+def run(moves: int, idle: float) -> dict[str, Delays]:
+    """Both designs on one server and game: "stream" and "poll"."""
     rng = random.Random(13)
     with tempfile.TemporaryDirectory(prefix="decrypto-latency-") as work:
         work = Path(work)
@@ -187,21 +199,29 @@ def main() -> None:
         game = G.with_cookies(G.started_game(rng))
         G.insert_games(store, [game])
         with Server(work / "gunicorn.log", url) as server, sync_playwright() as playwright:
-            print(f"server: {server.describe()}")
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
             table = Table(Api(server.port), game, rng)
-            results = []
+            results = {}
             for name, streams in (("stream", True), ("poll", False)):
                 pages = screens(browser, server, game, streams)
                 delays = measure(table, pages, moves, rng)
-                results.append(summary(name, delays, idle_requests(pages, idle) if idle else None))
-                print(results[-1], flush=True)
+                results[name] = Delays([1000 * d for d in delays], idle_requests(pages, idle) if idle else None)
+                print(f"  {name:7} {results[name].brief()}", flush=True)
                 close(pages)
             browser.close()
             errors = server.errors()
-        print("\n".join(["", "a tap -> every other screen (table screen + 8 phones, loopback):", *results]))
-        if errors:
-            raise SystemExit(f"the server logged errors: {errors[:5]}")
+    if errors:
+        raise RuntimeError(f"the server logged errors: {errors[:5]}")
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=60, help="taps measured per design")
+    parser.add_argument("--idle", type=float, default=60, help="seconds each design is left idle")
+    parser.add_argument("--smoke", action="store_true", help="a few moves, no idle time")
+    args = parser.parse_args()
+    run(*((6, 0) if args.smoke else (args.moves, args.idle)))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ def bare() -> list[Request]:
 
 def polls(games: list[Prepared], etag: bool) -> list[Request]:
     """Every seat of every game polling its page (/play/<id>) as live.js does, with the phone's cookie,
-    with its current ETag (304) or without (200: the page, whose changed regions the script swaps in)."""
+    with its current ETag (304) or without (200: the whole page, as a reload gets it)."""
     requests = []
     for g in games:
         for seat, cookie in g.cookies.items():
@@ -27,12 +27,6 @@ def polls(games: list[Prepared], etag: bool) -> list[Request]:
                 headers["If-None-Match"] = g.etag(seat)
             requests.append(Request("GET", f"/play/{g.game_id}", headers))
     return requests
-
-
-def screens(game: Prepared) -> list[Request]:
-    """Every screen of a table fetching its page (the 8 phones and the table screen), as each does when its
-    stream says the page changed."""
-    return [Request("GET", game.page(seat), {**PHONE, "Cookie": cookie}) for seat, cookie in game.cookies.items()]
 
 
 def api_views(games: list[Prepared]) -> list[Request]:
@@ -51,10 +45,8 @@ def spread(requests: list[Request], threads: int, rng: random.Random) -> list[li
     return out
 
 
-def actions(scripts: list[tuple[Prepared, list[tuple[str, str, dict]]]], threads: int, wave: int = 64,
-            screens=lambda game: []) -> list[list[Request]]:
-    """Each game's moves ([(token, command, body)]) as API requests, split between the wrk threads; after each
-    move, the requests `screens(game)` (none, or every screen fetching its changed page).
+def actions(scripts: list[tuple[Prepared, list[tuple[str, str, dict]]]], threads: int, wave: int = 64) -> list[list[Request]]:
+    """Each game's moves ([(token, command, body)]) as API requests, split between the wrk threads.
 
     A thread plays `wave` games at a time, one move of each in turn: two moves of one game are `wave`
     requests apart, so the previous one has long been answered (the order of a game's moves matters:
@@ -76,6 +68,5 @@ def actions(scripts: list[tuple[Prepared, list[tuple[str, str, dict]]]], threads
                                                 {"Authorization": f"Bearer {token}", "Content-Type": "application/json",
                                                  "Accept": "application/json"},
                                                 json.dumps(body, separators=(",", ":"))))
-                        requests += screens(game)
         out.append(requests)
     return out

@@ -26,7 +26,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def production_command(port: int) -> tuple[list[str], dict[str, str]]:
+def production_command(port: int, workers: int) -> tuple[list[str], dict[str, str]]:
     """The gunicorn command line `python -m companion.serve` runs (WORKERS and PORT as given), and the
     environment variables it sets for gunicorn."""
     from companion import serve
@@ -38,7 +38,7 @@ def production_command(port: int) -> tuple[list[str], dict[str, str]]:
         captured["env"] = {k: v for k, v in os.environ.items() if k not in before}
         raise SystemExit(0)
 
-    env = {"PORT": str(port), "PUBLIC_URL": f"http://127.0.0.1:{port}/"}
+    env = {"PORT": str(port), "PUBLIC_URL": f"http://127.0.0.1:{port}/", "WORKERS": str(workers)}
     with mock.patch.dict(os.environ, env), mock.patch("os.execv", execv), \
             mock.patch("builtins.print", lambda *a, **k: None):
         try:
@@ -51,17 +51,17 @@ def production_command(port: int) -> tuple[list[str], dict[str, str]]:
 class Server:
     """gunicorn in its own process group; stdout (the access log) and stderr go to `log`."""
 
-    def __init__(self, log: Path, database_url: str | None = None, app: str = "app:app"):
+    def __init__(self, log: Path, database_url: str | None = None, app: str = "app:app", workers: int = 2):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
         self.app = app
         self.env = {**os.environ, "SECRET_KEY": SECRET_KEY, "PUBLIC_URL": self.url + "/", "RATE_LIMITS": "off",
-                    "WORKERS": os.environ.get("WORKERS", "2")}
+                    "WORKERS": str(workers)}
         if database_url:
             self.env["DATABASE_URL"] = database_url
-        self.argv, production_env = production_command(self.port)
-        self.production_env = {k: v for k, v in production_env.items() if k not in ("PORT", "PUBLIC_URL")}
+        self.argv, production_env = production_command(self.port, workers)
+        self.production_env = {k: v for k, v in production_env.items() if k not in ("PORT", "PUBLIC_URL", "WORKERS")}
         self.env.update(self.production_env)
         self.argv = [a.replace(f"0.0.0.0:{self.port}", f"127.0.0.1:{self.port}") for a in self.argv]
         self.argv[-1] = app

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import statistics
 import tempfile
@@ -127,15 +126,10 @@ def timed_moves(api: Api, game: G.Prepared, count: int, rng: random.Random) -> l
     return times
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--streams", type=int, default=5000)
-    parser.add_argument("--moves", type=int, default=60)
-    parser.add_argument("--smoke", action="store_true")
-    args = parser.parse_args()
-    count, moves = (90, 6) if args.smoke else (args.streams, args.moves)
+def measure(count: int, moves: int) -> dict:
+    """`count` streams held by one worker: its memory before and with them, moves' answer times (s) without
+    and with them, and each move's fan-out to its game's streams (s)."""
     rng = random.Random(17)
-    os.environ["WORKERS"] = "1"
     with tempfile.TemporaryDirectory(prefix="decrypto-streams-") as work:
         work = Path(work)
         url = f"sqlite:///{work / 'streams.sqlite3'}"
@@ -143,23 +137,37 @@ def main() -> None:
         store.migrate()
         games = [G.with_cookies(G.started_game(rng)) for _ in range(count // 9 + 2)]
         G.insert_games(store, games)
-        with Server(work / "gunicorn.log", url) as server:
-            print(f"server: {server.describe()}")
+        with Server(work / "gunicorn.log", url, workers=1) as server:
             result = asyncio.run(run(server, games, count, moves, rng))
             errors = server.errors()
+    if errors:
+        raise RuntimeError(f"the server logged errors: {errors[:5]}")
+    return {"count": count, **result}
+
+
+def lines(result: dict) -> list[str]:
     ms = lambda values: [1000 * v for v in values]    # noqa: E731
-    print(f"{count} open streams on one worker: VmRSS {result['rss_before']:.0f} MB before, "
-          f"{result['rss_held']:.0f} MB with them ({1024 * (result['rss_held'] - result['rss_before']) / count:.1f} KB "
-          f"per stream)")
+    count = result["count"]
+    out = [f"{count} open streams on one worker: VmRSS {result['rss_before']:.0f} MB before, "
+           f"{result['rss_held']:.0f} MB with them ({1024 * (result['rss_held'] - result['rss_before']) / count:.1f} KB "
+           f"per stream)"]
     for name in ("unheld", "actions"):
         values = ms(result[name])
-        print(f"a move's answer, {'no stream open' if name == 'unheld' else f'{count} streams open'}: "
-              f"p50 {statistics.median(values):.1f} ms, p99 {percentile(values, 99):.1f} ms ({len(values)} moves)")
+        out.append(f"a move's answer, {'no stream open' if name == 'unheld' else f'{count} streams open'}: "
+                   f"p50 {statistics.median(values):.1f} ms, p99 {percentile(values, 99):.1f} ms ({len(values)} moves)")
     fan = ms(result["fanout"])
-    print(f"a move -> its game's 9 streams have the message: p50 {statistics.median(fan):.1f} ms, "
-          f"p99 {percentile(fan, 99):.1f} ms, max {max(fan):.1f} ms ({len(fan)} messages)")
-    if errors:
-        raise SystemExit(f"the server logged errors: {errors[:5]}")
+    out.append(f"a move -> its game's 9 streams have the message: p50 {statistics.median(fan):.1f} ms, "
+               f"p99 {percentile(fan, 99):.1f} ms, max {max(fan):.1f} ms ({len(fan)} messages)")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--streams", type=int, default=5000)
+    parser.add_argument("--moves", type=int, default=60)
+    parser.add_argument("--smoke", action="store_true")
+    args = parser.parse_args()
+    print("\n".join(lines(measure(*((90, 6) if args.smoke else (args.streams, args.moves))))))
 
 
 if __name__ == "__main__":

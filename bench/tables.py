@@ -4,7 +4,8 @@ plays the game through the API; all in one asyncio process.
 
 A phone keeps one keep-alive connection (as a browser does) and polls its page, GET /play/<id>, with its
 seat cookie and its last ETag every 1.5 s after the previous poll came back, as live.js does: 304 while
-nothing changed, else the new page.
+nothing changed, else what changed of the page (it names the regions it shows, `X-Live-Keys`, read from
+each answer as the script does). A screen first loads its whole page.
 The bot reads the table screen's view, learns each round's codes from the Encryptors' views, and makes
 one legal move every `action_every` seconds on average (clues, guesses, keyword guesses, verdicts, rematch).
 """
@@ -15,6 +16,7 @@ import asyncio
 import gzip
 import json
 import random
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -30,6 +32,7 @@ POLL_INTERVAL = 1.5      # seconds, as POLL_INTERVAL_MS
 SAFETY_POLL = 30.0       # seconds, as STREAM_POLL_MS: a page with a stream still polls this often
 DESIGNS = ("poll", "stream")
 TIMEOUT = 10.0           # seconds; a request slower than this counts as an error
+KEEP_ALIVE = 5.0         # seconds: the server closes a connection idle this long (gunicorn --keep-alive 5)
 
 
 class Http:
@@ -39,6 +42,7 @@ class Http:
         self.port = port
         self.reader = self.writer = None
         self.connects = 0
+        self.used = 0.0          # when the connection last answered (monotonic)
 
     async def _connect(self):
         self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
@@ -52,6 +56,8 @@ class Http:
     async def request(self, method: str, path: str, headers: str, body: bytes = b"") -> tuple[int, dict, bytes]:
         data = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n{headers}"
                 f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+        if self.writer is not None and time.monotonic() - self.used > KEEP_ALIVE - 0.5:
+            self.close()         # the server has closed it by now, as a browser finds: a new one (and no fd held)
         for attempt in (1, 2):
             reused = self.writer is not None
             if not reused:
@@ -75,6 +81,7 @@ class Http:
             content = await self.reader.readexactly(length) if length else b""
             if fields.get("connection", "").lower() == "close":
                 self.close()
+            self.used = time.monotonic()
             return status, fields, content
         raise AssertionError("unreachable")
 
@@ -131,15 +138,11 @@ async def phone(port: int, game: Prepared, seat: int | str, stats: Stats, stop: 
     """The polling design: the page asks for itself every 1.5 s (as without a stream)."""
     loop = asyncio.get_running_loop()
     await asyncio.sleep(delay)
-    conn, etag = Http(port), game.etag(seat)      # the ETag its page carried when it was loaded
-    page = game.page(seat)
-    poll_headers = _headers(Accept="text/html", Accept_Encoding="gzip, deflate, br", Cookie=game.cookies[seat])
+    conn, screen = Http(port), Screen(game, seat)
+    await screen.load(stats, conn)
     while loop.time() < stop:
-        headers = poll_headers + f"If-None-Match: {etag}\r\n"
-        answer = await _timed(stats, "poll", conn, "GET", page, headers, ok=(200, 304))
-        if answer and answer[0] == 200:
-            etag = answer[1].get("etag", etag)
         await asyncio.sleep(POLL_INTERVAL)
+        screen.take(await _timed(stats, "poll", conn, "GET", screen.path, screen.fetch_headers(), ok=(200, 304)))
     conn.close()
     stats.connects += conn.connects
 
@@ -150,9 +153,9 @@ async def streaming_phone(port: int, game: Prepared, seat: int | str, stats: Sta
     itself when a message brings an ETag it doesn't have; and every SAFETY_POLL seconds anyway."""
     loop = asyncio.get_running_loop()
     await asyncio.sleep(delay)
-    conn, etag = Http(port), game.etag(seat)
-    page = game.page(seat)
-    fetch_headers = _headers(Accept="text/html", Accept_Encoding="gzip, deflate, br", Cookie=game.cookies[seat])
+    conn, screen = Http(port), Screen(game, seat)
+    await screen.load(stats, conn)
+    page = screen.path
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
     except OSError as error:
@@ -177,16 +180,42 @@ async def streaming_phone(port: int, game: Prepared, seat: int | str, stats: Sta
                 for line in block.split(b"\n"):
                     if line.startswith(b"data: W/"):
                         wanted = line[len(b"data: "):].decode()
-        if (wanted and wanted != etag) or loop.time() >= safety_at:
-            kind = "fetch" if wanted and wanted != etag else "poll"
-            answer = await _timed(stats, kind, conn, "GET", page, fetch_headers + f"If-None-Match: {etag}\r\n",
-                                  ok=(200, 304))
-            if answer and answer[0] == 200:
-                etag = answer[1].get("etag", etag)
+        if (wanted and wanted != screen.etag) or loop.time() >= safety_at:
+            kind = "fetch" if wanted and wanted != screen.etag else "poll"
+            screen.take(await _timed(stats, kind, conn, "GET", page, screen.fetch_headers(), ok=(200, 304)))
             safety_at = loop.time() + SAFETY_POLL
     writer.close()
     conn.close()
     stats.connects += conn.connects + 1
+
+
+REGION_KEY = re.compile(rb'<(?:div|p) id="([\w-]+)" data-live data-key="([a-p]+)"')
+
+
+class Screen:
+    """What a page's script knows of its page: its ETag, and the key of each live region it shows."""
+
+    def __init__(self, game: Prepared, seat: int | str):
+        self.path = game.page(seat)
+        self.etag = game.etag(seat)
+        self.keys: dict[bytes, bytes] = {}
+        self.headers = _headers(Accept="text/html", Accept_Encoding="gzip, deflate, br", Cookie=game.cookies[seat])
+
+    def fetch_headers(self) -> str:
+        """A fetch of the page by its script: with its ETag, and the regions it shows."""
+        return (self.headers + f"If-None-Match: {self.etag}\r\n"
+                + f"X-Live-Keys: {b' '.join(self.keys.values()).decode()}\r\n")
+
+    def take(self, answer) -> None:
+        """A page or what changed of it came: its regions' keys, and its ETag."""
+        if answer and answer[0] == 200:
+            self.etag = answer[1].get("etag", self.etag)
+            body = gzip.decompress(answer[2]) if answer[1].get("content-encoding") == "gzip" else answer[2]
+            self.keys.update(REGION_KEY.findall(body))
+
+    async def load(self, stats: Stats, conn: Http) -> None:
+        """The page loaded whole, as a phone opens it (its keys, as the script reads them)."""
+        self.take(await _timed(stats, "load", conn, "GET", self.path, self.headers))
 
 
 def _json(answer) -> dict:
@@ -260,7 +289,7 @@ class StepResult:
 
     def brief(self) -> str:
         kinds = ", ".join(f"{k} {self.counts[k] / self.seconds:.0f}/s p99 {self.p99_ms[k]:.0f} ms"
-                          for k in ("poll", "fetch", "action", "bot_read") if k in self.counts)
+                          for k in ("poll", "fetch", "action", "bot_read", "load") if k in self.counts)
         errors = f"; ERRORS {self.errors} {self.first_errors[:2]}" if self.errors else ""
         return (f"{self.tables:4d} tables: p99 {self.p99_all_ms:6.1f} ms (p50 {self.p50_ms['all']:.1f} ms), "
                 f"{self.total / self.seconds:.0f} req/s [{kinds}]; loop lag p99 {self.loop_lag_p99_ms:.0f} ms, "

@@ -265,14 +265,19 @@ class GameService:
 
     def seat_links(self, game_id: str) -> dict[int, str]:
         """Seat links the table screen issued and no phone has claimed yet: seat -> token."""
-        return {c.seat: c.token for c in self.store.capabilities_of(game_id, "handoff")}
+        return _seat_links(self.store.capabilities_of(game_id, "handoff"))
+
+    def table_links(self, game_id: str) -> TableLinks:
+        """What the table screen shows of the game's tokens, in one query."""
+        caps = self.store.capabilities_of(game_id)
+        return TableLinks(_shared_tokens(caps), _seat_links(caps), _table_move_link(caps))
 
     # --- moving the table screen: a one-time link, in the capabilities table only (no event: it changes
     # nothing anyone's view shows but the table screen's own, see web.pages.table_etag)
 
     def table_move_link(self, game_id: str) -> str | None:
         """The token of the table screen's pending move link, if any."""
-        return next((c.token for c in self.store.capabilities_of(game_id, "table_move")), None)
+        return _table_move_link(self.store.capabilities_of(game_id, "table_move"))
 
     def issue_table_move(self, game_id: str) -> str:
         """A new one-time link to move the table screen (replacing any earlier one): its token."""
@@ -295,5 +300,23 @@ class GameService:
 
     def shared_tokens(self, game_id: str) -> dict[str, str]:
         """The game's shareable tokens: "host", "spectator", and each team's join token by team name."""
-        return {c.team or c.kind: c.token for c in self.store.capabilities_of(game_id)
-                if c.kind in ("host", "spectator", "join")}
+        return _shared_tokens(self.store.capabilities_of(game_id))
+
+
+@dataclass(frozen=True)
+class TableLinks:
+    shared: dict[str, str]          # shared_tokens
+    seat_links: dict[int, str]      # seat -> its new link's token
+    move: str | None                # the pending move link's token
+
+
+def _shared_tokens(caps: list[Capability]) -> dict[str, str]:
+    return {c.team or c.kind: c.token for c in caps if c.kind in ("host", "spectator", "join")}
+
+
+def _seat_links(caps: list[Capability]) -> dict[int, str]:
+    return {c.seat: c.token for c in caps if c.kind == "handoff"}
+
+
+def _table_move_link(caps: list[Capability]) -> str | None:
+    return next((c.token for c in caps if c.kind == "table_move"), None)

@@ -15,12 +15,18 @@
   // A region's HTML without its CSRF tokens (they are re-signed on every page load).
   function comparable(html) { return html.replace(/name="csrf_token" value="[^"]*"/g, ""); }
 
-  // Replace each live region whose server HTML changed, except one holding a form being filled in.
+  // Replace each live region whose server HTML changed, except one holding a form being filled in. The
+  // server sends only the regions whose key (what they show) differs from the keys this page sent (`shown`);
+  // a region held back keeps its old key, so it comes again with the next fetch.
   function apply(html) {
     var fresh = new DOMParser().parseFromString(html, "text/html");
     fresh.querySelectorAll("[data-live]").forEach(function (region) {
       var current = document.getElementById(region.id);
-      if (!current || current.dataset.html === comparable(region.innerHTML)) return;
+      if (!current) return;
+      if (current.dataset.html === comparable(region.innerHTML)) {
+        if (region.dataset.key) current.dataset.key = region.dataset.key;
+        return;
+      }
       var busy = current.querySelector("form") && (current.contains(document.activeElement) ||
           Array.prototype.some.call(current.querySelectorAll("form"), function (f) { return dirty.has(f); }));
       if (busy && (current.dataset.task || "") === (region.dataset.task || "")) return;
@@ -31,6 +37,7 @@
       opened.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
       current.dataset.html = comparable(region.innerHTML);
       current.dataset.task = region.dataset.task || "";
+      if (region.dataset.key) current.dataset.key = region.dataset.key;
       wire(current);
       startCountdowns(current);
       // Something new to do here (the server marks such a task data-cue): call the player.
@@ -41,11 +48,18 @@
     dropStaleDrafts();
   }
 
-  // Ask for this same page, naming the version shown: 304 while nothing changed, else the new page,
-  // whose changed regions replace ours. One request per poll, and one per change. `whole`: the page
-  // even if its version is the one shown (a region held back while a form in it was busy is now free).
+  // The keys of the live regions this page shows: its fetches send them, and get only the other regions.
+  function shown() {
+    return Array.prototype.map.call(document.querySelectorAll("[data-live][data-key]"), function (region) {
+      return region.dataset.key;
+    }).join(" ");
+  }
+
+  // Ask for this same page, naming the version shown: 304 while nothing changed, else what changed of the
+  // page, whose regions replace ours. One request per poll, and one per change. `whole`: even if its version
+  // is the one shown (a region held back while a form in it was busy is now free).
   function refresh(whole) {
-    var h = {"Accept": "text/html"};
+    var h = {"Accept": "text/html", "X-Live-Keys": shown()};
     if (etag && !whole) h["If-None-Match"] = etag;
     return fetch(pollUrl, {headers: h, credentials: "same-origin", cache: "no-store"})
       .then(function (r) {

@@ -1,10 +1,15 @@
-"""Reused page pieces (companion/web/fragments.py) change no byte of any page.
+"""Reused page pieces (companion/web/fragments.py) change no byte of any page, and a page put together from
+the regions its script gets after each change is the page itself.
 
 Two apps on one database, with the same key: one reuses rendered pieces across every viewer and version of
 the game (and across languages and games), the other renders every page afresh. After every command of
 whole games, every screen (each phone, one of them in French, the table screen, a spectator) fetches its page
 from both: the pages must be identical (but for the CSRF tokens, signed anew on each page). A piece keyed by
 less than it reads (a viewer's secret, the language, the mode) would show up here as a difference.
+
+Each screen also keeps its live regions as its script does: it fetches its page with the keys of the regions
+it shows (`X-Live-Keys`), and puts the regions it gets in their place. Its regions must then be those of the
+whole page, and the answer must have left out every region whose key it sent.
 """
 
 from __future__ import annotations
@@ -21,6 +26,22 @@ from .conftest import database_url
 from .driver import ApiGame
 
 CSRF = re.compile(r'(name="csrf_token" value=|name="csrf-token" content=)"[^"]*"')
+REGION = re.compile(r'<(div|p) id="([\w-]+)" data-live[^>]*>')
+KEY = re.compile(r'data-key="([a-p]+)"')
+
+
+def regions(html: str) -> dict[str, tuple[str | None, str]]:
+    """Each live region of a page: its id -> (its key, its element), CSRF tokens left out."""
+    found = {}
+    for start in REGION.finditer(html):
+        tag, depth, at = start.group(1), 1, start.end()
+        tags = re.compile(r"<(/?)%s\b" % tag)
+        while depth:
+            edge = tags.search(html, at)
+            depth, at = depth + (-1 if edge.group(1) else 1), edge.end()
+        key = KEY.search(start.group(0))
+        found[start.group(2)] = (key and key.group(1), CSRF.sub("", html[start.start():at]))
+    return found
 
 
 def two_apps(tmp_path):
@@ -36,13 +57,15 @@ class ComparedGame(ApiGame):
     """A game played through the API; after each command every screen compares its two pages."""
 
     def __init__(self, reusing, fresh, **kwargs):
-        self.apps, self.screens, self.compared = (reusing, fresh), [], 0
+        self.apps, self.screens, self.compared, self.shown, self.left_out = (reusing, fresh), [], 0, {}, 0
         super().__init__(reusing.test_client(use_cookies=False), **kwargs)
         for seat, token in self.seat_tokens.items():
             self.screen(f"/play/{self.id}", seat_token=token, language="fr" if seat == 2 else None)
         table = [browser(app) for app in self.apps]
-        self.screens.append((table_path(table[0], self.host), table))
+        path = table_path(table[0], self.host)
         table_path(table[1], self.host)
+        self.screens.append((path, table))
+        self.shown[path] = regions(table[0].get(path).get_data(as_text=True))
         self.screen(f"/watch/{self.tokens['spectator']}")
         self.compare()
 
@@ -52,6 +75,7 @@ class ComparedGame(ApiGame):
             for client in clients:
                 client.get(f"{path}?lang={language}")
         self.screens.append((path, clients))
+        self.shown[path] = regions(clients[0].get(path).get_data(as_text=True))
 
     def send(self, token, command, body):
         answer = super().send(token, command, body)
@@ -60,11 +84,28 @@ class ComparedGame(ApiGame):
 
     def compare(self):
         for path, (reusing, fresh) in self.screens:
+            self.follow(path, reusing)
             pages = [client.get(path) for client in (reusing, fresh)]
             assert [p.status_code for p in pages] == [200, 200], path
+            tokens = set(re.findall(r'name="csrf_token" value="([^"]*)"', pages[0].get_data(as_text=True)))
+            assert len(tokens) <= 1 and "<csrf-token>" not in tokens, f"{path}: forms carry {tokens}"
             assert CSRF.sub("", pages[0].get_data(as_text=True)) == CSRF.sub("", pages[1].get_data(as_text=True)), \
                 f"{path} differs after {self.compared} commands"
         self.compared += 1
+
+    def follow(self, path, client):
+        """What the page's script does after a change: fetch the page naming the regions it shows, put in
+        what comes. Its regions must then be the whole page's."""
+        shown = self.shown[path]
+        keys = {key for key, _ in shown.values() if key}
+        answer = client.get(path, headers={"X-Live-Keys": " ".join(sorted(keys))})
+        assert answer.status_code == 200, path
+        sent = regions(answer.get_data(as_text=True))
+        assert not keys & {key for key, _ in sent.values()}, f"{path}: a region it shows was sent again"
+        shown.update(sent)
+        whole = regions(client.get(path).get_data(as_text=True))
+        assert shown == whole, f"{path}: its regions differ from the page's after {self.compared} commands"
+        self.left_out += len(whole) - len(sent)
 
     def reused(self) -> int:
         return self.apps[0].extensions["fragments"].hits
@@ -80,6 +121,7 @@ def test_every_page_of_a_whole_game_is_the_same_with_reused_pieces(tmp_path, lan
         game.round()
     assert game.compared > 40
     assert game.reused() > game.compared       # pieces were shared, or this compared nothing
+    assert game.left_out > game.compared       # and regions left out
 
 
 def test_every_page_of_a_three_player_game_is_the_same_with_reused_pieces(tmp_path):

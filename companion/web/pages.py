@@ -17,13 +17,14 @@ from ..addresses import public_base_url
 from ..games import GAME_ID_LENGTH
 from ..messages import refusal, team_name
 from ..qr import qr_svg
-from ..rules import OVER, TEAMS, Actor, RuleError
+from ..rules import LOBBY, OVER, TEAMS, Actor, RuleError
 from ..rules.text import MIN_WORDS
 from ..views import view_for
 from . import speak
 from .auth import Caller, api_caller, from_token, remember_seat, remember_table, seated_caller, service, table_caller
 from .commands import commands_for, from_form
 from .errors import Refused, status_of, wants_json
+from .fragments import KEYS_HEADER, fill_csrf
 from .stream import event_stream
 
 pages = Blueprint("pages", __name__)
@@ -35,12 +36,17 @@ def game_links(game_id: str) -> dict:
     """The game's shareable tokens and the addresses built on them (QR codes, links, the API's answer),
     and each team's join code."""
     tokens = service().shared_tokens(game_id)
+    return {"tokens": tokens, "urls": _addresses(tokens), "codes": service().join_codes(game_id)}
+
+
+def _addresses(tokens: dict[str, str]) -> dict[str, str]:
+    """The addresses built on the game's shareable tokens (`GameService.shared_tokens`)."""
     base = base_url()
     urls = {"table": f"{base}table/{tokens['host']}"}
     if "spectator" in tokens:           # a try-out has no join links and no spectators
         urls.update(spectator=f"{base}watch/{tokens['spectator']}",
                     white=f"{base}join/{tokens['white']}", black=f"{base}join/{tokens['black']}")
-    return {"tokens": tokens, "urls": urls, "codes": service().join_codes(game_id)}
+    return urls
 
 
 def base_url() -> str:
@@ -96,12 +102,13 @@ def render_view(template: str, caller: Caller, refused: RuleError | Refused | No
     speak(view["mode"], view["language"])
     error = refusal(refused.code, **refused.params) if refused is not None else None
     etag = _page_etag(caller, version, session.get("language")) + etag_suffix
-    response = make_response(render_template(
+    response = make_response(fill_csrf(render_template(
         template, view=view, game_id=caller.game_id, error=error,
         poll_interval=current_app.config["POLL_INTERVAL_MS"], stream_poll=current_app.config["STREAM_POLL_MS"],
         etag=f'W/"{etag}"',          # the script polls this page with it: 304 until the view changes
-        try_out_bar=_try_out_bar(caller.game_id) if view["try_out"] else None, **extra), status)
+        try_out_bar=_try_out_bar(caller.game_id) if view["try_out"] else None, **extra)), status)
     response.set_etag(etag, weak=True)
+    response.vary.add(KEYS_HEADER)     # what changed of the page, for its script; else the whole page
     return response
 
 
@@ -246,12 +253,13 @@ def try_out_switch(game_id, seat):
 
 def _table_page(caller: Caller, error=None, status=200, armed: tuple[str, str] | None = None):
     """The table screen; `armed` is a careful command's (name, value) waiting for its second tap."""
-    links = game_links(caller.game_id)
-    urls = links["urls"]
-    join = {team: urls[team] for team in TEAMS if team in urls}
-    codes = service().join_codes(caller.game_id)
-    seat_links = {seat: seat_link_url(token) for seat, token in service().seat_links(caller.game_id).items()}
-    move = _move_link(caller.game_id)
+    links = service().table_links(caller.game_id)
+    urls = _addresses(links.shared)
+    in_lobby = caller.state()[1].phase == LOBBY      # only the lobby shows the join links and codes
+    join = {team: urls[team] for team in TEAMS if team in urls} if in_lobby else {}
+    codes = service().join_codes(caller.game_id) if in_lobby else {}
+    seat_links = {seat: seat_link_url(token) for seat, token in links.seat_links.items()}
+    move = _move_link(links.move)
     return render_view("pages/table.html", caller, error, status, etag_suffix=_moving(move is not None), join=join,
                        qr={team: qr_svg(url) for team, url in join.items()}, codes=codes,
                        home_url=base_url(),
@@ -259,9 +267,8 @@ def _table_page(caller: Caller, error=None, status=200, armed: tuple[str, str] |
                        spectator_url=urls.get("spectator"), armed=armed, default_timer=DEFAULT_TIMER, move=move)
 
 
-def _move_link(game_id: str) -> dict | None:
-    """The table screen's pending move link, shown as a QR code until it is used or cancelled."""
-    token = service().table_move_link(game_id)
+def _move_link(token: str | None) -> dict | None:
+    """The table screen's pending move link (its token), shown as a QR code until it is used or cancelled."""
     if token is None:
         return None
     url = f"{base_url()}move/{token}"
