@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 
 from .games import Prepared
-from .tables import Http, Screen, Stats, _cpu_seconds, _headers, _timed, uvloop
+from .tables import Http, Screen, Stats, _cpu_seconds, _headers, _timed, load_all, uvloop
 
 
 @dataclass
@@ -37,9 +37,7 @@ async def _client(port: int, mine: list[tuple[Prepared, list]], wave: int, stats
                   counts: dict) -> None:
     conn = Http(port)
     screens = {game.game_id: [Screen(game, seat) for seat in game.cookies] for game, _ in mine}
-    for game, _ in mine:                        # each screen opens its page first (not measured)
-        for screen in screens[game.game_id]:
-            await screen.load(Stats(0, 0), conn)
+    await load_all(port, [s for group in screens.values() for s in group], connections=1)   # not measured
     counts["ready"] += 1
     await window["open"].wait()
     for start in range(0, len(mine), wave):

@@ -134,12 +134,11 @@ async def _timed(stats: Stats, kind: str, conn: Http, method: str, path: str, he
     return answer
 
 
-async def phone(port: int, game: Prepared, seat: int | str, stats: Stats, stop: float, delay: float) -> None:
+async def phone(port: int, screen: Screen, stats: Stats, stop: float, delay: float) -> None:
     """The polling design: the page asks for itself every 1.5 s (as without a stream)."""
     loop = asyncio.get_running_loop()
     await asyncio.sleep(delay)
-    conn, screen = Http(port), Screen(game, seat)
-    await screen.load(stats, conn)
+    conn = Http(port)
     while loop.time() < stop:
         await asyncio.sleep(POLL_INTERVAL)
         screen.take(await _timed(stats, "poll", conn, "GET", screen.path, screen.fetch_headers(), ok=(200, 304)))
@@ -147,14 +146,12 @@ async def phone(port: int, game: Prepared, seat: int | str, stats: Stats, stop: 
     stats.connects += conn.connects
 
 
-async def streaming_phone(port: int, game: Prepared, seat: int | str, stats: Stats, stop: float,
-                          delay: float) -> None:
+async def streaming_phone(port: int, screen: Screen, stats: Stats, stop: float, delay: float) -> None:
     """The streaming design (static/live.js with EventSource): the page holds its stream open and fetches
     itself when a message brings an ETag it doesn't have; and every SAFETY_POLL seconds anyway."""
     loop = asyncio.get_running_loop()
     await asyncio.sleep(delay)
-    conn, screen = Http(port), Screen(game, seat)
-    await screen.load(stats, conn)
+    conn = Http(port)
     page = screen.path
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -162,7 +159,7 @@ async def streaming_phone(port: int, game: Prepared, seat: int | str, stats: Sta
         stats.error("stream", loop.time(), repr(error))
         return
     writer.write((f"GET {page}/stream HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n"
-                  f"Cookie: {game.cookies[seat]}\r\n\r\n").encode())
+                  f"{screen.cookie}\r\n").encode())
     buffer, safety_at = b"", loop.time() + SAFETY_POLL
     while loop.time() < stop:
         try:
@@ -199,7 +196,8 @@ class Screen:
         self.path = game.page(seat)
         self.etag = game.etag(seat)
         self.keys: dict[bytes, bytes] = {}
-        self.headers = _headers(Accept="text/html", Accept_Encoding="gzip, deflate, br", Cookie=game.cookies[seat])
+        self.cookie = _headers(Cookie=game.cookies[seat])
+        self.headers = _headers(Accept="text/html", Accept_Encoding="gzip, deflate, br") + self.cookie
 
     def fetch_headers(self) -> str:
         """A fetch of the page by its script: with its ETag, and the regions it shows."""
@@ -216,6 +214,19 @@ class Screen:
     async def load(self, stats: Stats, conn: Http) -> None:
         """The page loaded whole, as a phone opens it (its keys, as the script reads them)."""
         self.take(await _timed(stats, "load", conn, "GET", self.path, self.headers))
+
+
+async def load_all(port: int, screens: list[Screen], connections: int = 16) -> None:
+    """Every screen's page loaded whole, a few at a time, before the step starts: phones open their page
+    when their player sits down, long before a busy minute."""
+    queue = list(screens)
+
+    async def loader():
+        conn = Http(port)
+        while queue:
+            await queue.pop().load(Stats(0, 0), conn)
+        conn.close()
+    await asyncio.gather(*[loader() for _ in range(connections)])
 
 
 def _json(answer) -> dict:
@@ -313,15 +324,17 @@ def _cpu_seconds(pids: list[int]) -> float:
 async def _step(port: int, tables: list[Prepared], warmup: float, measure: float, every: float,
                 seed: int, worker_pids: list[int], design: str) -> StepResult:
     loop = asyncio.get_running_loop()
+    screens = {(n, seat): Screen(game, seat) for n, game in enumerate(tables) for seat in game.cookies}
+    await load_all(port, list(screens.values()))
     now = loop.time()
     start, end = now + warmup, now + warmup + measure
     stats = Stats(start, end)
     rng = random.Random(seed)
     tasks = []
+    follow = phone if design == "poll" else streaming_phone
     for n, game in enumerate(tables):
-        screen = phone if design == "poll" else streaming_phone
         for seat in game.cookies:           # 8 phones and the table screen
-            tasks.append(asyncio.create_task(screen(port, game, seat, stats, end, rng.uniform(0, POLL_INTERVAL))))
+            tasks.append(asyncio.create_task(follow(port, screens[n, seat], stats, end, rng.uniform(0, POLL_INTERVAL))))
         tasks.append(asyncio.create_task(bot(port, game, stats, end, every, random.Random(f"{seed}/{n}"))))
     lags = []
 

@@ -44,21 +44,23 @@ KEYS_HEADER = "X-Live-Keys"           # the keys of the regions a page shows, sp
 _LETTERS = str.maketrans("0123456789", "ghijklmnop")    # a key is letters only: never read as a code
 
 
-def key_of(macro, args: tuple) -> str:
-    """What `macro(*args)` renders depends on: the macro, the request's language and game mode, its arguments."""
-    return json.dumps([macro._func.__code__.co_filename, macro.name, str(get_locale()), g.get("mode"), args],
+def key_of(macro, args: tuple) -> bytes:
+    """A digest of what `macro(*args)` renders depends on: the macro, the request's language and game mode, its
+    arguments (128 bits: two different pieces never meet on one key)."""
+    what = json.dumps([macro._func.__code__.co_filename, macro.name, str(get_locale()), g.get("mode"), args],
                       ensure_ascii=False, separators=(",", ":"))
+    return hashlib.blake2b(what.encode(), digest_size=16).digest()
 
 
 class Fragments:
     def __init__(self, max_chars: int):
         self.max_chars = max_chars
-        self._held: OrderedDict[str, Markup] = OrderedDict()
+        self._held: OrderedDict[bytes, Markup] = OrderedDict()
         self._chars = 0
         self._lock = threading.Lock()
         self.hits = self.misses = 0
 
-    def render(self, macro, args: tuple, key: str) -> Markup:
+    def render(self, macro, args: tuple, key: bytes) -> Markup:
         with self._lock:
             html = self._held.get(key)
             if html is not None:
@@ -70,14 +72,13 @@ class Fragments:
             self.misses += 1
             if key not in self._held:
                 self._held[key] = html
-                self._chars += len(html) + len(key)
+                self._chars += len(html)
                 while self._chars > self.max_chars and self._held:
-                    old_key, old = self._held.popitem(last=False)
-                    self._chars -= len(old) + len(old_key)
+                    self._chars -= len(self._held.popitem(last=False)[1])
         return html
 
 
-def _render(macro, args: tuple, key: str | None = None) -> Markup:
+def _render(macro, args: tuple, key: bytes | None = None) -> Markup:
     fragments = current_app.extensions.get("fragments")
     if fragments is None:
         return macro(*args)
@@ -94,7 +95,7 @@ def live(tag: str, element_id: str, attributes: dict, macro, *args) -> Markup:
     when the page's script said it shows this region as it is (see above). An attribute that is True is
     written without a value; one that is None or False is left out."""
     key = key_of(macro, (tag, element_id, attributes, args))
-    short = hashlib.blake2b(key.encode(), digest_size=8).hexdigest().translate(_LETTERS)
+    short = key[:8].hex().translate(_LETTERS)
     if short in _shown():
         return Markup("")
     written = "".join(f" {name}" if value is True else f' {name}="{escape(value)}"'
