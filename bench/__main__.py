@@ -448,8 +448,9 @@ def main(argv=None) -> int:
               f"{dt.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}",
               f"machine: {os.cpu_count()} cores ({cpu_model()}), {platform.platform()}, Python {platform.python_version()}",
               f"server: {bare.describe().replace('bench.bare_app:app', 'app:app')} (the arguments of companion/serve.py)",
-              f"load: wrk {CONNECTIONS} connections (scenarios 1-4, 6); asyncio phones and bots "
-              f"({'uvloop' if T.uvloop else 'asyncio'}) for 5; all on loopback, sharing the machine's cores",
+              f"load: wrk {CONNECTIONS} connections (scenarios 1, 2, 4, 6); asyncio clients, phones and bots "
+              f"({'uvloop' if T.uvloop else 'asyncio'}) for 3 and 5; Chromium for 8; all on loopback, sharing the "
+              f"machine's cores",
               f"load average at the start {load_average()}"]
     for line in header:
         say(line)
