@@ -79,7 +79,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         FRAGMENT_CACHE_CHARS=4_000_000,  # rendered page pieces reused across viewers and versions (0: off)
         POLL_INTERVAL_MS=1500,           # pages without a stream (no EventSource, a buffering proxy)
         STREAM_POLL_MS=30_000,           # pages with a stream still poll this often, in case a signal was lost
-        STREAM_HEARTBEAT_SECONDS=15,     # a comment on an idle stream, so proxies and NATs keep it open
+        # a comment on an idle stream, so proxies and NATs keep it open
+        STREAM_HEARTBEAT_SECONDS=float(os.environ.get("STREAM_HEARTBEAT_SECONDS", 15)),
         STREAM_LIFETIME_SECONDS=600,     # then the page reconnects: a restarting worker never waits on it
         PUSH_LOOK_SECONDS=0.1,           # SQLite: how often each worker looks for new events of its streams
         RATE_LIMITS=os.environ.get("RATE_LIMITS", "on"),
@@ -111,5 +112,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     service.changed = hub.ring
 
     from .web import init_web
+    from .web.stream import init_streams
+    init_streams(app)
     init_web(app)
     return app

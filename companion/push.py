@@ -29,44 +29,54 @@ log = logging.getLogger(__name__)
 
 
 class Hub:
+    """The streams open in this process, by game: each is a listener with a `set()` method, called whenever
+    its game may have changed (a `threading.Event` for a stream held by its request, web/stream.py's
+    `Handed` for one handed over to the process's courier)."""
+
     def __init__(self, store: Store, interval: float = 0.1):
         self.store = store
         self.interval = interval        # SQLite: how often the watcher looks (seconds)
         self._lock = threading.Lock()
-        self._bells: dict[str, set[threading.Event]] = defaultdict(set)
+        self._listeners: dict[str, set] = defaultdict(set)
         self._watcher: threading.Thread | None = None
         self.closing = False            # the worker is stopping: streams end (gunicorn.conf.py)
+
+    def subscribe(self, game_id: str, listener) -> None:
+        with self._lock:
+            self._listeners[game_id].add(listener)
+            if self._watcher is None:       # started by the first stream: in the worker, after the fork
+                self._watcher = threading.Thread(target=self._watch, name="push-watcher", daemon=True)
+                self._watcher.start()
+
+    def unsubscribe(self, game_id: str, listener) -> None:
+        with self._lock:
+            listeners = self._listeners.get(game_id)
+            if listeners is not None:
+                listeners.discard(listener)
+                if not listeners:
+                    del self._listeners[game_id]
 
     @contextmanager
     def listening(self, game_id: str):
         """A bell that rings whenever `game_id` may have changed, for as long as the `with` lasts."""
         bell = threading.Event()
-        with self._lock:
-            self._bells[game_id].add(bell)
-            if self._watcher is None:       # started by the first stream: in the worker, after the fork
-                self._watcher = threading.Thread(target=self._watch, name="push-watcher", daemon=True)
-                self._watcher.start()
+        self.subscribe(game_id, bell)
         try:
             yield bell
         finally:
-            with self._lock:
-                bells = self._bells.get(game_id)
-                if bells is not None:
-                    bells.discard(bell)
-                    if not bells:
-                        del self._bells[game_id]
+            self.unsubscribe(game_id, bell)
 
     def ring(self, game_id: str) -> None:
         with self._lock:
-            bells = list(self._bells.get(game_id, ()))
-        for bell in bells:
-            bell.set()
+            listeners = list(self._listeners.get(game_id, ()))
+        for listener in listeners:
+            listener.set()
 
     def ring_all(self) -> None:
         with self._lock:
-            bells = [bell for game in self._bells.values() for bell in game]
-        for bell in bells:
-            bell.set()
+            listeners = [listener for game in self._listeners.values() for listener in game]
+        for listener in listeners:
+            listener.set()
 
     def close(self) -> None:
         """End every stream of this process (each page reconnects, to another worker)."""
@@ -75,11 +85,11 @@ class Hub:
 
     def streams(self) -> int:
         with self._lock:
-            return sum(len(bells) for bells in self._bells.values())
+            return sum(len(listeners) for listeners in self._listeners.values())
 
     def _games(self) -> list[str]:
         with self._lock:
-            return list(self._bells)
+            return list(self._listeners)
 
     def _watch(self) -> None:
         """Watch for as long as there are streams; then stop (a LISTENing connection is closed), until the
@@ -93,7 +103,7 @@ class Hub:
                 time.sleep(1)
                 self.ring_all()
             with self._lock:
-                if not self._bells:
+                if not self._listeners:
                     self._watcher = None
                     return
 

@@ -26,8 +26,9 @@ def main() -> None:
     # Fewer malloc arenas: 5-9 MB less per worker, no measurable cost (docs/performance.md).
     os.environ.setdefault("MALLOC_ARENA_MAX", "2")
     os.execv(gunicorn, [gunicorn, "--bind", f"0.0.0.0:{port}", "--workers", workers,
-                        # gevent: each page holds a stream open (web/stream.py), a few KB each in a greenlet,
-                        # where a thread per stream would cap a worker at its threads
+                        # gevent: each page holds a stream open (web/stream.py), where a thread per stream
+                        # would cap a worker at its threads; STREAMS bounds the requests served at once and,
+                        # apart, the streams handed over to the worker's courier (about 4 KB each)
                         "--worker-class", "gevent", "--worker-connections", os.environ.get("STREAMS", "10000"),
                         # a fallback poll reuses its connection (1.5 s apart, so more than gunicorn's 2 s)
                         "--keep-alive", "5",

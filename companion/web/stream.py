@@ -12,58 +12,244 @@ Messages (text/event-stream):
 - `retry`: how long the browser waits before reconnecting (with `Last-Event-ID`, by itself).
 The stream ends after `STREAM_LIFETIME_SECONDS`; the browser reconnects, so a worker restarting gracefully
 never waits for its streams.
+
+What a stream says is worked out in one place (`ViewStream`), and it is carried in one of two ways:
+- **handed over** (gunicorn's gevent worker, as in production): the answer's head is written straight to the
+  connection, which then goes to the process's one `Courier`, and the request is done. The courier writes
+  every handed-over stream's messages and heartbeats, so an idle stream costs a socket and two small
+  records, where a request held open for it cost a greenlet with its stack, the request's parser and
+  buffers and its WSGI environ (27 KB a stream: docs/performance.md);
+- **held** by its request (any other WSGI server, and the test client): the answer's body is a generator
+  that waits for its game's bell.
 """
 
 from __future__ import annotations
 
+import logging
+import os
+import socket
+import sys
+import threading
 import time
 from typing import Callable
 
-from flask import Response, current_app
+from flask import Flask, Response, current_app
+from werkzeug.http import http_date
 
+from ..push import Hub
 from .auth import Caller
 
+log = logging.getLogger(__name__)
+
 RETRY_MS = 1000
+HEARTBEAT = ": still here\n\n"
+GONE = "event: gone\ndata: gone\n\n"
+
+
+class ViewStream:
+    """What one page's stream has said, and what it says next, however it is carried."""
+
+    __slots__ = ("app", "token", "game_id", "etag_of", "sent", "ends")
+
+    def __init__(self, app: Flask, caller: Caller, etag_of: Callable[[Caller], str]):
+        self.app, self.etag_of = app, etag_of
+        self.token, self.game_id = caller.capability.token, caller.game_id
+        self.sent: str | None = None
+        self.ends = time.monotonic() + app.config["STREAM_LIFETIME_SECONDS"]
+
+    def news(self) -> str:
+        """The message its page needs now: its ETag if that changed since the last one sent, GONE once the
+        token is withdrawn, else nothing ("")."""
+        found = self.app.extensions["games"].resolve(self.token)
+        if found is None:
+            return GONE
+        with self.app.app_context():
+            etag = self.etag_of(Caller(*found))
+        if etag == self.sent:
+            return ""
+        self.sent = etag
+        return f"event: view\nid: {etag}\ndata: {etag}\n\n"
 
 
 def event_stream(caller: Caller, etag_of: Callable[[Caller], str]) -> Response:
     """The stream of `caller`'s page; `etag_of(caller)` is that page's ETag, as its poll answers it (it may
     not read the request: it runs after the request has been answered)."""
     app = current_app._get_current_object()
-    hub, service = app.extensions["push"], app.extensions["games"]
-    token, game_id = caller.capability.token, caller.game_id
-    heartbeat, lifetime = app.config["STREAM_HEARTBEAT_SECONDS"], app.config["STREAM_LIFETIME_SECONDS"]
+    stream = ViewStream(app, caller, etag_of)
+    response = StreamResponse(_held(stream, app.extensions["push"], app.config["STREAM_HEARTBEAT_SECONDS"]),
+                              mimetype="text/event-stream", headers={
+                                  "Cache-Control": "no-cache, no-transform",
+                                  "X-Accel-Buffering": "no",      # nginx: pass each message on at once
+                              })
+    response.view_stream = stream
+    return response
 
-    def current() -> str | None:
-        """The page's ETag now; None once the token is withdrawn."""
-        found = service.resolve(token)
-        if found is None:
-            return None
-        with app.app_context():
-            return etag_of(Caller(*found))
 
-    def messages():
-        ends = time.monotonic() + lifetime
-        with hub.listening(game_id) as bell:       # before the first look: no change can slip in between
-            yield f"retry: {RETRY_MS}\n\n"
-            sent, etag = None, current()
+def _held(stream: ViewStream, hub: Hub, heartbeat: float):
+    """The stream as the body of its own answer, for as long as it lasts."""
+    with hub.listening(stream.game_id) as bell:     # before the first look: no change can slip in between
+        yield f"retry: {RETRY_MS}\n\n"
+        while True:
+            message = stream.news()
+            if message:
+                yield message
+            if message == GONE:
+                return
             while True:
-                if etag is None:
-                    yield "event: gone\ndata: gone\n\n"
-                    return
-                if etag != sent:
-                    yield f"event: view\nid: {etag}\ndata: {etag}\n\n"
-                    sent = etag
-                rung = bell.wait(max(0.0, min(heartbeat, ends - time.monotonic())))
-                if time.monotonic() >= ends or hub.closing:
+                rung = bell.wait(max(0.0, min(heartbeat, stream.ends - time.monotonic())))
+                if time.monotonic() >= stream.ends or hub.closing:
                     return
                 if rung:
                     bell.clear()
-                    etag = current()
-                else:
-                    yield ": still here\n\n"
+                    break
+                yield HEARTBEAT
 
-    return Response(messages(), mimetype="text/event-stream", headers={
-        "Cache-Control": "no-cache, no-transform",
-        "X-Accel-Buffering": "no",              # nginx: pass each message on at once
-    })
+
+class StreamResponse(Response):
+    view_stream: ViewStream
+
+    def __call__(self, environ, start_response):
+        connection, courier = _connection(environ), current_app.extensions["courier"]
+        if connection is None or not courier.has_room():
+            return super().__call__(environ, start_response)
+        # The head, as the server would write it; then the body runs until the connection closes.
+        head = [f"HTTP/1.1 {self.status}", f"Date: {http_date()}", "Connection: close"]
+        head += [f"{name}: {value}" for name, value in self.get_wsgi_headers(environ)
+                 if name.lower() not in ("connection", "date")]
+        connection.sendall(("\r\n".join(head) + "\r\n\r\n" + f"retry: {RETRY_MS}\n\n").encode("latin-1"))
+        courier.take(self.view_stream, connection.dup())
+        # The server's copy reads no further request from it (and closes its copy at once).
+        connection.shutdown(socket.SHUT_RD)
+        from gunicorn.workers.base_async import ALREADY_HANDLED
+        return ALREADY_HANDLED
+
+
+def _connection(environ):
+    """The client's socket, when the server lets an answer take its connection over: gunicorn's gevent
+    worker over HTTP/1 (its async workers return at once from an answer that says ALREADY_HANDLED), for a
+    GET (a HEAD gets its head only, as from any server)."""
+    connection = environ.get("gunicorn.socket")
+    if (connection is None or environ.get("SERVER_PROTOCOL") not in ("HTTP/1.0", "HTTP/1.1")
+            or environ.get("REQUEST_METHOD") != "GET"):
+        return None
+    monkey = sys.modules.get("gevent.monkey")
+    return connection if monkey is not None and monkey.is_module_patched("socket") else None
+
+
+class Handed:
+    """A stream handed over to the courier: its connection, and a listener of its game."""
+
+    __slots__ = ("courier", "stream", "connection")
+
+    def __init__(self, courier: Courier, stream: ViewStream, connection: socket.socket):
+        self.courier, self.stream, self.connection = courier, stream, connection
+
+    def set(self) -> None:              # the hub: its game may have changed
+        self.courier.due(self)
+
+    def send(self, message: str) -> bool:
+        """Write without waiting (a few hundred bytes into an idle connection's buffer): a connection that
+        can't take them is gone or stuck, and is closed (an `EventSource` reconnects and catches up)."""
+        data = message.encode()
+        try:
+            if self.connection.send(data) == len(data):
+                return True
+        except OSError:
+            pass
+        self.courier.drop(self)
+        return False
+
+
+class Courier:
+    """Writes every handed-over stream of this process, from one thread (a greenlet in the gevent worker):
+    a look at each stream whose game may have changed, heartbeats, and the end of streams whose lifetime is
+    over or whose worker is stopping."""
+
+    def __init__(self, hub: Hub, heartbeat: float, capacity: int):
+        self.hub, self.heartbeat, self.capacity = hub, heartbeat, capacity
+        self._lock = threading.Lock()
+        self._streams: set[Handed] = set()
+        self._due: set[Handed] = set()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def has_room(self) -> bool:
+        """Beyond `capacity`, a stream is held by its request, within the server's own connection limit."""
+        with self._lock:
+            return len(self._streams) < self.capacity
+
+    def take(self, stream: ViewStream, connection: socket.socket) -> None:
+        connection.setblocking(False)
+        handed = Handed(self, stream, connection)
+        self.hub.subscribe(stream.game_id, handed)      # before its first look: no change slips in between
+        with self._lock:
+            self._streams.add(handed)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="stream-courier", daemon=True)
+                self._thread.start()
+        self.due(handed)
+
+    def due(self, handed: Handed) -> None:
+        with self._lock:
+            self._due.add(handed)
+        self._wake.set()
+
+    def drop(self, handed: Handed) -> None:
+        with self._lock:
+            self._streams.discard(handed)
+            self._due.discard(handed)
+        self.hub.unsubscribe(handed.stream.game_id, handed)
+        try:
+            handed.connection.close()
+        except OSError:
+            pass
+
+    def streams(self) -> int:
+        with self._lock:
+            return len(self._streams)
+
+    def _run(self) -> None:
+        beat = time.monotonic() + self.heartbeat
+        while True:
+            self._wake.wait(max(0.0, beat - time.monotonic()))
+            self._wake.clear()
+            with self._lock:
+                due, self._due = self._due, set()
+            if self.hub.closing:
+                due = set()
+                self._end(lambda handed: True)
+            for handed in due:
+                try:
+                    message = handed.stream.news()
+                except Exception:           # the database went away: the page reconnects and catches up
+                    log.warning("stream: could not look at its game", exc_info=True)
+                    self.drop(handed)
+                    continue
+                if message and handed.send(message) and message == GONE:
+                    self.drop(handed)
+            now = time.monotonic()
+            if now >= beat:
+                beat = now + self.heartbeat
+                self._end(lambda handed: now >= handed.stream.ends)
+                with self._lock:
+                    streams = list(self._streams)
+                for count, handed in enumerate(streams, 1):
+                    handed.send(HEARTBEAT)
+                    if count % 200 == 0:
+                        time.sleep(0)       # thousands of them: let requests in between
+            with self._lock:
+                if not self._streams and not self._due:
+                    self._thread = None
+                    return
+
+    def _end(self, ended: Callable[[Handed], bool]) -> None:
+        with self._lock:
+            streams = [handed for handed in self._streams if ended(handed)]
+        for handed in streams:
+            self.drop(handed)
+
+
+def init_streams(app: Flask) -> None:
+    # As many handed-over streams as the server holds connections (scripts/serve: STREAMS).
+    capacity = int(os.environ.get("STREAMS", 10_000))
+    app.extensions["courier"] = Courier(app.extensions["push"], app.config["STREAM_HEARTBEAT_SECONDS"], capacity)
