@@ -6,7 +6,8 @@ load generator on loopback:
   2. a phone's poll when nothing changed (304);
   3. a changed page: moves, each followed by its table's 9 screens fetching their page (CPU per page);
   4. game actions through the API (clues, guesses);
-  5. capacity: tables of 8 phones, a table screen and a bot, the most tables with p99 < 100 ms, with the
+  5. capacity: tables of 8 phones, a table screen and a bot, the most tables with p99 < 100 ms (of all
+     requests, and of each kind: fetches, polls, bot reads, moves), with the
      pages polling every 1.5 s (the design before streams) and holding their stream (now);
   6. poll throughput with 10 vs 10,000 stored games;   7. a worker's memory after the capacity run;
   8. a tap -> every other screen, in Chromium (bench/latency.py), with streams and with polling, and the
