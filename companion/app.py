@@ -74,6 +74,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=timedelta(days=7),
         WTF_CSRF_CHECK_DEFAULT=False,    # checked in web.security, which lets bearer-token API calls through
         WTF_CSRF_TIME_LIMIT=None,        # a phone stays on one page for a whole game
+        # Flask-WTF's HTTPS-only check wants a same-origin Referer, which our pages never send (no-referrer:
+        # tokens travel in addresses). Cross-site posts are refused by web.security.cross_site instead.
+        WTF_CSRF_SSL_STRICT=False,
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
         FRAGMENT_CACHE_CHARS=4_000_000,  # rendered page pieces reused across viewers and versions (0: off)

@@ -248,6 +248,32 @@ def test_a_page_form_posted_from_another_site_is_refused_with_a_page(tmp_path):
     assert _games(app) == before
 
 
+def test_over_https_page_forms_work_without_a_referer_and_other_sites_are_still_refused(tmp_path):
+    """Behind a TLS proxy (`X-Forwarded-Proto: https`, as gunicorn passes it on), our pages post with
+    `Origin: null` and no `Referer` (`Referrer-Policy: no-referrer`): Flask-WTF's strict Referer check refused
+    every form there. The CSRF token, the SameSite cookie and the cross-site check still hold."""
+    app = make_app(tmp_path, PUBLIC_URL="https://decrypto.example.org/")
+    client = app.test_client()
+    https = {"base_url": "https://decrypto.example.org"}
+    ours = {"Origin": "null", "Sec-Fetch-Site": "same-origin"}
+    home = client.get("/", **https)
+    assert home.headers["Referrer-Policy"] == "no-referrer"
+    before = _games(app)
+    created = client.post("/games", data={"mode": "standard", "language": "en", "csrf_token": _csrf(home)},
+                          headers=ours, **https)
+    assert created.status_code == 303 and _games(app) == before + 1
+    game = ApiGame(client, white=(), black=(), start=False)
+    join = f"/join/{game.tokens['white']}"
+    csrf = _csrf(client.get(join, **https))
+    seated = client.post(join, data={"name": "Ann", "csrf_token": csrf}, headers=ours, **https)
+    assert seated.status_code == 303 and "Secure" in seated.headers["Set-Cookie"]
+    for headers, data, code in ((ours, {"name": "Abe"}, 400),                      # no CSRF token
+                                ({"Sec-Fetch-Site": "cross-site", "Origin": "null"}, {"name": "Abe", "csrf_token": csrf}, 403),
+                                ({"Origin": "https://evil.example"}, {"name": "Abe", "csrf_token": csrf}, 403)):
+        assert client.post(join, data=data, headers=headers, **https).status_code == code, headers
+    assert [p["name"] for p in game.view(game.tokens["host"])["teams"]["white"]["players"]] == ["Ann"]
+
+
 # --- conformance at the edges -----------------------------------------------------------------------
 
 def test_a_wrong_method_is_405_with_allow(tmp_path):
