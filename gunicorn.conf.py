@@ -4,6 +4,10 @@ Before forking any worker, the master migrates the database once: workers starti
 database used to race to create the same tables and kill the whole server ("Worker failed to boot").
 """
 
+# gunicorn's control socket (`gunicorn ctl`) is one path per user by default (~/.gunicorn/gunicorn.ctl):
+# two servers on one machine (two tables, or the app beside its tests) would share it. Nothing uses it.
+control_socket_disable = True
+
 
 def on_starting(server):
     # In a process of its own: the master imports nothing of the app, so nothing that gevent's workers

@@ -42,10 +42,10 @@ def busy_cpu():
 class Production:
     """`python -m companion.serve` as scripts/serve runs it, on a port of its own."""
 
-    def __init__(self, database_url: str, workers: int):
+    def __init__(self, database_url: str, workers: int, **settings: str):
         self.port = free_port()
         env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(self.port), "WORKERS": str(workers),
-               "SECRET_KEY": "first-start", "PUBLIC_URL": f"http://127.0.0.1:{self.port}/"}
+               "SECRET_KEY": "first-start", "PUBLIC_URL": f"http://127.0.0.1:{self.port}/", **settings}
         self.process = subprocess.Popen([sys.executable, "-m", "companion.serve"], cwd=ROOT, env=env,
                                         start_new_session=True, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.PIPE)
@@ -84,6 +84,22 @@ def test_the_first_start_on_a_fresh_sqlite_file_always_answers(tmp_path):
                 errors = server.stop()
             assert answered, f"start {attempt + 1} of {STARTS} died:\n{errors[-3000:]}"
             assert Store(make_engine(url)).schema_version() == MIGRATIONS[-1][0]
+
+
+def test_two_servers_on_one_machine_share_no_file_outside_their_database(tmp_path):
+    """Two tables served from one laptop (or the app beside its own tests): gunicorn's control socket, one
+    path per user by default, is off."""
+    home = tmp_path / "home"
+    home.mkdir()
+    settings = {"HOME": str(home), "XDG_RUNTIME_DIR": str(home)}
+    servers = [Production(os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp_path / f'{n}.sqlite3'}", 1,
+                          **settings) for n in range(2)]
+    try:
+        assert all(server.answers_healthz() for server in servers)
+        assert list(home.rglob("*")) == []
+    finally:
+        for server in servers:
+            server.stop()
 
 
 def _empty(database_url: str) -> None:

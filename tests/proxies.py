@@ -1,0 +1,179 @@
+"""The app as the README runs it behind HTTPS: `scripts/serve`'s server, with Caddy (its own certificate
+authority, `--internal-certs`) or nginx (docs/nginx.conf) in front, each started and stopped by the tests.
+
+The commands are the README's, read from its HTTPS section (`readme_commands`), with this machine's
+loopback address and free ports put in for the example's LAN address and ports.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import ssl
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from .server import free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+README_ADDRESS = "192.168.1.20"        # the LAN address in the README's example
+WAIT = 30                              # seconds a server may take to answer (a busy two-core machine)
+
+
+def readme_commands() -> list[str]:
+    """The shell lines of the README's HTTPS section (comments and blank lines left out)."""
+    section = re.search(r"^### HTTPS\n(.*?)^#{2,3} ", (ROOT / "README.md").read_text(), re.S | re.M).group(1)
+    lines = []
+    for block in re.findall(r"```sh\n(.*?)```", section, re.S):
+        lines += [line.split(" #")[0].strip() for line in block.splitlines() if line.strip() and not line.startswith("#")]
+    return lines
+
+
+def readme_command(starting: str) -> list[str]:
+    """The README's HTTPS command that starts with `starting`, as words."""
+    found = [line for line in readme_commands() if line.startswith(starting)]
+    assert len(found) == 1, f"the README's HTTPS section should have one `{starting}` line: {readme_commands()}"
+    return found[0].split()
+
+
+def wait_until_answers(url: str, context: ssl.SSLContext | None = None, process=None) -> None:
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=5, context=context) as answer:
+                if answer.status == 200:
+                    return
+        except (OSError, urllib.error.URLError):
+            if time.monotonic() > deadline:
+                raise
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"{process.args[0]} stopped: {process.stderr.read().decode()[-2000:]}")
+        time.sleep(0.1)
+
+
+class ServedApp:
+    """The app as `scripts/serve` starts it (`python -m companion.serve`: gunicorn's gevent workers), told
+    it stands behind one proxy at `public_url`, as the README's HTTPS recipe says."""
+
+    def __init__(self, database_url: str, public_url: str, port: int):
+        self.port = port
+        # The README's words: `PUBLIC_URL=... TRUSTED_PROXIES=1 ./scripts/serve`; scripts/serve ends in
+        # `python -m companion.serve` (checked by test_the_readme_recipe_is_what_the_tests_run).
+        settings = dict(word.split("=", 1) for word in readme_command("PUBLIC_URL=")[:-1])
+        settings["PUBLIC_URL"] = public_url
+        self.env = {**os.environ, **settings, "PORT": str(port), "DATABASE_URL": database_url,
+                    "SECRET_KEY": "https-test", "WORKERS": "2"}
+        self.process = None
+
+    def __enter__(self):
+        self.process = subprocess.Popen([sys.executable, "-m", "companion.serve"], cwd=ROOT, env=self.env,
+                                        start_new_session=True, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE)
+        wait_until_answers(f"http://127.0.0.1:{self.port}/healthz", process=self.process)
+        return self
+
+    def __exit__(self, *exc):
+        os.killpg(self.process.pid, signal.SIGTERM)
+        self.process.wait(timeout=30)
+
+
+class Caddy:
+    """`caddy reverse-proxy --from https://<address>:<port> --to localhost:<app> --internal-certs`, the
+    README's LAN recipe, run with `folder` as its HOME (its certificate authority lives there)."""
+
+    def __init__(self, folder: Path, app_port: int):
+        self.port = free_port()
+        self.url = f"https://127.0.0.1:{self.port}"
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        # Caddy's data folder is ~/.local/share/caddy: a HOME of the test's own.
+        self.env = {**{k: v for k, v in os.environ.items() if not k.startswith("XDG_")}, "HOME": str(folder)}
+        words = readme_command("caddy reverse-proxy --from https://")
+        self.command = [word.replace(README_ADDRESS, "127.0.0.1").replace(":8443", f":{self.port}")
+                        .replace(":8000", f":{app_port}") for word in words]
+        self.process = None
+
+    @property
+    def root_certificate(self) -> Path:
+        """Where the README says the root certificate is: ~/.local/share/caddy/pki/authorities/local/root.crt."""
+        return self.folder / ".local" / "share" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+
+    def trusting(self) -> ssl.SSLContext:
+        return ssl.create_default_context(cafile=str(self.root_certificate))
+
+    def __enter__(self):
+        self.process = subprocess.Popen(self.command, env=self.env, cwd=self.folder, start_new_session=True,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            deadline = time.monotonic() + WAIT
+            while not self.root_certificate.exists():
+                assert time.monotonic() < deadline and self.process.poll() is None, "Caddy made no certificate"
+                time.sleep(0.05)
+            wait_until_answers(f"{self.url}/healthz", self.trusting(), self.process)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        if not self.root_certificate.exists():
+            return
+        # Run as root, Caddy adds its root to the system's trust store: take it out again.
+        subprocess.run(["caddy", "untrust", "--cert", str(self.root_certificate)], env=self.env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+
+def chromium_home_trusting(certificate: Path, home: Path) -> Path:
+    """A HOME whose NSS database (where Chromium on Linux looks for the roots a user added) trusts
+    `certificate` to identify web sites, as a phone does once its owner installed the root."""
+    nssdb = home / ".pki" / "nssdb"
+    nssdb.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-N", "--empty-password"], check=True)
+    subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "proxy-root", "-i",
+                    str(certificate)], check=True)
+    return home
+
+
+class Nginx:
+    """nginx in front of the app, configured by docs/nginx.conf (the README's nginx example) with a
+    certificate of its own, for `127.0.0.1:<port>`."""
+
+    def __init__(self, folder: Path, app_port: int):
+        self.port, self.folder = free_port(), folder
+        self.url = f"https://127.0.0.1:{self.port}"
+        self.certificate, key = folder / "cert.pem", folder / "key.pem"
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+                        "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                        "-keyout", str(key), "-out", str(self.certificate)], check=True, capture_output=True)
+        server = (ROOT / "docs" / "nginx.conf").read_text()
+        server = (server.replace("listen 443 ssl", f"listen 127.0.0.1:{self.port} ssl")
+                  .replace("127.0.0.1:8000", f"127.0.0.1:{app_port}")
+                  .replace("/etc/ssl/decrypto/fullchain.pem", str(self.certificate))
+                  .replace("/etc/ssl/decrypto/privkey.pem", str(key)))
+        (folder / "nginx.conf").write_text(
+            f"pid {folder}/nginx.pid;\nerror_log {folder}/error.log;\nevents {{}}\n"
+            f"http {{\n  access_log off;\n  client_body_temp_path {folder};\n  proxy_temp_path {folder};\n"
+            f"{server}\n}}\n")
+        self.process = None
+
+    def trusting(self) -> ssl.SSLContext:
+        return ssl.create_default_context(cafile=str(self.certificate))
+
+    def __enter__(self):
+        self.process = subprocess.Popen([shutil.which("nginx") or "/usr/sbin/nginx", "-p", str(self.folder),
+                                         "-c", str(self.folder / "nginx.conf"), "-g", "daemon off;"],
+                                        start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        wait_until_answers(f"{self.url}/healthz", self.trusting(), self.process)
+        return self
+
+    def __exit__(self, *exc):
+        self.process.terminate()
+        self.process.wait(timeout=30)

@@ -1,0 +1,140 @@
+"""A game played through the pages over HTTPS, as the README deploys it: `scripts/serve`'s server behind
+Caddy's TLS proxy (`--internal-certs`), in Chromium that trusts Caddy's root certificate as a phone whose
+owner installed it.
+
+Over plain http Flask-WTF's strict Referer check never runs; behind HTTPS it refused every form our pages
+post (they send no Referer). This test is what caught it: every step here is a form.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from .browser import TABLE, Phone, read_qr, shot
+from .conftest import CHROMIUM, CHROMIUM_ARGS, database_url
+from .driver import wrong
+from .proxies import ROOT, Caddy, ServedApp, chromium_home_trusting, readme_command, wait_until_answers
+from .server import free_port
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+# Run before the page's own script: count the stream's messages, and record what the real Wake Lock says.
+WATCH = """
+(() => {
+  window.__stream = {opened: 0, messages: 0};
+  const Source = window.EventSource;
+  window.EventSource = function (url) {
+    const source = new Source(url);
+    window.__stream.opened++;
+    source.addEventListener("view", () => window.__stream.messages++);
+    return source;
+  };
+  window.EventSource.prototype = Source.prototype;
+  Object.assign(window.EventSource, {CONNECTING: 0, OPEN: 1, CLOSED: 2});
+  window.__wakeLock = "never asked";
+  if (window.WakeLock) {
+    const request = WakeLock.prototype.request;
+    WakeLock.prototype.request = function (type) {
+      return request.call(this, type).then((sentinel) => { window.__wakeLock = "taken"; return sentinel; },
+                                           (error) => { window.__wakeLock = "refused: " + error; throw error; });
+    };
+  }
+})();
+"""
+
+
+@pytest.fixture
+def proxied(tmp_path):
+    app_port = free_port()
+    caddy = Caddy(tmp_path / "caddy", app_port)
+    with ServedApp(database_url(tmp_path), f"{caddy.url}/", app_port), caddy:
+        yield caddy
+
+
+@pytest.fixture
+def trusting_browser(browser_type, proxied, tmp_path):
+    home = chromium_home_trusting(proxied.root_certificate, tmp_path / "chromium-home")
+    browser = browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env={**os.environ, "HOME": str(home)})
+    yield browser
+    browser.close()
+
+
+def test_the_readme_recipe_is_what_the_tests_run():
+    """The HTTPS section's commands: the Caddy line the proxy fixture runs, the settings the served app gets,
+    and `scripts/serve`, which ends in the command the fixture starts."""
+    assert readme_command("sudo apt install") == ["sudo", "apt", "install", "caddy"]
+    assert "caddy" in (ROOT / "scripts" / "install-test-tools").read_text()
+    assert readme_command("caddy reverse-proxy")[-1] == "--internal-certs"
+    assert readme_command("PUBLIC_URL=")[-1] == "./scripts/serve"
+    assert (ROOT / "scripts" / "serve").read_text().rstrip().endswith("exec .venv/bin/python -m companion.serve")
+
+
+def test_the_root_certificate_is_where_the_readme_says_and_a_phone_can_fetch_it(proxied, tmp_path):
+    served = free_port()
+    command = [word.replace("~", str(proxied.folder)).replace(":8081", f"127.0.0.1:{served}")
+               for word in readme_command("caddy file-server")]
+    server = subprocess.Popen(command, env=proxied.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        wait_until_answers(f"http://127.0.0.1:{served}/root.crt", process=server)
+        with urllib.request.urlopen(f"http://127.0.0.1:{served}/root.crt", timeout=10) as answer:
+            assert answer.read() == proxied.root_certificate.read_bytes()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_a_game_through_the_pages_behind_caddy(trusting_browser, proxied):
+    table_context = trusting_browser.new_context(viewport=TABLE)
+    table_context.add_init_script(WATCH)
+    table = table_context.new_page()
+    table.goto(proxied.url)
+    assert table.evaluate("isSecureContext") is True
+    table.get_by_role("button", name="New game").click()            # a form: refused before over HTTPS
+    expect(table.locator("h1")).to_contain_text("Scan your team's code")
+    urls = {team: read_qr(table, f'.qr[data-team="{team}"]') for team in ("white", "black")}
+    assert all(url.startswith(proxied.url + "/join/") for url in urls.values()), urls
+
+    phones = {"white": [Phone(trusting_browser, "Ada"), Phone(trusting_browser, "Alan")],
+              "black": [Phone(trusting_browser, "Grace"), Phone(trusting_browser, "Linus")]}
+    everyone = [phone for members in phones.values() for phone in members]
+    for team, members in phones.items():
+        for phone in members:
+            phone.context.add_init_script(WATCH)
+            phone.join(urls[team])                                  # the name form
+            expect(table.locator(f".team-{team} .roster")).to_contain_text(phone.name)
+    # The table screen heard of each player by its stream, through the proxy, message by message.
+    assert table.evaluate("window.__stream.messages") >= 1 + len(everyone), table.evaluate("window.__stream")
+    seat_cookie = next(c for c in phones["white"][0].context.cookies() if c["name"] == "decrypto")
+    assert seat_cookie["secure"] and seat_cookie["httpOnly"]
+    shot(phones["white"][0].page, "https-phone-lobby-390")
+
+    table.get_by_role("button", name="Start the game").click()
+    expect(table.locator(".round-title")).to_contain_text("Round 1 of 8")
+    for phone in everyone:
+        phone.see("Your team's keywords")
+        assert phone.page.evaluate("isSecureContext") is True
+        phone.page.wait_for_function("window.__wakeLock !== 'never asked'")
+        assert phone.page.evaluate("window.__wakeLock") == "taken"
+    encryptors = {team: next(p for p in members if p.is_encryptor()) for team, members in phones.items()}
+    codes = {team: encryptors[team].reveal_code() for team in phones}
+    encryptors["white"].announce(["orbit", "evergreen", "fortress"])     # the clue form
+    encryptors["black"].announce(["ripple", "fin", "spire"])
+    expect(table.locator(".big-clues")).to_contain_text("orbit")
+    white_guesser = next(p for p in phones["white"] if p is not encryptors["white"])
+    white_guesser.see("orbit")
+    white_guesser.guess(wrong(codes["white"]))                         # the guess form, sealed
+    expect(table.locator(".reveal")).to_contain_text("The code was")   # the reveal, on the table screen
+    shot(table, "https-table-reveal-1280")
+    black_guesser = next(p for p in phones["black"] if p is not encryptors["black"])
+    black_guesser.see("ripple")
+    black_guesser.guess(codes["black"])
+    expect(table.locator(".round-title")).to_contain_text("Round 2 of 8")
+    expect(table.locator(".team-white .token.miscommunication")).to_contain_text("1 Miscommunication")
+    for phone in everyone:
+        phone.close()
+    table_context.close()
