@@ -465,13 +465,40 @@ def test_shuffling_keeps_two_players_of_the_same_name_apart():
             assert len(names) == len(set(names)) == 3
 
 
-def test_shuffling_in_the_three_player_game_draws_the_interceptor():
+def test_shuffling_in_the_three_player_game_draws_a_new_interceptor():
     interceptors = set()
     for seed in range(30):
         game = _shuffled((["Ann", "Abe"], ["Ivy"]), seed, mode="three_player").game
         assert len(game.team_players("white")) == 2 and len(game.team_players("black")) == 1
         interceptors.add(game.team_players("black")[0].name)
-    assert interceptors == {"Ann", "Abe", "Ivy"}
+    assert interceptors == {"Ann", "Abe"}
+
+
+def test_a_shuffle_never_gives_back_the_same_two_teams_when_another_split_exists():
+    """Not the same pairs again, nor the same teams with their colours swapped."""
+    def teams(game):
+        return {frozenset(p.name for p in game.team_players(team)) for team in ("white", "black")}
+
+    for white, black in ((["Ann", "Abe"], ["Bea", "Bob"]), (["Ann", "Abe", "Amy"], ["Bea"]),
+                         (["Ann", "Abe", "Amy", "Al"], ["Bea", "Bob", "Ben", "Bo"]), (["Ann"], ["Bea"])):
+        seen = set()
+        for seed in range(40):
+            table = Table(white=white, black=black, start=False, seed=seed)
+            before = teams(table.game)
+            table.do({"type": "shuffle_teams"}, HOST)
+            after = teams(table.game)
+            assert after != before or len(white) + len(black) == 2, (seed, before, after)
+            seen.add(frozenset(after))
+        assert len(seen) > 1 or len(white) + len(black) == 2      # still at random among the others
+    table = Table(white=["Ann", "Abe"], black=["Bea", "Bob"], start=False, seed=3)
+    for _ in range(8):                                            # the tester's eight taps in a row
+        before = teams(table.game)
+        table.do({"type": "shuffle_teams"}, HOST)
+        assert teams(table.game) != before
+    # New teams, and the same names still apart: Ann/ann and Abe/abe have one other split.
+    table = Table(white=["Ann", "Abe"], black=["ann", "abe"], start=False, seed=1)
+    table.do({"type": "shuffle_teams"}, HOST)
+    assert teams(table.game) == {frozenset({"Ann", "abe"}), frozenset({"ann", "Abe"})}
 
 
 def test_shuffling_is_for_the_host_in_a_real_game_lobby_with_two_players_or_more():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 from .codes import draw_code
 from .errors import RuleError
@@ -102,27 +103,45 @@ def switch_team(game, command, actor, rng):
 
 
 def shuffle_teams(game, command, actor, rng):
-    """The seated players split at random, as evenly as possible; two players of the same name stay apart.
+    """The seated players split at random, as evenly as possible, into two teams other than today's (when
+    another split exists: a shuffle that gives back the same teams, or only swaps their colours, looks
+    broken); two players of the same name stay apart.
 
-    Three players: the Interceptor is drawn at random, the others form the team."""
+    Three players: the Interceptor is drawn at random among the others, who form the team."""
     require_phase(game, LOBBY)
     require_real_game(game)
     if len(game.players) < 2:
         raise RuleError("too_few_to_shuffle")
-    # Same-name pairs (one a team at most) go next to each other, so alternating teams splits them.
-    groups: dict[str, list[int]] = {}
-    for p in game.players:
-        groups.setdefault(normalize(p.name), []).append(p.seat)
-    groups = list(groups.values())
-    rng.shuffle(groups)
-    for group in groups:
-        rng.shuffle(group)
-    seats = [seat for group in groups for seat in group]
-    teams = list(TEAMS)
-    if not game.three_player:        # the team that gets an odd player out; White holds the three-player team
+    today = frozenset(frozenset(p.seat for p in game.team_players(team)) for team in TEAMS)
+    fresh = [split for split in _fair_splits(game) if split != today]
+    split = sorted(rng.choice(fresh or [today]), key=lambda side: (len(side), sorted(side)))
+    if game.three_player:         # White is the team of two, Black the Interceptor (three_player.SIZES)
+        teams = [TEAMS[1], TEAMS[0]]
+    else:                         # either colour may get the odd player out
+        teams = list(TEAMS)
         rng.shuffle(teams)
-    dealt = {team: seats[i::2] for i, team in enumerate(teams)}
-    return [{"type": "teams_shuffled", **dealt}]
+    seats = {team: list(side) for team, side in zip(teams, split)}
+    for side in seats.values():
+        rng.shuffle(side)         # the order within a team is its Encryptor rotation
+    return [{"type": "teams_shuffled", **{team: seats[team] for team in TEAMS}}]
+
+
+def _fair_splits(game: Game) -> list[frozenset]:
+    """Every split (the two teams' seats, whatever their colours) into two teams as even as possible (three players: one alone) that keeps as many
+    same-name players apart as can be: at most 8 players, so at most 70 to look at."""
+    seats = [p.seat for p in game.players]
+    names = {p.seat: normalize(p.name) for p in game.players}
+    size = 1 if game.three_player else len(seats) // 2
+    splits, best = [], None
+    for side in combinations(seats, size):
+        rest = [seat for seat in seats if seat not in side]
+        together = sum(len(team) - len({names[s] for s in team}) for team in (side, rest))
+        split = frozenset((frozenset(side), frozenset(rest)))
+        if best is None or together < best:
+            splits, best = [split], together
+        elif together == best and split not in splits:
+            splits.append(split)
+    return splits
 
 
 def set_timer(game, command, actor, rng):
