@@ -4,6 +4,8 @@ The rules raise `RuleError(code, **params)`; this is the one place that words th
 Flask-Babel, so every sentence can be translated).
 """
 
+import re
+
 from flask import g, has_request_context
 from flask_babel import get_translations
 from flask_babel import lazy_gettext as _l
@@ -24,6 +26,23 @@ def catalogue():
 def translate(message: str) -> str:
     """`message` in this request's language."""
     return catalogue().ugettext(message)
+
+
+# French elides « de » and « que » before a word that starts with a vowel sound: « le lien d’Amélie », not
+# « de Amélie ». Translators elide their own words; a name only arrives at run time, so its « de » is elided
+# here (a vowel, a mute h, or a Y sounding as a vowel: « d’Yves », « de Yann »). No other language has these
+# words before a placeholder.
+_BEFORE_NAME = re.compile(r"\b([dD]|[qQ]u)e %\((\w+)\)s")
+_VOWEL_SOUND = re.compile(r"[aeiouhàâäéèêëîïôöùûüœæ]|y[^aeiouàâéèêëîïôûù]", re.IGNORECASE)
+
+
+def elided(text: str, params: dict) -> str:
+    """`text` (a translated sentence with its placeholders) with « de » or « que » elided before each
+    placeholder whose value starts with a vowel sound."""
+    if "e %(" not in text:
+        return text
+    return _BEFORE_NAME.sub(lambda m: f"{m[1]}’%({m[2]})s" if _VOWEL_SOUND.match(str(params.get(m[2], ""))) else m[0],
+                            text)
 
 
 def N_plural(singular: str, plural: str, count: str = "num") -> tuple[str, str, str]:
@@ -126,7 +145,11 @@ REFUSALS = {
     "unknown_command": _l("That is not something the app knows how to do."),
     "busy": _l("The game is very busy right now. Please try again."),
     # web layer
-    "no_capability": _l("This link is not valid. Ask the table screen for your team's QR code."),
+    # keyed by the kind of link that no longer works (`link`): each says what to do instead
+    "no_capability": {"any": _l("This link is not valid. Ask the table screen for your team's QR code."),
+                      "seat": _l("This seat link no longer works: it was used, cancelled or replaced by a newer one. Ask the table screen for a new seat link."),
+                      "move": _l("This link no longer moves the table screen: it was used or cancelled. On the table screen, tap “Move the table screen to another device” again."),
+                      "watch": _l("This link to watch the game no longer works: the game is over and was deleted, or the link was mistyped.")},
     "wrong_game": _l("That link belongs to another game."),
     "not_table_screen": _l("This device is not this game's table screen. To move the table screen here, use "
                            "“Move the table screen to another device” on the table screen."),
@@ -171,8 +194,8 @@ def refusal(code: str, **params) -> str:
     message = REFUSALS[code]
     if code == "stale":
         return worded(message, {"change": stale_change(**params)})
-    if isinstance(message, dict):
-        message = message[params["team"]]
+    if isinstance(message, dict):        # a side's own sentence, or a kind of link's
+        message = message[params["team"]] if "team" in params else message[params.get("link", "any")]
     return worded(message, params)
 
 
@@ -190,7 +213,7 @@ def worded(message, params: dict) -> str:
         text = catalogue().ungettext(singular, plural, params[count])
     else:
         text = str(message)      # translated now, in the request's language
-    return text % params if params else text
+    return elided(text, params) % params if params else text
 
 # What a player's phone asks of them now (views.py `you.task`).
 TASKS = {

@@ -5,12 +5,14 @@ from urllib.parse import urlencode
 from flask import Flask, g, redirect, request, session
 from flask_babel import Babel, get_locale, get_translations
 from flask_babel import refresh as refresh_locale
+from jinja2 import pass_context
+from markupsafe import Markup
 
 from ..rules import TEAMS, other, three_player
 from ..rules.state import TOKENS_TO_END
 from ..rules.text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, LANGUAGES, NAME_LENGTH, TIMER_SECONDS
 
-from ..messages import CAUSES, catalogue, reason_text, refusal, side_text, task_text, team_name, translate
+from ..messages import CAUSES, catalogue, elided, reason_text, refusal, side_text, task_text, team_name, translate
 from ..views import TURN_TASKS
 from .security import init_security
 
@@ -53,17 +55,29 @@ def speak(mode: str, language: str) -> None:
     g.catalogue = get_translations()
 
 
+def _formatted(context, text: str, variables: dict) -> str:
+    text = elided(text, variables)
+    return (Markup(text) if context.eval_ctx.autoescape else text) % variables
+
+
+@pass_context
+def _gettext(context, string: str, **variables) -> str:
+    return _formatted(context, translate(string), variables)
+
+
+@pass_context
+def _ngettext(context, singular: str, plural: str, num: int, **variables) -> str:
+    variables.setdefault("num", num)
+    return _formatted(context, catalogue().ungettext(singular, plural, num), variables)
+
+
 def init_web(app: Flask) -> None:
     from .auth import SeatCookie
     app.session_interface = SeatCookie()
     Babel(app, locale_selector=_locale)
-    # Templates translate through this request's catalogue (see `speak`), as Flask-Babel's own callables do.
-    app.jinja_env.install_gettext_callables(
-        gettext=translate,
-        ngettext=lambda s, p, n: catalogue().ungettext(s, p, n),
-        pgettext=lambda c, s: catalogue().upgettext(c, s),
-        npgettext=lambda c, s, p, n: catalogue().unpgettext(c, s, p, n),
-        newstyle=True)
+    # Templates translate through this request's catalogue (see `speak`), formatting as Jinja's "newstyle"
+    # gettext does (the values escaped), with French elision before names (messages.elided).
+    app.jinja_env.install_gettext_callables(gettext=_gettext, ngettext=_ngettext, newstyle=False)
 
     @app.before_request
     def _language_from_link():

@@ -63,13 +63,17 @@ class Caller:
         return Actor(c.kind, team=c.team, seat=c.seat)
 
 
+# A page's kind of link -> how its refusal says the link no longer works (messages.REFUSALS "no_capability").
+DEAD_LINKS = {"handoff": "seat", "table_move": "move", "spectator": "watch"}
+
+
 def from_token(token: str | None, game_id: str | None = None, kinds: tuple[str, ...] | None = None,
                waiting: bool = False) -> Caller:
     """The caller `token` names, refused unless it is of one of `kinds` (any, if None) in `game_id`; a new
     phone's token still waiting to be let in only with `waiting`."""
     found = service().resolve(token)
-    if found is None:
-        raise Refused("no_capability")
+    if found is None:                      # said for the kind of link the page expected
+        raise Refused("no_capability", link=DEAD_LINKS.get(kinds[0] if kinds else None, "any"))
     capability, version = found
     g.game_id = capability.game_id        # the game's language words any refusal (web.__init__._locale)
     if game_id is not None and capability.game_id != game_id:

@@ -333,7 +333,7 @@ def table_move(token):
 def table_move_use(token):
     used = service().use_table_move(token)
     if used is None:
-        raise Refused("no_capability")
+        raise Refused("no_capability", link="move")
     game_id, host = used
     remember_table(game_id, host)
     return redirect(url_for("pages.table", game_id=game_id), 303)
