@@ -17,7 +17,7 @@ from typing import NamedTuple
 from datetime import datetime, timedelta, timezone
 
 from .keywords import load_pack
-from .rules import HOST, LOBBY, OVER, TEAMS, Actor, Game, RuleError, decide, replay
+from .rules import HOST, LOBBY, TEAMS, Actor, Game, RuleError, decide, replay
 from .rules.commands import BY_TYPE
 from .rules.targets import stale
 from .store import Capability, Conflict, Store, Withdrawn
@@ -245,17 +245,14 @@ class GameService:
         return self.store.capability(token)
 
     def join_by_code(self, typed: str) -> Capability:
-        """The join capability a typed join code stands for, while its game takes in players: refused once
-        joining is locked or the game started (and open again when joining reopens)."""
+        """The join capability a typed join code stands for, while its game takes in players (again once
+        joining reopens). Every other code, unknown or of a game started, over or with joining locked, gets
+        the one refusal: a stranger guessing codes learns nothing of which ones exist."""
         code = normal_join_code(typed)
         found = self.store.join_code(code) if 0 < len(code) <= 20 else None
-        if found is None:
+        game = self.load(found.game_id)[1] if found is not None else None
+        if game is None or game.phase != LOBBY or game.joining_locked:
             raise RuleError("no_such_join_code")
-        game = self.load(found.game_id)[1]
-        if game.phase != LOBBY:
-            raise RuleError("game_over" if game.phase == OVER else "too_late_to_join")
-        if game.joining_locked:
-            raise RuleError("joining_locked")
         return found
 
     def join_codes(self, game_id: str) -> dict[str, str]:

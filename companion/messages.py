@@ -82,7 +82,8 @@ REFUSALS = {
     "too_many_words": N_plural("That list is too long: at most %(max)s word.", "That list is too long: at most %(max)s words.", "max"),
     "too_few_words": N_plural("Your list has %(count)s different word; it needs at least %(min)s. Repeated or plural forms of one word count once (%(repeated)s).",
                               "Your list has %(count)s different words; it needs at least %(min)s. Repeated or plural forms of one word count once (%(repeated)s).", "count"),
-    "no_such_join_code": _l("No game is waiting for players with this code. Check the code on the table screen, or scan your team's QR code."),
+    # One refusal for every code that opens nothing (unknown, or its game started, over, locked): no oracle.
+    "no_such_join_code": _l("No game is taking players with this code. Check it on the table screen: codes show there only while joining is open."),
     "try_out_fixed_seats": _l("A try-out keeps its own seats: create a new game to play with other people."),
     # host corrections
     "joining_locked": _l("Joining is locked. Ask the table screen to reopen it."),

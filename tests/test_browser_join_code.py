@@ -70,7 +70,8 @@ def test_a_phone_without_a_camera_joins_by_typing_its_teams_code(browser, live_s
     rules.close()
     expect(grace.page.locator(".topbar .who")).to_contain_text("Grace")
 
-    # Locked: the code is refused on the home page, and the join page says so before anyone types a name.
+    # Locked: the code is refused on the home page as any code that opens nothing is (a stranger can't tell
+    # it exists), and the join page, which only a link holder reaches, says so before anyone types a name.
     table.get_by_role("button", name="Lock joining").click()
     expect(table.locator("h1")).to_contain_text("Joining is locked")
     expect(table.locator(".join-code")).to_have_count(0)
@@ -78,7 +79,8 @@ def test_a_phone_without_a_camera_joins_by_typing_its_teams_code(browser, live_s
     ada.page.goto(live_server.url)
     ada.page.get_by_label("Join with a code").fill(codes["white"])
     ada.page.get_by_role("button", name="Join", exact=True).click()
-    expect(ada.page.locator(".code-form .form-error")).to_contain_text("Joining is locked")
+    expect(ada.page.locator(".code-form .form-error")).to_contain_text("No game is taking players with this code")
+    both_phone_sizes(ada.page, "join-code-home-refused")
     join_url = live_server.url + "/join/" + live_server.server.app.extensions["games"].shared_tokens(
         grace.page.url.rsplit("/", 1)[1])["white"]
     ada.page.goto(join_url)

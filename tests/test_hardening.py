@@ -128,6 +128,25 @@ def test_behind_trusted_proxies_each_client_has_its_own_limit_and_a_forged_addre
     assert direct.post("/api/games", headers=bea).status_code == 429
 
 
+@pytest.mark.parametrize("proxied", [False, True])
+def test_an_ipv6_client_counts_by_its_64_network_and_an_ipv4_mapped_address_as_ipv4(tmp_path, proxied):
+    """Whoever holds an IPv6 address holds its whole /64 (2^64 addresses): the limits count the network."""
+    app = make_app(tmp_path, RATE_LIMIT_CREATE="1 per minute", TRUSTED_PROXIES=int(proxied))
+    client = app.test_client()
+
+    def create(address):
+        if proxied:
+            return client.post("/api/games", headers={"X-Forwarded-For": address}).status_code
+        return client.post("/api/games", environ_base={"REMOTE_ADDR": address}).status_code
+
+    assert create("2001:db8:1:2::1") == 201
+    assert create("2001:db8:1:2:ffff:ffff:ffff:fffe") == 429        # another address of the same /64
+    assert create("2001:db8:1:3::1") == 201                         # the next /64 is someone else
+    assert create("192.0.2.7") == 201
+    assert create("::ffff:192.0.2.7") == 429                        # the same IPv4 client, written as IPv6
+    assert create("192.0.2.8") == 201                               # IPv4 still counts each address
+
+
 def test_every_post_route_is_rate_limited(tmp_path):
     app = make_app(tmp_path)
     posts = {rule.endpoint for rule in app.url_map.iter_rules() if "POST" in rule.methods}

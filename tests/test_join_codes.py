@@ -84,8 +84,8 @@ def test_a_code_stops_working_while_joining_is_locked_and_works_again_once_reope
                                       headers={"Authorization": f"Bearer {host}"})
     assert lock(True).status_code == 200
     answer = type_code(phone, code)
-    assert answer.status_code == 409
-    assert code_error(answer) == expected(app, "joining_locked")
+    assert answer.status_code == 404         # as if there were no such code (see below)
+    assert code_error(answer) == expected(app, "no_such_join_code")
     assert lock(False).status_code == 200
     assert type_code(phone, code).status_code == 303
 
@@ -96,8 +96,45 @@ def test_a_code_stops_working_once_the_game_starts(app, client):
     phone = browser(app)
     for code in codes.values():
         answer = type_code(phone, code)
-        assert answer.status_code == 409
-        assert code_error(answer) == expected(app, "too_late_to_join")
+        assert answer.status_code == 404
+        assert code_error(answer) == expected(app, "no_such_join_code")
+
+
+def test_a_code_that_opens_nothing_gets_one_answer_whether_wrong_started_over_or_locked(tmp_path):
+    """A stranger guessing codes can't tell a code that exists from one that doesn't (issue 20, item 8):
+    the same status, sentence, page and headers, and every one counted against the wrong-code limit."""
+    app = make_app(tmp_path, RATE_LIMIT_JOIN_CODE="10 per minute")
+    client = app.test_client()
+    codes_of = app.extensions["games"].join_codes
+    locked = ApiGame(client, white=("Ann",), black=("Bea",), start=False)
+    assert locked.post("lock-joining", locked.tokens["host"], locked=True).status_code == 200
+    started = ApiGame(client)
+    over = ApiGame(client)
+    over.round(black=(False, False))
+    over.round(black=(False, False))                       # Black's second Miscommunication
+    assert over.view(over.host)["phase"] == "over"
+    typed = {"locked": codes_of(locked.id)["white"], "started": codes_of(started.id)["black"],
+             "over": codes_of(over.id)["white"]}
+    typed["wrong"] = next(c * JOIN_CODE_LENGTH for c in JOIN_CODE_ALPHABET if c * JOIN_CODE_LENGTH not in typed.values())
+    phone = browser(app)
+    answers = {case: type_code(phone, code) for case, code in typed.items()}
+
+    def page(case):      # what differs is what the phone typed, echoed in the form, and the CSRF token's time
+        body = answers[case].get_data(as_text=True).replace(f'value="{typed[case]}"', 'value="…"')
+        return re.sub(r'name="csrf_token" value="[^"]+"', "", body)
+
+    def headers(case):
+        varying = {"Date", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
+        return sorted((name, value) for name, value in answers[case].headers.items() if name not in varying)
+
+    for case, answer in answers.items():
+        assert answer.status_code == 404, case
+        assert code_error(answer) == expected(app, "no_such_join_code"), case
+        assert page(case) == page("wrong") and headers(case) == headers("wrong"), case
+    remaining = [int(answers[case].headers["X-RateLimit-Remaining"]) for case in typed]
+    assert remaining == [9, 8, 7, 6]                       # each one counted as a wrong code
+    assert locked.post("lock-joining", locked.tokens["host"], locked=False).status_code == 200
+    assert type_code(phone, typed["locked"]).status_code == 303           # the right code, once it works again
 
 
 def test_wrong_codes_are_rate_limited_per_address_but_right_ones_are_not_counted(tmp_path):

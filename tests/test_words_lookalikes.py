@@ -106,3 +106,96 @@ def test_through_the_api_look_alikes_are_refused_and_an_accepted_clue_is_shown_a
     game.announce("black")
     clues = game.view(game.host)["rounds"][0]["transmissions"]["white"]["clues"]
     assert clues == typed                                        # kept and shown exactly as typed
+
+
+# --- letter-like forms, and spaces or dashes inside a word (issue 20, item 7) ---------------------------
+
+# a-z in small capitals (there is none for x): what some "fancy text" sites offer.
+SMALL_CAPITALS = str.maketrans("abcdefghijklmnopqrstuvwyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ")
+NO_BREAK_SPACE, BRAILLE_BLANK = "\u00a0", "\u2800"
+
+
+def spelled_apart(keyword: str) -> list[str]:
+    """The keyword in small capitals, with a look-alike first letter, and with blanks or dashes inside."""
+    half = len(keyword) // 2
+    return [keyword.lower().translate(SMALL_CAPITALS), keyword[0].lower().translate(SMALL_CAPITALS) + keyword[1:],
+            keyword[:half] + NO_BREAK_SPACE + keyword[half:], keyword[:half] + BRAILLE_BLANK + keyword[half:],
+            " ".join(keyword), keyword[:half] + "-" + keyword[half:]]
+
+
+@pytest.mark.parametrize("keyword,clue", [
+    ("OTTER", "ᴏᴛᴛᴇʀ"), ("GARDEN", "ɢARDEN"), ("GARDEN", "ɢᴀʀᴅᴇɴ"),   # small capitals
+    ("OTTER", "🅾🆃🆃🅴🆁"),                      # letters in squares, as emoji keyboards offer
+    ("OTTER", "ᴼᵀᵀᴱᴿ"), ("OTTER", "𝐨𝐭𝐭𝐞𝐫"),     # modifier and mathematical letters (NFKC)
+    ("CASTLE", "ƈastle"),                       # a letter with a hook, as an accented letter is the letter
+    ("OTTER", f"OT{NO_BREAK_SPACE}TER"), ("OTTER", f"OT{BRAILLE_BLANK}TER"), ("OTTER", "OT\U0001d159TER"),
+    ("OTTER", "O T T E R"), ("OTTER", "OT-TER"), ("OTTER", "ot–ter"), ("OTTER", "O.T.T.E.R"), ("OTTER", "ot_ter"),
+    ("OTTER", "O T T E R S"),                   # and its plural
+    ("ICECREAM", "ice cream"), ("ICE CREAM", "ice-cream"),
+    ("ÉCOLE", "é-co-le"), ("사과", "사 과를"),
+])
+def test_letter_like_forms_and_spaces_or_dashes_inside_a_word_make_no_new_word(keyword, clue):
+    assert same_word(keyword, clue)
+    assert contains_word(f"the {clue} here", keyword)
+
+
+@pytest.mark.parametrize("keyword,clue", [
+    ("OTTER", "hot terrain"), ("OTTER", "pot terrier"), ("OTTER", "river animal"), ("GARDEN", "rose bed"),
+    ("ICE CREAM", "nice creamy"), ("ICECREAM", "ice"), ("ICECREAM", "ice creamy"),
+    ("CHAT", "château fort"), ("CHAT", "le chaton"), ("ÉCOLE", "salle de classe"), ("ÉCOLE", "l'écolier"),
+    ("사과", "사과나무 아래"), ("바다", "파란 하늘"), ("나무", "나 무지개"),
+])
+def test_clues_that_do_not_spell_the_keyword_stay_fair(keyword, clue):
+    assert not contains_word(clue, keyword)
+
+
+@pytest.mark.parametrize("a,b", [
+    ("🍦 cream", "cream"), ("ice cream", "ice"), ("?!", "..."), ("sea lion", "sea"), ("사과 나무", "사과")
+])
+def test_symbols_count_and_spacing_joins_only_what_is_there(a, b):
+    assert not same_word(a, b)
+
+
+@pytest.mark.parametrize("a,b", [("ice cream", "icecream"), ("ice cream", "Ice-Cream"), ("otter", "otter!"),
+                                  ("pomme de terre", "Pomme-de-terre"), ("아이스 크림", "아이스크림")])
+def test_a_clue_spaced_or_punctuated_otherwise_is_the_same_clue(a, b):
+    assert same_word(a, b)
+
+
+def test_a_clue_spelling_a_keyword_in_small_capitals_or_with_blanks_or_dashes_inside_is_refused():
+    words = WORDS + ["GARDEN"]
+    for seed in range(4):
+        table = Table(custom_words="\n".join(words), words=words, seed=seed)
+        for keyword in table.game.keywords["white"]:
+            for clue in spelled_apart(keyword):
+                with pytest.raises(RuleError) as refused:
+                    table.announce("white", ["zqa", clue, "zqb"])
+                assert refused.value.code == "clue_is_keyword" and refused.value.params["keyword"] == keyword, clue
+
+
+def test_two_word_french_and_korean_clues_are_still_accepted_and_a_respaced_one_is_reused():
+    table = _table()
+    table.announce("white", ["ice cream", "château fort", "hot terrain"])
+    table.announce("black", ["crème brûlée", "빨간 사과", "pomme de terre"])
+    table.transmission("white")
+    table.transmission("black")
+    for clue in ("ice-cream", "icecream", "ICE CREAM", "Chateau-Fort"):
+        with pytest.raises(RuleError) as refused:
+            table.announce("white", [clue, "zqd", "zqe"])
+        assert refused.value.code == "clue_reused"
+    table.announce("white", ["ice tea", "château d'eau", "hot air"])
+
+
+def test_through_the_api_letter_like_forms_and_blanks_inside_a_keyword_are_refused(client):
+    game = ApiGame(client, settings={"words": "\n".join(WORDS + ["GARDEN"])})
+    keyword = game.view(game.encryptor("white"))["teams"]["white"]["keywords"][0]
+    before = game.events()
+    for clue in spelled_apart(keyword):
+        answer = game.post("clues", game.encryptor("white"), clues=["zqa", "zqb", clue])
+        assert answer.status_code == 400, clue
+        assert answer.get_json()["code"] == "clue_is_keyword" and keyword in answer.get_json()["error"]
+    assert game.events() == before
+    typed = ["ice cream", "ᴀ château", "사과 나무"]
+    game.announce("white", typed)
+    game.announce("black")
+    assert game.view(game.host)["rounds"][0]["transmissions"]["white"]["clues"] == typed

@@ -7,7 +7,7 @@ from collections import Counter
 
 from .codes import parse_guess
 from .errors import RuleError
-from .skeleton import ignorable
+from .skeleton import BLANKS, ignorable
 from .words import distinct_words
 
 NAME_LENGTH = (2, 20)
@@ -24,7 +24,6 @@ LANGUAGES = ("en", "fr", "ko")    # each has a keyword pack and a catalogue
 # Kept for emoji like 👩‍🚀 (elsewhere the comparisons ignore it: words.normalize); every other format
 # character is refused.
 _ZERO_WIDTH_JOINER = "\u200d"
-_BLANK_BRAILLE = "\u2800"        # a symbol that prints as nothing
 
 
 def clean_text(value, max_length: int, error: str) -> str:
@@ -41,8 +40,8 @@ def clean_text(value, max_length: int, error: str) -> str:
 
 def _visible(text: str) -> bool:
     """At least one character that prints: a letter, digit, punctuation mark or symbol (the Hangul fillers
-    are letters that print as nothing: default-ignorable)."""
-    return any(unicodedata.category(c)[0] in "LNPS" and c != _BLANK_BRAILLE and not ignorable(c) for c in text)
+    are letters that print as nothing: default-ignorable; the BLANKS symbols that print as a space)."""
+    return any(unicodedata.category(c)[0] in "LNPS" and c not in BLANKS and not ignorable(c) for c in text)
 
 
 def parse_code(value) -> tuple:

@@ -1,8 +1,13 @@
-"""Comparing words as a table would: ignoring case, accents, spacing and a plural ending, and what a reader
-can't see (invisible characters, a look-alike letter from another script: see skeleton.py).
+"""Comparing words as a table would: ignoring case, accents, spacing, punctuation and a plural ending, and
+what a reader can't see (invisible characters, a look-alike letter from another script or a letter-like form
+such as a small capital: see skeleton.py).
 
 Used for the mechanical clue checks (no own keyword, no reuse) and for proposing matches in the
 keyword tiebreak. The table keeps the last word on anything subtler (synonyms, translations).
+
+Spacing and punctuation make no new word: "ice cream", "ice-cream" and "icecream" are one clue, and a clue
+spelling a keyword with spaces, dashes or dots between its letters ("O T T E R", "OT-TER") is that keyword.
+Symbols and emoji do count ("🍦 cream" is not "cream").
 
 Languages: English and French plurals (-s, -es, -x, French -aux for -al); Korean has no case, and
 a noun carries its particle or plural marker in the same word (사과를, 사과들), so those are
@@ -14,23 +19,32 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from .skeleton import skeleton
+from .skeleton import BLANKS, skeleton
 
 _PLURAL_ENDINGS = ("es", "s", "x")
 # What Korean attaches to a noun: the plural 들 and common particles (longest first).
 _KOREAN_ENDINGS = ("들에게", "에게서", "으로", "에서", "에게", "까지", "부터", "처럼", "보다", "들", "은", "는",
                    "이", "가", "을", "를", "의", "에", "로", "와", "과", "도", "만")
+_LONGEST_ENDING = max(map(len, _PLURAL_ENDINGS + _KOREAN_ENDINGS))
+_BLANK_TO_SPACE = str.maketrans(dict.fromkeys(BLANKS, " "))
 
 
 @lru_cache(maxsize=4096)      # a game compares the same few words again and again
 def normalize(text: str) -> str:
     """Fold a word or phrase to a comparable form: NFKC, casefold, its skeleton (no invisible characters,
-    look-alikes made one), no accents, single spaces."""
+    look-alikes made one), no accents, single spaces (a blank-looking character is a space)."""
     # The skeleton before case folding: a Cyrillic capital Т looks like T, its small т not like t.
     text = skeleton(unicodedata.normalize("NFKC", text)).casefold()
     decomposed = unicodedata.normalize("NFKD", text)
     without_marks = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(unicodedata.normalize("NFC", without_marks).split())
+    return " ".join(unicodedata.normalize("NFC", without_marks).translate(_BLANK_TO_SPACE).split())
+
+
+def _compact(folded: str) -> str:
+    """A folded text without its spaces and punctuation ("ice-cream" -> "icecream", "o t t e r" -> "otter");
+    a text of nothing else stays as it is ("?!" is not "...")."""
+    kept = "".join(c for c in folded if not c.isspace() and unicodedata.category(c)[0] != "P")
+    return kept or folded
 
 
 def _is_hangul(char: str) -> bool:
@@ -54,33 +68,46 @@ def _singulars(word: str) -> set[str]:
     return forms
 
 
-def same_word(a: str, b: str) -> bool:
-    """True when two words are the same but for case, accents or a plural ending."""
-    a, b = normalize(a), normalize(b)
+def _same(a: str, b: str) -> bool:
+    """Two folded words are one but for a plural ending (or Korean particle)."""
     return a in _singulars(b) or b in _singulars(a)
 
 
+def same_word(a: str, b: str) -> bool:
+    """True when two words or phrases are the same but for case, accents, spacing, punctuation or a plural
+    ending."""
+    return _same(_compact(normalize(a)), _compact(normalize(b)))
+
+
 def words_of(phrase: str) -> list[str]:
-    return [w for w in re.split(r"[^\w]+", normalize(phrase)) if w]
+    """The phrase's words: its runs of letters and digits (anything else parts them, the underscore too)."""
+    return [w for w in re.split(r"[\W_]+", normalize(phrase)) if w]
 
 
 def contains_word(phrase: str, word: str) -> bool:
-    """True when `word` (or its plural) stands in `phrase` as whole words, or is the whole phrase."""
+    """True when `word` (or its plural) is the whole phrase, or is spelled by whole words of it in a row:
+    "moon-walk" holds MOON ("moonlight" doesn't), and so do "the O T T E R" and "sea ot-ter" hold OTTER."""
     if same_word(phrase, word):
         return True
-    target, words = words_of(word), words_of(phrase)
+    target, words = "".join(words_of(word)), words_of(phrase)
     if not target:
         return False
-    *head, last = target
-    return any(words[i:i + len(head)] == head and same_word(words[i + len(head)], last)
-               for i in range(len(words) - len(target) + 1))
+    for start in range(len(words)):
+        run = ""
+        for part in words[start:]:
+            run += part
+            if _same(run, target):
+                return True
+            if len(run) > len(target) + _LONGEST_ENDING:
+                break
+    return False
 
 
 def distinct_words(words) -> list[str]:
     """The words in order, leaving out any that is the same word as an earlier one (MOON, Moon, MOONS)."""
     kept, seen_words, seen_forms = [], set(), set()
     for word in words:
-        folded = normalize(word)
+        folded = _compact(normalize(word))
         if not folded or folded in seen_forms or _singulars(folded) & seen_words:
             continue
         kept.append(word)
