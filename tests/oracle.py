@@ -64,11 +64,26 @@ class Oracle:
                 self.withdrawn.update({clue: t.encryptor for clue in t.clues})
 
     def version_seen(self, v) -> int:
-        """The version this viewer's view shows: the latest event it may see, which is every event but the
-        drafts of a team not its own (a seat's team; no team for the table, spectators and links)."""
-        team = team_of(v)
-        return max((seq for seq, e in enumerate(self.events, start=1)
-                    if not (e["type"] == "guess_saved" and not e["sealed"] and e["by"] != team)), default=0)
+        """The version this viewer's view shows: how many events it could see, which is every event but the
+        drafts of a team it was not on when they were saved (a seat's team; no team for the table, spectators
+        and links). The log keeps a team's latest draft of each transmission only: a draft says how many
+        drafts its team had saved (`ordinal`), the replaced ones included."""
+        public, drafts, seen, teams = 0, {}, {}, {}      # seen: seat -> drafts it saw; teams: seat -> its team
+        for e in self.events:
+            if e["type"] == "guess_saved" and not e["sealed"]:
+                had = drafts.get(e["by"], 0)
+                drafts[e["by"]] = e.get("ordinal", had + 1)
+                for seat in (s for s, team in teams.items() if team == e["by"]):
+                    seen[seat] = seen.get(seat, 0) + drafts[e["by"]] - had
+                continue
+            public += 1
+            if e["type"] in ("player_joined", "player_moved"):
+                teams[e["seat"]] = e["team"]
+            elif e["type"] in ("player_left", "player_removed"):
+                teams.pop(e["seat"], None)
+            elif e["type"] == "teams_shuffled":
+                teams.update({seat: team for team in ("white", "black") for seat in e[team]})
+        return public + (seen.get(v.seat, 0) if v.kind == "seat" and v.seat in teams else 0)
 
     @property
     def public_keywords(self) -> bool:
