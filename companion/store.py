@@ -74,18 +74,6 @@ schema_version = Table(
     Column("applied_at", DateTime(timezone=True), nullable=False),
 )
 
-# The schema's history: (version, what it does, upgrade(connection)). Append; never edit a step that shipped.
-MIGRATIONS = [
-    (1, "games, capabilities and the event log",
-     lambda conn: metadata.create_all(conn, tables=[games, capabilities, events], checkfirst=True)),
-    (2, "an index on the events' time, for the idle-game expiry",
-     lambda conn: events_by_time.create(conn, checkfirst=True)),
-    (3, "join codes: each team's join link as a short code to type",
-     lambda conn: join_codes.create(conn, checkfirst=True)),
-    (4, "slots: a team's latest draft replaces its earlier ones in the log",
-     lambda conn: _add_slots(conn)),
-]
-
 
 def _add_slots(conn) -> None:
     # Step 1 creates the events table as this code declares it: with the column already, on a new database.
@@ -94,6 +82,16 @@ def _add_slots(conn) -> None:
     events_by_slot.create(conn, checkfirst=True)
 
 
+# The schema's history: (version, what it does, upgrade(connection)). Append; never edit a step that shipped.
+MIGRATIONS = [
+    (1, "games, capabilities and the event log",
+     lambda conn: metadata.create_all(conn, tables=[games, capabilities, events], checkfirst=True)),
+    (2, "an index on the events' time, for the idle-game expiry",
+     lambda conn: events_by_time.create(conn, checkfirst=True)),
+    (3, "join codes: each team's join link as a short code to type",
+     lambda conn: join_codes.create(conn, checkfirst=True)),
+    (4, "slots: a team's latest draft replaces its earlier ones in the log", _add_slots),
+]
 LATEST_SCHEMA = MIGRATIONS[-1][0]
 _SCHEMA_VERSION = select(func.coalesce(func.max(schema_version.c.version), 0))
 

@@ -1,9 +1,9 @@
 """Who can see what an event changes, and which events replace one another (docs/security.md "Per-viewer
 versions").
 
-Each event has one audience: everyone, one team, or one seat. A viewer's version counts the events of the
-audiences it belongs to (rules/state.py `Game.version_seen_by`): +1 for each event it can see, nothing for
-the others. So a team's private step (a draft guess) moves the version, the ETag and the stream of that
+Each event has one audience: everyone, one team, or one seat. A viewer's version counts the events it could
+see, those of the audiences it belonged to when they happened (rules/state.py `Game.version_seen_by`): +1
+for each, nothing for the others. So a team's private step (a draft guess) moves the version, the ETag and the stream of that
 team's phones only: the other team and the table screen see nothing move, and learn neither that nor how
 often a team drafts.
 
