@@ -27,7 +27,9 @@ GAME_ID_BYTES = 9
 GAME_ID_LENGTH = len(secrets.token_urlsafe(GAME_ID_BYTES))   # 12: shorter than any token
 MAX_ATTEMPTS = 20
 # A whole game is about 150 events (a rematch starts over in the same game): a game spammed with commands
-# within the rate limits stops growing here, and then expires like any idle game.
+# within the rate limits stops growing here, and then expires like any idle game. The limit counts the events
+# everyone sees: a team's private steps replace one another in the log (rules/audience.py), so they neither
+# grow it nor bring a game to its end, and the table sees whoever spams it.
 MAX_EVENTS_PER_GAME = 5000
 EXPIRY_CHECK_SECONDS = 600   # how often (at most) creating a game also deletes idle ones
 # Join codes: read off the table screen and typed on a phone, so no two characters look alike
@@ -205,7 +207,10 @@ class GameService:
         `token`: the capability the command came with; it must still exist when the events are appended (in
         the same transaction), so a seat taken over by another phone can't act any more. `expected_version`:
         the version of the view the caller saw (If-Match); any other is refused as stale (the other team's
-        drafts don't move it: rules/audience.py)."""
+        drafts don't move it: rules/audience.py). A command that changes nothing writes nothing.
+
+        The `version` read and appended after here is the log's own sequence number, for the store's
+        optimistic concurrency and the cache only: what a caller is told is its view's version."""
         declared = BY_TYPE.get(command.get("type"))
         seat = actor.seat if actor.kind == "seat" else None     # whose view the versions are of
         for _ in range(MAX_ATTEMPTS):
@@ -217,7 +222,10 @@ class GameService:
             elif declared is not None and declared.timed:
                 command = {**command, "at": self.clock()}     # starts the sand timer
             events = decide(game, command, actor, self.rng)   # RuleError propagates: nothing written
-            if version + len(events) > self.max_events:
+            if not events:
+                return Outcome([], game.version_seen_by(seat))
+            after = replay(events, game)
+            if after.version_seen_by(None) > self.max_events:
                 raise RuleError("game_too_long", limit=self.max_events)
             caps, revoked, promoted = _capability_changes(game_id, events, game)
             try:
@@ -226,7 +234,6 @@ class GameService:
                 continue
             except Withdrawn:
                 raise RuleError("seat_gone" if actor.kind in ("seat", "handoff") else "no_capability") from None
-            after = replay(events, game)
             self.cache.put(game_id, new_version, after)
             self.changed(game_id)
             seat_token = next((c.token for c in caps if c.kind in ("seat", "waiting")), None)

@@ -1,7 +1,12 @@
 """Tables and transactions (SQLAlchemy Core): games, their capability tokens and the event log.
 
 The event log is the only game state: `events(game_id, seq)` is UNIQUE, so two writers that both
-read version N can't both append event N+1; the loser gets `Conflict` and decides again.
+read version N can't both append event N+1; the loser gets `Conflict` and decides again. (A version here is
+the log's sequence number, which no viewer is shown: a viewer's version counts the events it can see.)
+
+An event with a `slot` (a team's draft: rules/audience.py) replaces the stored events of its game with the
+same slot, in the same transaction, so a team's private steps keep one row per slot however often they are
+taken.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ events = Table(
     Column("type", String(40), nullable=False),
     Column("data", Text, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("slot", String(120)),                     # a replaceable event's slot (rules/audience.py), else null
     UniqueConstraint("game_id", "seq", name="uq_events_game_seq"),
 )
 # A team's join link as a few letters to type, for a phone without a camera: unique among stored games.
@@ -57,6 +63,8 @@ join_codes = Table(
 
 # The idle-game expiry looks only at events older than its cutoff (not at every stored event).
 events_by_time = Index("ix_events_created_at", events.c.created_at)
+# An event with a slot finds the earlier ones it replaces.
+events_by_slot = Index("ix_events_slot", events.c.game_id, events.c.slot)
 
 
 schema_version = Table(
@@ -66,6 +74,14 @@ schema_version = Table(
     Column("applied_at", DateTime(timezone=True), nullable=False),
 )
 
+
+def _add_slots(conn) -> None:
+    # Step 1 creates the events table as this code declares it: with the column already, on a new database.
+    if "slot" not in {column["name"] for column in inspect(conn).get_columns(events.name)}:
+        conn.execute(text("ALTER TABLE events ADD COLUMN slot VARCHAR(120)"))
+    events_by_slot.create(conn, checkfirst=True)
+
+
 # The schema's history: (version, what it does, upgrade(connection)). Append; never edit a step that shipped.
 MIGRATIONS = [
     (1, "games, capabilities and the event log",
@@ -74,6 +90,7 @@ MIGRATIONS = [
      lambda conn: events_by_time.create(conn, checkfirst=True)),
     (3, "join codes: each team's join link as a short code to type",
      lambda conn: join_codes.create(conn, checkfirst=True)),
+    (4, "slots: a team's latest draft replaces its earlier ones in the log", _add_slots),
 ]
 LATEST_SCHEMA = MIGRATIONS[-1][0]
 _SCHEMA_VERSION = select(func.coalesce(func.max(schema_version.c.version), 0))
@@ -99,6 +116,8 @@ _JOIN_CODE = (select(capabilities)
               .where(join_codes.c.code == bindparam("code")))
 _TOKEN_EXISTS = select(capabilities.c.token).where(capabilities.c.token == bindparam("token"))
 _INSERT_EVENTS = insert(events)
+_REPLACE = delete(events).where(events.c.game_id == bindparam("game_id"), events.c.slot == bindparam("in_slot"),
+                                events.c.seq < bindparam("before"))
 _INSERT_CAPABILITIES = insert(capabilities)
 
 
@@ -392,12 +411,18 @@ class Store:
 
     @staticmethod
     def _insert_events(conn, game_id: str, version: int, new_events: list[dict]) -> None:
+        """Insert the events after `version`, then delete the earlier ones their slots replace (after: a
+        writer that was not first fails on the insert and deletes nothing)."""
         now = _now()
-        rows = [{"game_id": game_id, "seq": version + i, "type": e["type"],
+        rows = [{"game_id": game_id, "seq": version + i, "type": e["type"], "slot": e.get("slot"),
                  "data": json.dumps(e, ensure_ascii=False), "created_at": now}
                 for i, e in enumerate(new_events, start=1)]
         if rows:
             conn.execute(_INSERT_EVENTS, rows)
+        latest = {row["slot"]: row["seq"] for row in rows if row["slot"] is not None}
+        if latest:
+            conn.execute(_REPLACE, [{"game_id": game_id, "in_slot": slot, "before": seq}
+                                    for slot, seq in latest.items()])
 
     @staticmethod
     def _insert_capabilities(conn, caps) -> None:

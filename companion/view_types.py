@@ -415,8 +415,9 @@ class _Game(TypedDict):
 
 class View(_Game):
     """Everything this viewer may see of the game, and nothing more."""
-    version: Annotated[int, described("This view's version: the number of the latest event this viewer can see. A team's draft "
-                                       "guess moves only that team's players' versions; every other event moves everyone's.", ge=1)]
+    version: Annotated[int, described("This view's version: how many events this viewer could see, +1 for each. A team's "
+                                       "draft guess moves only that team's players' versions; every other event moves "
+                                       "everyone's. Two viewers' versions differ: compare only versions of one view.", ge=1)]
     phase: Literal[PHASES]
 
 
@@ -475,7 +476,8 @@ class CommandResult(TypedDict):
     version: Annotated[int, described("The version of the caller's view after this command (what `If-Match` "
                                       "expects next).", ge=1)]
     events: Annotated[list[Literal[EVENT_TYPES]], described("The types of the events this command caused, in "
-                                                            "order.", min_length=1)]
+                                                            "order; none when it changed nothing (a draft equal "
+                                                            "to the team's draft).")]
 
 
 class JoinResult(TypedDict):

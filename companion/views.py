@@ -46,8 +46,8 @@ TURN_TASKS = frozenset({"write_clues", "decrypt", "intercept", "intercept_alone"
 
 
 def version_for(game: Game, viewer: Viewer) -> int:
-    """The version of `viewer`'s view: its latest event that it can see (rules/audience.py). A team's draft
-    moves only that team's version, so nobody else's poll, ETag or stream learns of it."""
+    """The version of `viewer`'s view: the number of events it could see (rules/audience.py). A team's draft
+    moves only that team's versions, so nobody else's poll, ETag, stream or command answer learns of it."""
     return game.version_seen_by(viewer.seat if viewer.kind == "seat" else None)
 
 

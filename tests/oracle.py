@@ -4,7 +4,8 @@
 was dealt this match, a swapped-out one included; the clues the table took back). For a viewer (anything
 with `kind`, `seat` and `team`, as `companion.views.Viewer`) it says, from the rules alone and not from
 `companion/views.py`, which strings the viewer may not know yet (`hidden_words`), every code or guess it
-may see anywhere (`visible_codes`) and the code it is encrypting now (`own_code`). What needs the game only
+may see anywhere (`visible_codes`), the code it is encrypting now (`own_code`) and its view's version
+(`version_seen`: the events it could see, counted from the log in `versions_seen`). What needs the game only
 is a function too: which of a transmission's code and guesses a viewer may see (`sees`), its own code
 (`own_code`). `walk` finds every code-like value in a JSON document.
 """
@@ -45,6 +46,31 @@ def transmission(game, number, team):
     return r.transmissions.get(team) if r else None
 
 
+def versions_seen(events: list[dict], viewer) -> list[int]:
+    """The version `viewer`'s view had after each event of the log: how many events it could see, which is
+    every event but the drafts of a team it was not on when they were saved (a seat's team; no team for the
+    table, spectators and links). The log keeps a team's latest draft of each transmission only: a draft says
+    how many drafts its team had saved (`ordinal`), the replaced ones included."""
+    public, drafts, seen, teams, after = 0, {}, {}, {}, []   # seen: seat -> drafts it saw; teams: seat -> team
+    for e in events:
+        if e["type"] == "guess_saved" and not e["sealed"]:
+            had = drafts.get(e["by"], 0)
+            drafts[e["by"]] = e.get("ordinal", had + 1)
+            for seat in (s for s, team in teams.items() if team == e["by"]):
+                seen[seat] = seen.get(seat, 0) + drafts[e["by"]] - had
+        else:
+            public += 1
+            if e["type"] in ("player_joined", "player_moved"):
+                teams[e["seat"]] = e["team"]
+            elif e["type"] in ("player_left", "player_removed"):
+                teams.pop(e["seat"], None)
+            elif e["type"] == "teams_shuffled":
+                teams.update({seat: team for team in ("white", "black") for seat in e[team]})
+        seated = viewer.kind == "seat" and viewer.seat in teams
+        after.append(public + (seen.get(viewer.seat, 0) if seated else 0))
+    return after
+
+
 class Oracle:
     def __init__(self, events: list[dict]):
         self.events = list(events)
@@ -64,11 +90,8 @@ class Oracle:
                 self.withdrawn.update({clue: t.encryptor for clue in t.clues})
 
     def version_seen(self, v) -> int:
-        """The version this viewer's view shows: the latest event it may see, which is every event but the
-        drafts of a team not its own (a seat's team; no team for the table, spectators and links)."""
-        team = team_of(v)
-        return max((seq for seq, e in enumerate(self.events, start=1)
-                    if not (e["type"] == "guess_saved" and not e["sealed"] and e["by"] != team)), default=0)
+        """The version this viewer's view shows (see `versions_seen`)."""
+        return versions_seen(self.events, v)[-1] if self.events else 0
 
     @property
     def public_keywords(self) -> bool:

@@ -3,7 +3,8 @@
 Bots play whole games through the JSON API, with bearer tokens, against the real server (several
 gunicorn worker processes on one database). Afterwards the database itself is read: every game's event
 log must be gapless, replay to a finished game whose result the rules agree with, and hold exactly the
-events the server acknowledged to the bots, at the versions it acknowledged them.
+events the server acknowledged to the bots, at the versions it acknowledged them (each poster's view's
+version: the events it could see, tests/oracle.py `versions_seen`).
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from companion.rules import ALL_CODES, OVER, TEAMS, other, replay
 from companion.rules.round_end import SCORE, keyword_result, round_end, score_winner
 from companion.rules.state import Tokens, token_awards
 from companion.store import Store, make_engine
+from companion.views import SPECTATOR, Viewer
 
 from .conftest import database_url
+from .oracle import versions_seen
 from .server import ROOT, Server
 
 pytestmark = pytest.mark.slow
@@ -143,7 +146,7 @@ class Bot:
         chances = random.Random(f"chances/{number}")
         self.p_miss = chances.choice((0.15, 0.3, 0.5))
         self.p_intercept = chances.choice((0.1, 0.3, 0.5))
-        self.acks: list[dict] = []      # every 2xx answer: command, body, poster's team, version, events
+        self.acks: list[dict] = []      # every 2xx answer: command, body, poster's team and seat, version, events
         self.keywords: dict[str, list[str]] = {}
         self.finished = False
 
@@ -157,7 +160,8 @@ class Bot:
         """A command that must succeed; its acknowledgement is recorded."""
         status, answer = request(self.port, "POST", f"/api/games/{self.game_id}/{command}", body or {}, token)
         assert 200 <= status < 300, (self.game_id, command, body, status, answer)
-        self.acks.append({"command": command, "body": body, "team": team,
+        seat = next((seat for seat, t in self.seats.items() if t == token), None)
+        self.acks.append({"command": command, "body": body, "team": team, "seat": seat,
                           "version": answer["version"], "events": answer["events"]})
         return answer
 
@@ -288,6 +292,7 @@ def style_of(number: int) -> str:
 def log_of(store: Store, game_id: str) -> list[dict]:
     rows = store.events_after(game_id)
     seqs = [seq for seq, _, _ in rows]
+    # No gap: a bot drafts at most once per transmission, so no draft replaced another (store.py).
     assert seqs == list(range(1, len(rows) + 1)), f"{game_id}: gaps or duplicates in the log: {seqs}"
     events = [event for _, event, _ in rows]
     assert events[0]["type"] == "game_created"
@@ -297,10 +302,19 @@ def log_of(store: Store, game_id: str) -> list[dict]:
 def check_acknowledged(game_id: str, events: list[dict], acks: list[dict], every: bool) -> None:
     """Each acknowledged command's events are in the log, at the acknowledged versions, with what was sent.
     With `every`, the acknowledged events are the whole log but for its creation: none lost, none doubled."""
-    covered = []
+    covered, posters = [], {}
     for ack in acks:
-        first = ack["version"] - len(ack["events"]) + 1
-        logged = events[first - 1:ack["version"]]
+        # The poster's version came with the command's last event (one its poster sees): the first event after
+        # which the poster's view had that version.
+        poster = Viewer("seat", seat=ack["seat"]) if ack["seat"] is not None else SPECTATOR
+        if poster.seat not in posters:
+            posters[poster.seat] = versions_seen(events, poster)
+        last = posters[poster.seat].index(ack["version"]) + 1 if ack["version"] in posters[poster.seat] else 0
+        if not ack["events"]:     # it changed nothing (a bot re-sending its draft after a restart)
+            assert last and ack["command"] == "guess" and not ack["body"]["confirm"], (game_id, ack)
+            continue
+        first = last - len(ack["events"]) + 1
+        logged = events[first - 1:last]
         assert first >= 2 and [e["type"] for e in logged] == ack["events"], (game_id, ack, logged)
         head, body = logged[0], ack["body"]
         if ack["command"] == "join":
@@ -314,7 +328,7 @@ def check_acknowledged(game_id: str, events: list[dict], acks: list[dict], every
             assert (head["guesses"], head["team"]) == (body["guesses"], ack["team"]), (game_id, ack, head)
         elif ack["command"] == "verdicts":
             assert head["verdicts"] == body["verdicts"], (game_id, ack, head)
-        covered += range(first, ack["version"] + 1)
+        covered += range(first, last + 1)
     assert len(covered) == len(set(covered)), f"{game_id}: two answers acknowledged the same event"
     if every:
         assert sorted(covered) == list(range(2, len(events) + 1)), \
@@ -446,10 +460,10 @@ def test_acknowledged_actions_survive_a_sigkill_in_the_middle_of_a_burst(server)
 
         server.start()                        # on the same database
         for bot in bots:                      # every acknowledged action is there, where it was acknowledged
-            check_acknowledged(bot.game_id, log_of(store, bot.game_id), bot.acks, every=False)
-            # (a draft guess moves only its team's version, not the spectator's)
-            public = [a["version"] for a in bot.acks if not (a["command"] == "guess" and not a["body"]["confirm"])]
-            assert bot.get(bot.tokens["spectator"])["version"] >= public[-1]
+            events = log_of(store, bot.game_id)
+            check_acknowledged(bot.game_id, events, bot.acks, every=False)
+            # The spectator's view counts the events everyone sees in the log, acknowledged or not.
+            assert bot.get(bot.tokens["spectator"])["version"] == versions_seen(events, SPECTATOR)[-1]
 
     # The games carry on: the next legal actions succeed, and every game is played to its end.
     with ThreadPoolExecutor(max_workers=len(bots)) as pool:

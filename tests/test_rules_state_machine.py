@@ -11,7 +11,11 @@ After every single command the invariants below are checked. Each one names the 
 
 - a refused command (RuleError) gives no events and leaves the state exactly as it was; `decide` never
   touches the state it is given; folding the events into a separate copy, and replaying the whole log from
-  scratch after every step, give exactly the state folded command by command;
+  scratch after every step, give exactly the state folded command by command, also the log as stored, where
+  a replaceable event replaced the earlier ones of its slot (rules/audience.py); an accepted command without
+  events is a draft equal to the team's draft, and changes nothing;
+- per-viewer versions (rules/audience.py): every viewer's version moves by exactly the number of the
+  command's events it can see, and a viewer whose version did not move sees exactly the same view;
 - tokens never go negative and are exactly what the resolved transmissions gave; a transmission gives at
   most one token of each kind to a team (the Interceptor: two); in the standard game no team ever has more
   than 2 of a kind, and at the start of every round each has at most 1 (else the game would have ended);
@@ -45,10 +49,12 @@ from hypothesis import HealthCheck, Phase, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from companion.rules import (ALL_CODES, HOST, KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS,
-                             Actor, Game, RuleError, decide, other, proposed_verdicts, replay, start_problem)
+                             Actor, Game, RuleError, decide, other, parse_guess, proposed_verdicts, replay,
+                             start_problem)
 from companion.rules import round_end as end
 from companion.rules import three_player
 from companion.rules.queries import correctable, last_entry
+from companion.rules.audience import EVERYONE, audience, seat_audience, team_audience
 from companion.rules.state import EVENT_TYPES, Guess, Tokens, _apply_in_place, token_awards
 from companion.rules.words import contains_word, same_word
 from companion.views import SPECTATOR, Viewer, version_for, view_for
@@ -203,6 +209,7 @@ class DecryptoTable(RuleBasedStateMachine):
         self.game = Game()
         self.snapshot = Game()         # the same events folded into a separate object, to compare with
         self.events: list[dict] = []
+        self.stored: list[dict] = []   # the log as the store keeps it: one event per slot (store.py)
         self.rng = random.Random(0)
         self.clue_numbers = 0
         self.wrong_decryption = 0      # in percent, per example: how often the "play" rule decrypts wrong
@@ -225,12 +232,21 @@ class DecryptoTable(RuleBasedStateMachine):
             return error.code
         # decide is pure: even an accepted command does not touch the state it was given.
         assert game == untouched, f"decide mutated the state on {command}"
-        assert events, f"{command} accepted without any event"
+        if not events:
+            # Only a draft equal to the team's own draft is accepted without events (issue 20).
+            assert command["type"] == "guess" and command.get("confirm") is False, f"{command}: no event"
+            guess = game.round.current.guess_by(actor.team)
+            assert not guess.sealed and guess.code == tuple(parse_guess(command.get("code"))), command
+            return events
         assert all(e["type"] in EVENT_TYPES for e in events)
         after = replay(events, game)
         self.check_command(command, actor, game, events, after)
         self.game = after
         self.events += events
+        for event in events:
+            if event.get("slot"):
+                self.stored = [e for e in self.stored if e.get("slot") != event["slot"]]
+            self.stored.append(event)
         # The state is the fold of its events (rules/state.py): folding the same events into a separate
         # copy gives the same state (and the whole log is replayed from scratch after every step, below).
         for event in events:
@@ -243,19 +259,22 @@ class DecryptoTable(RuleBasedStateMachine):
 
     @staticmethod
     def check_versions(events: list[dict], before: Game, after: Game) -> None:
-        """Issue 12 (per-viewer versions, rules/audience.py): a viewer whose version did not move sees exactly
-        the view it saw (no screen is left behind), and a draft guess moves no version but its team's."""
-        seats = {p.seat for p in before.players} | {p.seat for p in after.players}
+        """Issues 12 and 20 (per-viewer versions, rules/audience.py): each viewer's version moves by exactly
+        the number of the command's events it can see (dense: +1 each; the other team's drafts move nothing),
+        and a viewer whose version did not move sees exactly the view it saw (no screen is left behind)."""
+        seats = {p.seat for p in before.players} & {p.seat for p in after.players}
         viewers = [Viewer("host"), SPECTATOR] + [Viewer("seat", seat=s) for s in sorted(seats)]
         for viewer in viewers:
-            if version_for(after, viewer) == version_for(before, viewer):
+            state, visible = before, 0
+            for event in events:        # who sees an event: everyone, or the team of the player as it was
+                player = state.player(viewer.seat) if viewer.seat else None
+                sees = (EVERYONE, team_audience(player.team), seat_audience(player.seat)) if player else (EVERYONE,)
+                visible += audience(event) in sees
+                state = replay([event], state)
+            moved = version_for(after, viewer) - version_for(before, viewer)
+            assert moved == visible, (viewer, [e["type"] for e in events], moved, visible)
+            if moved == 0:
                 assert view_for(after, viewer) == view_for(before, viewer), (viewer, [e["type"] for e in events])
-        if [e["type"] for e in events] == ["guess_saved"] and not events[0]["sealed"]:
-            drafting = events[0]["by"]
-            for viewer in viewers:
-                player = after.player(viewer.seat) if viewer.seat else None
-                moved = version_for(after, viewer) != version_for(before, viewer)
-                assert moved == (player is not None and player.team == drafting), (viewer, drafting)
 
     def check_repeat(self, command: dict, actor: Actor, before: Game, after: Game) -> None:
         """Issue 11: the same command sent again (a double tap, a retry), naming what its player saw before
@@ -1004,6 +1023,8 @@ class DecryptoTable(RuleBasedStateMachine):
         # Every command was checked as it was sent (see `send`). After every step, replaying the whole log
         # from scratch (rules/state.py `replay`) gives exactly the state folded command by command.
         assert replay(self.events) == self.game
+        # ... and so does the log as stored, without the events that later ones of their slot replaced.
+        assert replay(self.stored) == self.game
 
 
 # Deterministic (derandomize, no example database) and about 10 s on two cores. Shrinking a failure of this

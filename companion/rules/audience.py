@@ -1,14 +1,35 @@
-"""Who can see what an event changes: everyone, one team, or one seat (docs/security.md "Per-viewer versions").
+"""Who can see what an event changes, and which events replace one another (docs/security.md "Per-viewer
+versions").
 
-A viewer's version is the number of the last event of an audience it belongs to. So a team's private step
-(a draft guess) moves the version, the ETag and the stream of that team's phones only: the other team and the
-table screen see nothing move, and learn neither that nor how often a team drafts.
+Each event has one audience: everyone, one team, or one seat. A viewer's version counts the events it could
+see, those of the audiences it belonged to when they happened (rules/state.py `Game.version_seen_by`): +1
+for each, nothing for the others. So a team's private step (a draft guess) moves the version, the ETag and the stream of that
+team's phones only: the other team and the table screen see nothing move, and learn neither that nor how
+often a team drafts.
 
-An audience too narrow would leave a screen behind: tests/test_rules_state_machine.py checks, after every
-command, that a viewer whose version did not move sees exactly the same view.
+An event for fewer than everyone is *replaceable*: it has a slot (a draft's: its match, round, transmission
+and team), and the latest event of a slot replaces the earlier ones in the stored log (store.py `append`).
+So a team's private steps can neither grow the log nor bring the game to its event limit, which counts the
+events everyone sees. Since the replaced events are gone from the log, a replaceable event carries its
+`ordinal`, its number among its audience's events, and the fold takes it instead of counting.
+
+What a slot must hold for the log without the replaced events to replay to the same state:
+- an event of the slot sets everything that an earlier one of the slot set (a draft: its guess's code, seal
+  and author), and no event in between reads it;
+- nobody joins, leaves or changes team between the first and the last event of a slot (its audience's
+  members stay the same), so counting a replaced event late counts it for the same viewers.
+tests/test_rules_state_machine.py replays the log without the replaced events after every command.
+
+An audience too narrow would leave a screen behind: the same machine checks, after every command, that a
+viewer whose version did not move sees exactly the same view.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state import Game
 
 EVERYONE = "everyone"
 
@@ -26,3 +47,22 @@ def audience(event: dict) -> str:
     if event["type"] == "guess_saved" and not event["sealed"]:
         return team_audience(event["by"])      # a draft: only the team that guesses sees it
     return EVERYONE
+
+
+def slot(game: Game, event: dict) -> str | None:
+    """The slot of a replaceable event in `game` (the state its command was decided on); None for the others.
+    Every event for fewer than everyone has one."""
+    if event["type"] == "guess_saved" and not event["sealed"]:
+        return f"draft:{game.match}:{game.round.number}:{event['transmission']}:{event['by']}"
+    return None
+
+
+def stamp(game: Game, events: list[dict]) -> list[dict]:
+    """`events`, decided on `game`, with each replaceable one marked with its `slot` and its `ordinal`."""
+    counts, stamped = dict(game.counts), []
+    for event in events:
+        who = audience(event)
+        counts[who] = counts.get(who, 0) + 1
+        where = slot(game, event)
+        stamped.append({**event, "slot": where, "ordinal": counts[who]} if where else event)
+    return stamped

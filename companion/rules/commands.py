@@ -272,9 +272,10 @@ COMMANDS = {c.name: c for c in (
         "By a player of either side, for the transmission in `view.transmission` (White's, then Black's, once "
         "both Encryptors announced; only White's in the three-player game): the own team decrypts (never its "
         "Encryptor), the other side intercepts (from round 2). `confirm: false` saves a draft any teammate can "
-        "still replace; `confirm: true` seals the team's guess. When every needed guess is sealed the "
-        "transmission resolves, and after the round's last one the round ends: events `guess_saved`, then "
-        "possibly `transmission_resolved`, then `round_started`, `game_ended` or `tiebreak_started`. Name the "
+        "still replace (the team's draft again changes nothing: no event); `confirm: true` seals the team's "
+        "guess. When every needed guess is sealed the transmission resolves, and after the round's last one "
+        "the round ends: events `guess_saved`, then possibly `transmission_resolved`, then `round_started`, "
+        "`game_ended` or `tiebreak_started`. Name the "
         "`transmission` (and round and match) the player saw: a guess meant for one transmission never lands "
         "on the next, and a repeat of a sealed guess is refused as `stale`.",
         fields=(Field("code", "code", "The guessed code."),

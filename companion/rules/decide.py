@@ -2,13 +2,15 @@
 
 A command is a dict with a "type"; an actor says who sends it (host, a team's join link, a seat).
 Nothing here mutates `game`; randomness comes only from `rng` and is written into the events. Each
-command's handler and facts are declared in `commands.py`.
+command's handler and facts are declared in `commands.py`. A command that would change nothing (a draft
+equal to the team's draft) gives no event; a replaceable event comes marked with its slot (audience.py).
 """
 
 from __future__ import annotations
 
 import random
 
+from .audience import stamp
 from .commands import BY_TYPE
 from .errors import RuleError
 from .guards import SENDER_REFUSALS, Actor
@@ -27,4 +29,4 @@ def decide(game: Game, command: dict, actor: Actor, rng: random.Random) -> list[
         problem = check(game, actor, command)
         if problem is not None:
             raise problem
-    return declared.handler(game, command, actor, rng)
+    return stamp(game, declared.handler(game, command, actor, rng))

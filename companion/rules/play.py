@@ -72,12 +72,15 @@ def guess(game, command, actor, rng):
         raise RuleError("encryptor_cannot_guess")
     if not own and not game.round.interception_allowed:
         raise RuleError("no_interception_round_one")
-    if transmission.guess_by(player.team).sealed:
+    mine = transmission.guess_by(player.team)
+    if mine.sealed:
         raise RuleError("guess_sealed")
     code = parse_code(command.get("code"))
     confirm = command.get("confirm", False)
     if not isinstance(confirm, bool):
         raise RuleError("guess_malformed")
+    if not confirm and mine.code == code:
+        return []               # the team's draft already: saving it again changes nothing, and writes nothing
     events = [{"type": "guess_saved", "transmission": transmission.team, "by": player.team,
                "code": list(code), "sealed": confirm, "seat": player.seat}]
     after = replay(events, game)

@@ -162,8 +162,10 @@ class Game:
     last_encrypted: dict = field(default_factory=dict)  # seat -> (match, round) of its last turn as Encryptor
     notices: list[dict] = field(default_factory=list)  # corrections and host actions, for everyone
     corrections_proposed: int = 0                      # in this game, all matches
-    version: int = 0                                   # the events folded so far
-    seen: dict[str, int] = field(default_factory=dict)  # audience -> the version of its latest event
+    # Per-viewer versions (rules/audience.py): how many events each audience had, and how many of the events
+    # for fewer than everyone each seat saw (kept when its player leaves: a newcomer there goes on from it).
+    counts: dict[str, int] = field(default_factory=dict)
+    private_seen: dict[int, int] = field(default_factory=dict)
 
     # --- the kind of game --------------------------------------------------------------------
     @property
@@ -217,10 +219,10 @@ class Game:
 
     def version_seen_by(self, seat: int | None) -> int:
         """The version of what the player in `seat` sees (None: a viewer without a seat, who sees only what
-        everyone sees): its latest event with an audience the player belongs to (rules/audience.py)."""
-        player = self.player(seat) if seat is not None else None
-        audiences = (EVERYONE, team_audience(player.team), seat_audience(seat)) if player else (EVERYONE,)
-        return max(self.seen.get(a, 0) for a in audiences)
+        everyone sees): the number of events it could see (rules/audience.py), +1 for each, whatever the
+        other team does meanwhile."""
+        public = self.counts.get(EVERYONE, 0)
+        return public + self.private_seen.get(seat, 0) if self.player(seat) else public
 
     def clues_used(self, team: str) -> list[str]:
         return [c for r in self.rounds if team in r.transmissions for c in (r.transmissions[team].clues or ())]
@@ -272,9 +274,19 @@ EVENT_TYPES = ("game_created", "player_joined", "player_left", "player_removed",
                "teams_shuffled", "timer_set")
 
 
+def _count(game: Game, event: dict) -> None:
+    """Count `event` for its audience and for the seats in it (before it changes who is where)."""
+    who = audience(event)
+    had = game.counts.get(who, 0)
+    game.counts[who] = event.get("ordinal", had + 1)     # a replaceable event's: those it replaced are gone
+    if who != EVERYONE:
+        for p in game.players:
+            if who in (team_audience(p.team), seat_audience(p.seat)):
+                game.private_seen[p.seat] = game.private_seen.get(p.seat, 0) + game.counts[who] - had
+
+
 def _apply_in_place(game: Game, event: dict) -> None:
-    game.version += 1
-    game.seen[audience(event)] = game.version
+    _count(game, event)
     kind = event["type"]
     if kind == "game_created":
         words = event.get("words")

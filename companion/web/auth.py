@@ -34,7 +34,8 @@ def service() -> GameService:
 @dataclass(frozen=True)
 class Caller:
     capability: Capability
-    game_version: int         # the game's version as the capability was looked up (in the same query)
+    game_version: int         # the log's sequence number as the capability was looked up (in the same query):
+                              # the cache's key only, never shown (a viewer's version is `state()`'s)
 
     @property
     def game_id(self) -> str:

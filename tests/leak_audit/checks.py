@@ -55,8 +55,8 @@ class Viewer:
 
 
 class Truth(Oracle):
-    """The game as stored at `version` (the latest by default), replayed from its event log; what each
-    viewer may know is the oracle's."""
+    """The game as stored at `version`, the log's own sequence number (the latest by default), replayed from
+    its event log; what each viewer may know is the oracle's (with the version each viewer's view shows)."""
 
     def __init__(self, world, version=None):
         rows = world.store.events_after(world.id)

@@ -378,7 +378,12 @@ class World(Driver):
         resp = Resp(f"{answer.request.method} {self.redact(answer.request.path)}", answer.status_code,
                     list(answer.headers.items()), body_of(answer), "json", answer.content_type or "")
         truth = Truth(self)
-        self.problems += [f"[{self.mode} command {what}] {self.redact(p)}" for p in self.check(truth, v, resp)]
+        problems = self.check(truth, v, resp)
+        said = json.loads(resp.body) if resp.content_type.startswith("application/json") else None
+        if isinstance(said, dict) and "version" in said and said["version"] != truth.version_seen(v):
+            # A command's answer names its sender's version: the events it can see, nothing of the other team's.
+            problems.append(f"version {said['version']} in the answer to {what}, not {truth.version_seen(v)}")
+        self.problems += [f"[{self.mode} command {what}] {self.redact(p)}" for p in problems]
         return answer
 
     def do(self, v: Viewer, command: str, channel="bearer", **body):
