@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from companion.messages import REFUSALS, TASKS
 
-from .browser import PHONE, TABLE, ApiSession, Phone, read_qr, shot
+from .browser import PHONE, TABLE, ApiSession, Phone, read_qr, refused, shot
 from .driver import Driver, wrong
 
 pytestmark = pytest.mark.browser
@@ -188,7 +188,9 @@ def test_a_correction_confirmed_by_both_teams_then_one_rejected(browser, live_se
 
 # --- 2. a seat handed to a new phone ----------------------------------------------------------
 
-def test_a_seat_moves_to_a_new_phone_by_qr_code(browser, live_server):
+def test_a_seat_moves_to_a_new_phone_by_qr_code(browser, live_server, page_errors):
+    page_errors.allow(refused(403, "/play/[\\w-]+"), "the old phone's seat moved: its poll is refused, it reloads")
+    page_errors.allow(refused(403, "/seat/\\S+"), "the spent seat link is opened again")
     game = Tabletop(browser, live_server)
     table, old = game.table, game.phones["Alan"]
     expect(old.page.locator("#keywords li")).to_have_count(4)
@@ -437,7 +439,7 @@ def test_a_command_refused_as_stale_shows_what_is_current_and_says_why_for_a_whi
     after Black announced. The server refuses that tap as `stale`; the page shows the current panel with the
     server's sentence, which goes by itself once the host has had time to read it."""
     page_errors.allow(r"net::ERR_FAILED", "the test drops the table's updates")
-    page_errors.allow(r"status of 409", "the stale tap is refused")
+    page_errors.allow(refused(409), "the stale tap is refused")
     game = Tabletop(browser, live_server, fake_clock=True)
     table = game.table
     game.announce("white")
@@ -477,7 +479,7 @@ def test_a_command_refused_as_stale_shows_what_is_current_and_says_why_for_a_whi
     game.close()
 
 
-def test_a_phone_one_poll_behind_can_not_seal_over_its_teammates_guess(browser, live_server):
+def test_a_phone_one_poll_behind_can_not_seal_over_its_teammates_guess(browser, live_server, page_errors):
     """Round 2: Grace seals Black's interception of White's code on her phone; Linus's phone, whose polls
     don't get through, still shows the interception form and he seals too. The server refuses it as stale
     (naming Grace), nothing is written, and his phone shows the sentence and the game as it is."""
@@ -491,6 +493,8 @@ def test_a_phone_one_poll_behind_can_not_seal_over_its_teammates_guess(browser, 
         expect(page.locator(".topbar .round")).to_contain_text("Round 2")
         expect(page.locator("#task-line")).to_contain_text("Intercept:")
         expect(page.get_by_role("button", name="Seal our guess")).to_be_visible()
+    page_errors.allow(r"net::ERR_FAILED", "the test drops Linus's polls")
+    page_errors.allow(refused(409), "his stale seal is refused")
     behind = {"on": True}
 
     def polls_lost(route):
@@ -518,9 +522,10 @@ def test_a_phone_one_poll_behind_can_not_seal_over_its_teammates_guess(browser, 
 
 # --- 6. careful host buttons ---------------------------------------------------------------------
 
-def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_server):
+def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_server, page_errors):
     """Remove, skip and cancel a seat link: the first tap names the player (for a few seconds), the second
     acts; the "Fix a mistake" panel then closes and the table screen shows the round again."""
+    page_errors.allow(refused(403, "/play/[\\w-]+"), "Eve is removed: her phone's poll is refused, it reloads")
     context = browser.new_context(viewport=TABLE)
     table = context.new_page()
     table.goto(live_server.url)
@@ -577,9 +582,10 @@ def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_
     game.close()
 
 
-def test_careful_host_buttons_work_without_javascript(browser, live_server):
+def test_careful_host_buttons_work_without_javascript(browser, live_server, page_errors):
     """Without JavaScript the first tap posts and the table page comes back with that button asking again
     (focused, so it is in view); the second tap acts."""
+    page_errors.allow(refused(403, "/play/[\\w-]+"), "Eve is removed: her phone's poll is refused, it reloads")
     context = browser.new_context(viewport=TABLE, java_script_enabled=False)
     table = context.new_page()
     table.goto(live_server.url)
