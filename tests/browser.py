@@ -24,9 +24,9 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled")
 
 
-def refused(status: int, path: str = r"\S+") -> str:
-    """The console error a browser logs for an answer with this status (at an address ending with `path`), for
-    a test that causes that refusal to allow it (conftest.py: page_errors.allow)."""
+def refused(status: int | str, path: str = r"\S+") -> str:
+    """The console error a browser logs for an answer with this status (a number, or a pattern) at an address
+    ending with `path`, for a test that causes that refusal to allow it (conftest.py: page_errors.allow)."""
     return rf"{path}: Failed to load resource: the server responded with a status of {status}\b"
 
 
