@@ -27,14 +27,15 @@
         if (region.dataset.key) current.dataset.key = region.dataset.key;
         return;
       }
-      var busy = current.querySelector("form") && (current.contains(document.activeElement) ||
-          Array.prototype.some.call(current.querySelectorAll("form"), function (f) { return dirty.has(f); }));
-      if (busy && (current.dataset.task || "") === (region.dataset.task || "")) return;
-      // Panels the player opened stay open across updates.
+      if (busy(current) && (current.dataset.task || "") === (region.dataset.task || "")) return;
+      // Panels the player opened stay open across updates, and the focus stays on what it was on.
       var opened = Array.prototype.map.call(current.querySelectorAll("details[id][open]"), function (d) { return d.id; });
+      var focused = current.contains(document.activeElement) ? what(document.activeElement) : null;
       var before = current.dataset.task || "";
       current.innerHTML = region.innerHTML;
       opened.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
+      var again = focused && find(current, focused);
+      if (again) again.focus({preventScroll: true});
       current.dataset.html = comparable(region.innerHTML);
       current.dataset.task = region.dataset.task || "";
       if (region.dataset.key) current.dataset.key = region.dataset.key;
@@ -43,9 +44,33 @@
       // Something new to do here (the server marks such a task data-cue): call the player.
       if (region.hasAttribute("data-cue") && current.dataset.task !== before) cue();
     });
+    keepArmed();
     body.className = fresh.body.className;
     awake();                                // the game may have started or ended
     dropStaleDrafts();
+  }
+
+  // A region is busy while its player fills in a form: the focus in a field, or a form changed. A focused
+  // button or panel is not: the region follows the game (an armed button too, see keepArmed).
+  function busy(region) {
+    var field = document.activeElement;
+    return (region.contains(field) && field.matches("input, select, textarea")) ||
+        Array.prototype.some.call(region.querySelectorAll("form"), function (f) { return dirty.has(f); });
+  }
+
+  // What a command's button or a panel's summary does, to find it again in a region's fresh HTML: the button
+  // by what it would post and the words it arms with, the summary by its panel.
+  function what(el) {
+    if (el.matches("details[id] > summary")) return "#" + el.parentNode.id;
+    if (!el.matches("form[data-command] button")) return null;
+    var data = formBody(el.form, el);
+    data.delete("csrf_token");
+    return el.form.getAttribute("action") + "?" + data + " " + (el.dataset.confirm || "");
+  }
+
+  function find(root, key) {
+    return Array.prototype.find.call(root.querySelectorAll("form[data-command] button, details[id] > summary"),
+        function (el) { return what(el) === key; });
   }
 
   // The keys of the live regions this page shows: its fetches send them, and get only the other regions.
@@ -127,14 +152,13 @@
   }
 
   // A refusal's sentence under its form; after a refresh, under the form that took its place (when only
-  // one form on the page posts the same command).
-  // A refusal's sentence under its form; when the form is gone (a stale tap: the game moved on), at the top
-  // of the page, as the page says it without JavaScript.
+  // one form on the page posts the same command), else at the top of the page, as the page says it without
+  // JavaScript. Returns where it is said.
   function say(form, message) {
     var same = document.querySelectorAll('form[action="' + form.getAttribute("action") + '"]');
     var shown = form.isConnected ? form : same.length === 1 ? same[0] : null;
     var error = shown && shown.querySelector(".form-error");
-    if (error) return void (error.textContent = message);
+    if (error) return (error.textContent = message, error);
     var notice = document.getElementById("page-notice"), main = document.querySelector("main");
     if (!notice && main) {
       notice = document.createElement("p");
@@ -144,6 +168,20 @@
       main.insertBefore(notice, main.firstChild);
     }
     if (notice) notice.textContent = message;
+    return notice;
+  }
+
+  // "Your screen was behind the game" explains a tap the page just refused, and the screen already shows the
+  // game as it is: the sentence goes once it could be read (~30 words), not with the next change (which may
+  // come at once) nor only at the player's next tap (which may come a round later, when it misleads).
+  var STALE_MS = 10000;
+  function sayForAWhile(form, message) {
+    var where = say(form, message);
+    setTimeout(function () {
+      if (!where || where.textContent !== message) return;     // replaced, or something else said since
+      if (where.id === "page-notice") where.remove();
+      else where.textContent = "";
+    }, STALE_MS);
   }
 
   // Clues typed but not announced survive a reload: kept in this phone's localStorage only, by game, team,
@@ -186,6 +224,7 @@
         event.preventDefault();
         var careful = event.submitter && event.submitter.dataset.confirm ? event.submitter : null;
         if (careful && !careful.classList.contains("armed")) return arm(careful);
+        if (careful) disarm();                          // a tap acts once: refused, it asks again
         if (form.dataset.draft) hideCodes();            // the clues go: heads come up from the phone
         var error = form.querySelector(".form-error");
         var buttons = form.querySelectorAll("button");
@@ -223,7 +262,7 @@
           // The page showed something that has changed since: show what is current, then say why.
           dirty.delete(form);
           if (form.contains(document.activeElement)) document.activeElement.blur();
-          return refresh(true).catch(function () {}).then(function () { say(form, e.message); });
+          return refresh(true).catch(function () {}).then(function () { sayForAWhile(form, e.message); });
         }).then(function () { buttons.forEach(function (b) { b.disabled = false; }); });
       });
     });
@@ -231,50 +270,57 @@
   }
 
   // The Encryptor's code shows only while it is looked at: while the summary is held down, or for a few
-  // seconds after a tap (wherever the focus goes meanwhile), its label counting down; a second tap hides
-  // it. The page's own toggling is replaced, so focus, typing or a live update never keeps it open.
+  // seconds after a tap (wherever the focus goes meanwhile), its label counting down; a second tap hides it.
+  // A press is read from its pointer events alone: the box shrinks under the finger as the code shows, so
+  // the click ending it may land on the code, or nowhere; a click ending no press is a key's or a screen
+  // reader's. The page's own toggling is replaced, so focus, typing or a live update never keeps it open.
   var PEEK_SECONDS = 5, HOLD_MS = 500;
   function peekable(details) {
     var summary = details.querySelector("summary"), label = summary.querySelector(".to-hide");
-    var press = null, holdEnded = -Infinity, deadline = 0, timer = null;
+    var press = null, pressed = false, deadline = 0, timer = null;
     function hiding(seconds) { label.textContent = details.dataset.hiding.replace("{s}", seconds); }
     function countdown() {
       clearTimeout(timer);
       var left = Math.ceil((deadline - Date.now()) / 1000);
-      if (left <= 0 || !details.isConnected) return hide();
+      if (left <= 0 || !details.open || !details.isConnected) return hide();
       hiding(left);
       timer = setTimeout(countdown, 250);
     }
+    function peek() { details.open = true; deadline = Date.now() + PEEK_SECONDS * 1000; countdown(); }
     function hide() { clearTimeout(timer); press = null; details.open = false; }
-    details.hideCode = hide;
     summary.addEventListener("pointerdown", function (event) {
       if (!event.isPrimary || event.button > 0) return;
       summary.setPointerCapture(event.pointerId);             // its release comes here, wherever it happens
       clearTimeout(timer);
       var mine = press = {wasOpen: details.open, at: Date.now()};
+      pressed = true;
       details.open = true;
       hiding(PEEK_SECONDS);                                   // a tap, most likely; still down later: a hold
       setTimeout(function () { if (press === mine) label.textContent = details.dataset.held; }, HOLD_MS);
     });
     summary.addEventListener("pointerup", function () {
-      if (press && Date.now() - press.at >= HOLD_MS) { hide(); holdEnded = Date.now(); }
+      if (!press) return;
+      var tap = Date.now() - press.at < HOLD_MS && !press.wasOpen;
+      press = null;
+      if (tap) peek(); else hide();
     });
     summary.addEventListener("pointercancel", hide);          // the press became a scroll
+    summary.addEventListener("lostpointercapture", function () { if (press) hide(); });   // nor up nor cancel
     summary.addEventListener("contextmenu", function (event) { event.preventDefault(); });   // a long press
-    summary.addEventListener("click", function (event) {     // a tap, or Enter or Space on the summary
-      event.preventDefault();
-      var wasOpen = press ? press.wasOpen : details.open;
-      press = null;
-      if (Date.now() - holdEnded < HOLD_MS) return;           // the end of a hold, already hidden
-      if (wasOpen) return hide();
-      details.open = true;
-      deadline = Date.now() + PEEK_SECONDS * 1000;
-      countdown();
+    details.addEventListener("click", function (event) {
+      var mine = summary.contains(event.target);
+      if (mine) event.preventDefault();
+      var ending = pressed && event.detail > 0;              // a press's click (a key's counts 0), read above
+      pressed = false;
+      if (ending) return;
+      if (mine && details.open) hide();
+      else if (mine) peek();
     });
   }
 
+  // Closes each code; a countdown or a hold in progress then ends by itself.
   function hideCodes() {
-    document.querySelectorAll("details.secret").forEach(function (d) { d.hideCode(); });
+    document.querySelectorAll("details.secret").forEach(function (d) { d.open = false; });
   }
 
   // "Cover my screen": the keywords (and the code) covered by one tap, uncovered by another; covered too
@@ -313,16 +359,29 @@
   window.addEventListener("pagehide", function () { leaving = true; pageHidden(); });
   window.addEventListener("pageshow", function () { leaving = false; });
 
-  // A careful host button takes two taps: the first makes it say what it will do, for a few seconds.
-  function arm(button) {
-    var label = button.textContent;
+  // A careful host button takes two taps: the first makes it say what it will do, for a few seconds. One at
+  // a time. A live update keeps it armed only if the same button comes back (`what`: the same command, target
+  // and words), so a second tap never acts on a player or a step other than the one it named.
+  var ARMED_MS = 4000, armed = null;
+  function arm(button, until) {
+    disarm();
+    armed = {button: button, key: what(button), label: button.textContent, until: until || Date.now() + ARMED_MS};
+    armed.timer = setTimeout(disarm, armed.until - Date.now());
     button.textContent = button.dataset.confirm;
     button.classList.add("armed");
-    setTimeout(function () {
-      if (!button.isConnected || !button.classList.contains("armed")) return;
-      button.textContent = label;
-      button.classList.remove("armed");
-    }, 4000);
+  }
+  function disarm() {
+    if (!armed) return;
+    clearTimeout(armed.timer);
+    armed.button.textContent = armed.label;
+    armed.button.classList.remove("armed");
+    armed = null;
+  }
+  function keepArmed() {
+    if (!armed || armed.button.isConnected) return;
+    var same = find(document, armed.key), until = armed.until;
+    disarm();
+    if (same) arm(same, until);
   }
 
   // The sand timer: each [data-countdown] counts down from the seconds left when its HTML was made.
@@ -445,7 +504,8 @@
 
   function cue() {
     if (!soundSwitch || !soundSwitch.checked) return;
-    if (navigator.vibrate) navigator.vibrate([120, 80, 120]);
+    var tappedHere = navigator.userActivation ? navigator.userActivation.hasBeenActive : tapped;
+    if (navigator.vibrate && tappedHere) navigator.vibrate([120, 80, 120]);   // else refused, with an error
     var ctx = sound();
     if (!ctx) return;
     [660, 880].forEach(function (pitch, i) {                   // two rising notes, 0.15 s each

@@ -24,6 +24,12 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled")
 
 
+def refused(status: int | str, path: str = r"\S+") -> str:
+    """The console error a browser logs for an answer with this status (a number, or a pattern) at an address
+    ending with `path`, for a test that causes that refusal to allow it (conftest.py: page_errors.allow)."""
+    return rf"{path}: Failed to load resource: the server responded with a status of {status}\b"
+
+
 def read_qr(page: Page, selector: str) -> str:
     """Decode the QR code drawn in `selector` from a real screenshot of it."""
     png = page.locator(selector).screenshot()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import threading
 import uuid
 
@@ -63,3 +64,67 @@ def live_server(tmp_path):
 def browser_type_launch_args(browser_type_launch_args):
     # Playwright can't download its own browser here: use Debian's Chromium.
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+class PageErrors:
+    """Every uncaught error and console error of the pages a browser test opens. Any of them fails the test
+    (where it starts, not three steps later), unless the test allows it by name (`allow`): only an error the
+    test itself causes on purpose, such as a refused request's status or a server it stops."""
+
+    def __init__(self):
+        self.seen: list[str] = []
+        self.allowed: list[tuple[re.Pattern, str]] = []
+        self.watched: list[tuple[object, str, object]] = []
+
+    def allow(self, pattern: str, why: str) -> None:
+        """Let errors matching `pattern` (a regular expression searched in "kind on url: text") through."""
+        self.allowed.append((re.compile(pattern), why))
+
+    def watch(self, context) -> None:
+        def uncaught(error):
+            where = error.page.url if error.page else "?"
+            self.seen.append(f"uncaught error on {where}: {error.error.stack or error.error.message}")
+
+        def console(message):
+            if message.type == "error":
+                where = message.location.get("url") or (message.page.url if message.page else "?")
+                self.seen.append(f"console error on {where}: {message.text}")
+
+        for event, listener in (("weberror", uncaught), ("console", console)):
+            context.on(event, listener)
+            self.watched.append((context, event, listener))
+
+    def stop(self) -> list[str]:
+        """Stop listening (a context left open may still log once its server is gone); the errors not allowed."""
+        for context, event, listener in self.watched:
+            context.remove_listener(event, listener)
+        return [seen for seen in self.seen if not any(pattern.search(seen) for pattern, _ in self.allowed)]
+
+
+@pytest.fixture(autouse=True)
+def page_errors(request, monkeypatch):
+    """Watches every browser context a test opens (browser.new_context and browser.new_page), each of its
+    pages included, and fails the test on any page error it did not allow."""
+    errors = PageErrors()
+    if "browser" not in request.fixturenames:
+        yield errors
+        return
+    browser = request.getfixturevalue("browser")
+    new_context, new_page = browser.new_context, browser.new_page
+
+    def watched_context(*args, **kwargs):
+        context = new_context(*args, **kwargs)
+        errors.watch(context)
+        return context
+
+    def watched_page(*args, **kwargs):
+        page = new_page(*args, **kwargs)
+        errors.watch(page.context)
+        return page
+
+    monkeypatch.setattr(browser, "new_context", watched_context)
+    monkeypatch.setattr(browser, "new_page", watched_page)
+    yield errors
+    unexpected = errors.stop()
+    if unexpected:
+        pytest.fail("the pages logged errors:\n  " + "\n  ".join(unexpected), pytrace=False)

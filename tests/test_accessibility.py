@@ -13,7 +13,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from .browser import TABLE, ApiSession, Phone
+from .browser import TABLE, ApiSession, Phone, refused
 from .driver import wrong
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -139,7 +139,8 @@ def three_player_try_out(solo: Phone, url: str, audit: Audit) -> None:
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])
-def test_every_page_in_every_phase_passes_axe_wcag_22_aa(browser, live_server, language):
+def test_every_page_in_every_phase_passes_axe_wcag_22_aa(browser, live_server, language, page_errors):
+    page_errors.allow(refused(401, "/play/not-a-game"), "the error page is audited too")
     audit = Audit()
     url = live_server.url
 

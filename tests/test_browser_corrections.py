@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from companion.messages import REFUSALS, TASKS
 
-from .browser import PHONE, TABLE, ApiSession, Phone, read_qr, shot
+from .browser import PHONE, TABLE, ApiSession, Phone, read_qr, refused, shot
 from .driver import Driver, wrong
 
 pytestmark = pytest.mark.browser
@@ -188,7 +188,9 @@ def test_a_correction_confirmed_by_both_teams_then_one_rejected(browser, live_se
 
 # --- 2. a seat handed to a new phone ----------------------------------------------------------
 
-def test_a_seat_moves_to_a_new_phone_by_qr_code(browser, live_server):
+def test_a_seat_moves_to_a_new_phone_by_qr_code(browser, live_server, page_errors):
+    page_errors.allow(refused(403, "/play/[\\w-]+"), "the old phone's seat moved: its poll is refused, it reloads")
+    page_errors.allow(refused(403, "/seat/\\S+"), "the spent seat link is opened again")
     game = Tabletop(browser, live_server)
     table, old = game.table, game.phones["Alan"]
     expect(old.page.locator("#keywords li")).to_have_count(4)
@@ -431,33 +433,53 @@ def test_the_table_skips_an_encryptor_who_stepped_away(browser, live_server):
     game.close()
 
 
-def test_a_command_refused_as_stale_shows_what_is_current_and_says_why(browser, live_server):
-    """An open panel holds still while the game moves on; a command the server then refuses as `stale`
-    (the page acted on what it showed, which changed) brings the current panel, with the server's sentence."""
-    game = Tabletop(browser, live_server)
+def test_a_command_refused_as_stale_shows_what_is_current_and_says_why_for_a_while(browser, live_server,
+                                                                                   page_errors):
+    """The table screen's updates don't get through for a moment, so it still offers to take back White's clues
+    after Black announced. The server refuses that tap as `stale`; the page shows the current panel with the
+    server's sentence, which goes by itself once the host has had time to read it."""
+    page_errors.allow(r"net::ERR_FAILED", "the test drops the table's updates")
+    page_errors.allow(refused(409), "the stale tap is refused")
+    game = Tabletop(browser, live_server, fake_clock=True)
     table = game.table
     game.announce("white")
     expect(table.locator(".guess-status")).to_contain_text("(White): clues ready")
     game.open_tools()
     take_back = table.get_by_role("button", name="Take back White's clues")
     expect(take_back).to_be_visible()
+    behind = {"on": True}
+
+    def updates_lost(route):
+        if route.request.method == "POST":
+            behind["on"] = False           # the tap goes through, and so does everything after it
+        if behind["on"]:
+            route.abort()
+        else:
+            route.continue_()
+
+    table.route(re.compile(rf"/table/{re.escape(game.game_id)}(/take-back)?(\?.*)?$"), updates_lost)
     game.announce("black")                                    # the last entry is now Black's clues
-    expect(table.locator("#board")).to_contain_text("reads the clues")
-    expect(take_back).to_be_visible()                         # the panel the host is using held still
+    table.clock.pause_at(table.evaluate("Date.now()") + 1000)   # time moves when the test says
     store = live_server.server.app.extensions["games"].store
     before = store.events_after(game.game_id)
     take_back.click()                 # the form names White's clues: the server refuses it as stale
     tools = table.locator("#host-tools")
+    said = tools.locator(".form-error:not(:empty)")
     expect(tools.get_by_role("button", name="Take back Black's clues")).to_be_visible()
-    expect(tools.locator(".form-error:not(:empty)")).to_have_text(
+    expect(said).to_have_text(
         "Your screen was behind the game: the entry to take back is no longer the one shown. Nothing was "
         "changed, and your screen now shows the game as it is.")
     assert store.events_after(game.game_id) == before, "the stale tap took back Black's clues"
     shot(table, "52-table-stale-refusal-1280")
+    table.clock.run_for(9000)
+    expect(said).to_have_count(1)                             # time to read it
+    table.clock.run_for(1000)
+    expect(said).to_have_count(0)                             # then it goes: the screen is up to date
+    expect(tools.get_by_role("button", name="Take back Black's clues")).to_be_visible()
     game.close()
 
 
-def test_a_phone_one_poll_behind_can_not_seal_over_its_teammates_guess(browser, live_server):
+def test_a_phone_one_poll_behind_can_not_seal_over_its_teammates_guess(browser, live_server, page_errors):
     """Round 2: Grace seals Black's interception of White's code on her phone; Linus's phone, whose polls
     don't get through, still shows the interception form and he seals too. The server refuses it as stale
     (naming Grace), nothing is written, and his phone shows the sentence and the game as it is."""
@@ -471,6 +493,8 @@ def test_a_phone_one_poll_behind_can_not_seal_over_its_teammates_guess(browser, 
         expect(page.locator(".topbar .round")).to_contain_text("Round 2")
         expect(page.locator("#task-line")).to_contain_text("Intercept:")
         expect(page.get_by_role("button", name="Seal our guess")).to_be_visible()
+    page_errors.allow(r"net::ERR_FAILED", "the test drops Linus's polls")
+    page_errors.allow(refused(409), "his stale seal is refused")
     behind = {"on": True}
 
     def polls_lost(route):
@@ -498,9 +522,10 @@ def test_a_phone_one_poll_behind_can_not_seal_over_its_teammates_guess(browser, 
 
 # --- 6. careful host buttons ---------------------------------------------------------------------
 
-def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_server):
+def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_server, page_errors):
     """Remove, skip and cancel a seat link: the first tap names the player (for a few seconds), the second
     acts; the "Fix a mistake" panel then closes and the table screen shows the round again."""
+    page_errors.allow(refused(403, "/play/[\\w-]+"), "Eve is removed: her phone's poll is refused, it reloads")
     context = browser.new_context(viewport=TABLE)
     table = context.new_page()
     table.goto(live_server.url)
@@ -557,9 +582,10 @@ def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_
     game.close()
 
 
-def test_careful_host_buttons_work_without_javascript(browser, live_server):
+def test_careful_host_buttons_work_without_javascript(browser, live_server, page_errors):
     """Without JavaScript the first tap posts and the table page comes back with that button asking again
     (focused, so it is in view); the second tap acts."""
+    page_errors.allow(refused(403, "/play/[\\w-]+"), "Eve is removed: her phone's poll is refused, it reloads")
     context = browser.new_context(viewport=TABLE, java_script_enabled=False)
     table = context.new_page()
     table.goto(live_server.url)

@@ -5,13 +5,14 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from .browser import TABLE, Phone, read_qr, shot
+from .browser import TABLE, Phone, read_qr, refused, shot
 from .driver import wrong
 
 pytestmark = pytest.mark.browser
 
 
-def test_a_full_game_from_new_game_to_the_winner(browser, live_server):
+def test_a_full_game_from_new_game_to_the_winner(browser, live_server, page_errors):
+    page_errors.allow(refused(401, "/play/not-a-game"), "a phone opens a game that doesn't exist")
     table_context = browser.new_context(viewport=TABLE)
     table = table_context.new_page()
     sent = []                                   # the commands the pages' script posts

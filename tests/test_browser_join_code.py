@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .browser import PHONE, TABLE, Phone, shot
+from .browser import PHONE, TABLE, Phone, refused, shot
 from .test_browser_corrections import Tabletop
 
 pytestmark = pytest.mark.browser
@@ -23,7 +23,8 @@ def both_phone_sizes(page, name):
     page.set_viewport_size(PHONE)
 
 
-def test_a_phone_without_a_camera_joins_by_typing_its_teams_code(browser, live_server):
+def test_a_phone_without_a_camera_joins_by_typing_its_teams_code(browser, live_server, page_errors):
+    page_errors.allow(refused(r"4\d\d", "/join-code"), "a locked game's code is refused")
     context = browser.new_context(viewport=TABLE)
     table = context.new_page()
     table.goto(live_server.url)

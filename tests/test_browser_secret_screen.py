@@ -214,3 +214,85 @@ def test_without_javascript_the_code_is_a_panel_the_player_opens_and_closes(brow
         plain.close()
     finally:
         game.close()
+
+
+def test_a_covered_page_that_loads_again_still_hides_its_code_and_follows_the_game(browser, live_server):
+    """Covered, then reloaded (or discarded while hidden and loaded again): the page's script runs whole, so
+    the cover and sound switches are there, the code hides by itself, and live updates keep coming."""
+    game = Tabletop(browser, live_server, timer=30, fake_clock=True)
+    try:
+        page = game.phones[game.encryptor("white")].page
+        summary, code = page.locator("details.secret summary"), page.locator(".your-code")
+        cover = page.get_by_role("button", name="Cover my screen")
+        cover.click()
+        page.reload()
+        expect(cover).to_be_visible()
+        expect(cover).to_have_attribute("aria-pressed", "true")
+        expect(page.locator(".sound-switch")).to_be_visible()
+        for word in page.locator("#keywords .secret-word").all():
+            expect(word).to_be_hidden()
+        freeze(page)
+        summary.click()
+        expect(code).to_be_visible()
+        page.clock.run_for(5000)
+        expect(code).to_be_hidden()
+        both_sizes(page, "secret-covered-reloaded")
+
+        game.announce("black")                            # a live update: the sand timer starts for White
+        expect(page.locator(".sand-timer")).to_contain_text("Sand timer: you have")
+        cover.click()
+        for word in page.locator("#keywords .secret-word").all():
+            expect(word).to_be_visible()
+    finally:
+        game.close()
+
+
+def press(page, x: float, y: float, ms: int) -> None:
+    """A finger on the screen for `ms` (on the page's clock), through Chromium's own touch input."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    page.clock.run_for(ms)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_a_touch_tap_shows_the_code_for_five_seconds_wherever_the_finger_lifts(browser, live_server):
+    """The box shrinks as the code shows, so a finger that lands low on it lifts over the code: that is still a
+    tap (5 s, then hidden by itself); a finger held down shows it until it lifts."""
+    game = Tabletop(browser, live_server, fake_clock=True)
+    try:
+        page = game.phones[game.encryptor("white")].page
+        summary, code = page.locator("details.secret summary"), page.locator(".your-code")
+        freeze(page)
+        box = summary.bounding_box()
+        for height in (0.5, 0.75):
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] * height
+            for tap in (lambda: page.touchscreen.tap(x, y), lambda: press(page, x, y, 90)):
+                tap()
+                expect(code).to_be_visible()
+                expect(summary).to_have_text("Hiding in 5 s…", use_inner_text=True)
+                page.clock.run_for(4900)
+                expect(code).to_be_visible()
+                page.clock.run_for(200)
+                expect(code).to_be_hidden()
+                expect(summary).to_have_text(TAP_TO_SHOW, use_inner_text=True)
+                page.clock.run_for(30_000)
+                expect(code).to_be_hidden()
+
+        # A second tap, wherever it lifts, hides it at once.
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.75
+        page.touchscreen.tap(x, y)
+        expect(code).to_be_visible()
+        page.touchscreen.tap(x, box["y"] + 10)
+        expect(code).to_be_hidden()
+
+        # Held: shown while the finger stays, hidden as it lifts.
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        page.clock.run_for(30_000)
+        expect(code).to_be_visible()
+        expect(summary).to_have_text("Release to hide your code", use_inner_text=True)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        expect(code).to_be_hidden()
+    finally:
+        game.close()
