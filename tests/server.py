@@ -24,13 +24,15 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, database_url: str, workers: int = 2, worker_class: str = "sync"):
+    def __init__(self, database_url: str, workers: int = 2, worker_class: str = "sync", app: str = "app:app"):
+        """`app`: what gunicorn serves, e.g. `companion:create_app({...})` for settings of a test's own."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         # The bots of the load and crash tests all play from 127.0.0.1: no per-address rate limits.
         self.env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "crash-test",
                     "PUBLIC_URL": self.url, "RATE_LIMITS": "off"}
         self.workers, self.worker_class = workers, worker_class    # "gevent" as in production, for streams
+        self.app = app
         self.process = None
 
     def start(self, timeout: float = 30, access_log: bool = False) -> None:
@@ -39,7 +41,7 @@ class Server:
         self.process = subprocess.Popen(
             [str(gunicorn), "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
              "--worker-class", self.worker_class,
-             *(["--access-logfile", "/dev/stderr"] if access_log else []), "--chdir", str(ROOT), "app:app"],
+             *(["--access-logfile", "/dev/stderr"] if access_log else []), "--chdir", str(ROOT), self.app],
             env=self.env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:     # wait until it answers, not a fixed time

@@ -51,7 +51,7 @@ def test_the_table_screen_moves_to_another_device_with_a_one_time_qr_code(browse
     expect(table.get_by_role("button", name="Move the table screen to another device")).to_be_visible()
     third = browser.new_context(viewport=TABLET).new_page()
     third.goto(link)
-    expect(third.locator("body")).to_contain_text("This link is not valid")
+    expect(third.locator("body")).to_contain_text("This link no longer moves the table screen")
     third.goto(f"{live_server.url}/table/{game_id}")
     expect(third.locator("body")).to_contain_text("not this game's table screen")
 
@@ -65,4 +65,4 @@ def test_a_move_qr_code_can_be_hidden_and_its_link_then_works_no_more(browser, l
     expect(table.locator(".table-move")).to_have_count(0)
     other = browser.new_context(viewport=TABLET).new_page()
     other.goto(link)
-    expect(other.locator("body")).to_contain_text("This link is not valid")
+    expect(other.locator("body")).to_contain_text("This link no longer moves the table screen")
