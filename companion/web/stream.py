@@ -82,6 +82,9 @@ class Looks:
         with self._lock:
             entry = self._games.get(game_id)
             if entry is None:
+                # Games no stream watches any more are forgotten first (a look holds its game's state).
+                for gone in [other for other in self._games if self.hub.rung(other) is None]:
+                    del self._games[gone]
                 entry = self._games[game_id] = [threading.Lock(), None]
                 while len(self._games) > self.size:
                     self._games.popitem(last=False)
