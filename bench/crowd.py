@@ -153,6 +153,7 @@ def measure(rounds: int, duration: float, bare: Server | None = None, attempts: 
             bare = Server(work / "gunicorn-bare.log", app="bench.bare_app:app").start()
         server = Server(work / "gunicorn.log", url)
         server.env["RATE_LIMITS"] = "on"            # as in production: the drafts are held to the limit
+        del server.env["STREAMS_PER_ADDRESS"]      # and the client to its share of streams
         result = {"bare": [], "held": [], "refused": {}, "views": 0, "drafts": {}, "draft_times": [],
                   **{f"{phase}_{what}": [] for phase in ("quiet", "crowd") for what in ("wrk", "times", "cpu")}}
         try:
