@@ -57,8 +57,10 @@ def fit_worker(worker) -> None:
     budget = getattr(app, "extensions", {}).get("stream_budget")
     if budget is None:
         return
-    worker.worker_connections, budget.capacity = share(raise_open_files(), worker.worker_connections,
-                                                       app.config["STREAMS"])
+    serving = getattr(worker, "worker_connections", 1)      # a sync worker serves one request at a time
+    serving, budget.capacity = share(raise_open_files(), serving, app.config["STREAMS"])
+    if hasattr(worker, "worker_connections"):
+        worker.worker_connections = serving
 
 
 class Budget:
