@@ -326,7 +326,9 @@ class Courier:
                     self.drop(handed)
             now = time.monotonic()
             if now >= beat:
-                beat = now + self.heartbeat
+                beat += self.heartbeat              # on its own clock: no wake moves it
+                if beat <= now:
+                    beat = now + self.heartbeat
                 self._end(lambda handed: now >= handed.stream.ends)
                 with self._lock:
                     streams = list(self._streams)
