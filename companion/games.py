@@ -17,7 +17,7 @@ from typing import NamedTuple
 from datetime import datetime, timedelta, timezone
 
 from .keywords import load_pack
-from .rules import HOST, LOBBY, OVER, TEAMS, Actor, Game, RuleError, apply, decide, replay
+from .rules import HOST, LOBBY, OVER, TEAMS, Actor, Game, RuleError, decide, replay
 from .rules.commands import BY_TYPE
 from .rules.targets import stale
 from .store import Capability, Conflict, Store, Withdrawn
@@ -193,7 +193,7 @@ class GameService:
         changes = []
         for seq, event, _ in rows:
             changes.append((seq, _capability_changes(game_id, [event], game)))
-            game = apply(game, event)
+            game = replay([event], game)
         if rows:
             version = rows[-1][0]
             self.cache.put(game_id, version, game)
