@@ -33,27 +33,17 @@ class Server:
                     "PUBLIC_URL": self.url, "RATE_LIMITS": "off"}
         self.workers, self.worker_class = workers, worker_class    # "gevent" as in production, for streams
         self.process = None
+        self.open_files: int | None = None      # the server's limit on open files, soft and hard (`ulimit -n`)
 
-    def start(self, timeout: float = 30, access_log: bool = False, open_files: int | None = None,
-              log: Path | None = None) -> None:
-        """`access_log`: gunicorn's access log on, in `self.process.stderr` with its error log (or in `log`, a
-        file). `open_files`: the server's limit on open files, soft and hard (as `ulimit -n` sets it)."""
+    def start(self, timeout: float = 30, access_log: bool = False) -> None:
+        """`access_log`: gunicorn's access log on, in `self.process.stderr` with its error log."""
         gunicorn = Path(sys.executable).parent / "gunicorn"
-
-        def limit_open_files():
-            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
-
-        errors = open(log, "ab") if log else subprocess.PIPE
-        try:
-            self.process = subprocess.Popen(
-                [str(gunicorn), "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
-                 "--worker-class", self.worker_class,
-                 *(["--access-logfile", "/dev/stderr"] if access_log else []), "--chdir", str(ROOT), "app:app"],
-                env=self.env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=errors,
-                preexec_fn=limit_open_files if open_files else None)
-        finally:
-            if log:
-                errors.close()
+        self.process = subprocess.Popen(
+            [str(gunicorn), "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
+             "--worker-class", self.worker_class,
+             *(["--access-logfile", "/dev/stderr"] if access_log else []), "--chdir", str(ROOT), "app:app"],
+            env=self.env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            preexec_fn=self._limit_open_files if self.open_files else None)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:     # wait until it answers, not a fixed time
             try:
@@ -62,9 +52,12 @@ class Server:
             except OSError:
                 pass
             if self.process.poll() is not None:
-                raise RuntimeError(log.read_text() if log else self.process.stderr.read().decode())
+                raise RuntimeError(self.process.stderr.read().decode())
             time.sleep(0.05)
         raise TimeoutError("the server did not answer /healthz")
+
+    def _limit_open_files(self) -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def workers_pids(self) -> list[int]:
         with open(f"/proc/{self.process.pid}/task/{self.process.pid}/children") as children:

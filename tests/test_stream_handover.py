@@ -143,8 +143,10 @@ def test_with_1024_open_files_the_streams_past_capacity_are_refused_and_nothing_
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))     # this test's own sockets
     log = tmp_path / "gunicorn.log"
     server = Server(database_url(tmp_path), workers=1, worker_class="gevent")
-    server.env.update(STREAMS_PER_TOKEN="100000", STREAMS_PER_ADDRESS="100000")    # the capacity alone
-    server.start(open_files=1024, log=log)
+    server.open_files = 1024
+    server.env.update(STREAMS_PER_TOKEN="100000", STREAMS_PER_ADDRESS="100000",    # the capacity alone
+                      GUNICORN_CMD_ARGS=f"--error-logfile {log}")
+    server.start()
     try:
         game = new_game(server)
         view, host = f"/api/games/{game['game_id']}", game["tokens"]["host"]
