@@ -4,13 +4,16 @@ sending commands.
 In-memory per process by default (`RATE_LIMIT_STORAGE`, e.g. `redis://...`, shares them between workers
 and servers). A table of eight phones joining at once is far below the limits; `RATE_LIMITS=off` turns
 them off (the load tests play a hundred tables from one address).
+
+Each limit counts per client (`client_key`): an IPv4 address, or an IPv6 address's /64 network.
 """
 
 from __future__ import annotations
 
+import ipaddress
+
 from flask import Flask, request
 from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 
 from ..rules.commands import COMMANDS
 
@@ -30,6 +33,28 @@ LIMITED = {
     "pages.join_by_code": ("RATE_LIMIT_JOIN_CODE",),
 }
 _SEATING_COMMANDS = tuple(name for name, c in COMMANDS.items() if c.seats_a_phone)
+_IPV6_NETWORK = 64      # what a provider gives one home or one phone: its holder has 2^64 addresses to use
+
+
+def client_key() -> str:
+    """Who the request counts as, for anything counted per client: its address (behind `TRUSTED_PROXIES`,
+    the one the nearest proxy saw), an IPv6 address by its /64 network, an IPv4-mapped one (::ffff:a.b.c.d)
+    as the IPv4 address."""
+    return client_key_of(request.remote_addr)
+
+
+def client_key_of(address: str | None) -> str:
+    """The client an address counts as (see client_key)."""
+    try:
+        ip = ipaddress.ip_address(address or "")
+    except ValueError:
+        return address or "unknown"          # no address (a test client, a Unix socket): one client
+    if ip.version == 6 and ip.ipv4_mapped:
+        return str(ip.ipv4_mapped)
+    if ip.version == 6:
+        network = int(ip) >> (128 - _IPV6_NETWORK) << (128 - _IPV6_NETWORK)    # a scope (%eth0) drops too
+        return f"{ipaddress.IPv6Address(network)}/{_IPV6_NETWORK}"
+    return str(ip)
 
 
 def _not_seating() -> bool:
@@ -38,14 +63,14 @@ def _not_seating() -> bool:
 
 
 def _refused(response) -> bool:
-    """Only wrong join codes count against their limit: a table of phones behind one address that types its
-    codes right is never held up."""
+    """Only join codes that open nothing count against their limit: a table of phones behind one address that
+    types its codes right is never held up."""
     return response.status_code >= 400
 
 
 def init_limits(app: Flask) -> None:
     """One limiter per app (its counters belong to this app), wrapped around the registered views."""
-    limiter = Limiter(get_remote_address, app=app, storage_uri=app.config["RATE_LIMIT_STORAGE"],
+    limiter = Limiter(client_key, app=app, storage_uri=app.config["RATE_LIMIT_STORAGE"],
                       enabled=app.config["RATE_LIMITS"] != "off", headers_enabled=True)
     for endpoint, keys in LIMITED.items():
         view = app.view_functions[endpoint]

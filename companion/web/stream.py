@@ -48,7 +48,7 @@ from ..games import GameService
 from ..push import Hub
 from ..rules import Game
 from .auth import Caller
-from .clients import client_key
+from .limits import client_key
 from .stream_budget import Budget, Ticket, raise_open_files, share
 
 log = logging.getLogger(__name__)

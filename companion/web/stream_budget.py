@@ -64,8 +64,8 @@ def fit_worker(worker) -> None:
 
 
 class Budget:
-    """The streams open in this process, counted by token and by client (web/clients.py): each admitted as it
-    opens, or refused, and let go when it ends."""
+    """The streams open in this process, counted by token and by client (web/limits.py `client_key`, as the
+    rate limits count them): each admitted as it opens, or refused, and let go when it ends."""
 
     def __init__(self, capacity: int, per_token: int, per_client: int):
         self.capacity, self.per_token, self.per_client = capacity, per_token, per_client
