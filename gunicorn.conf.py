@@ -19,8 +19,13 @@ def on_starting(server):
 
 
 def post_worker_init(worker):
-    """A worker told to stop ends its streams at once (web/stream.py): a graceful restart then waits for no
+    """Before the worker serves anything, its open files (raised to its hard limit as its app started) are
+    shared out between the requests it serves at once and the streams it holds (web/stream_budget.py).
+
+    A worker told to stop ends its streams at once (web/stream.py): a graceful restart then waits for no
     page, and each page reconnects to a worker that stays."""
+    from companion.web.stream_budget import fit_worker
+    fit_worker(worker)
     hub = getattr(worker.wsgi, "extensions", {}).get("push")
     if hub is None:
         return

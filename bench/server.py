@@ -56,8 +56,10 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
         self.app = app
+        # Every simulated phone and bot comes from loopback: no per-address limits, no per-address share of
+        # streams (bench/crowd.py puts production's back).
         self.env = {**os.environ, "SECRET_KEY": SECRET_KEY, "PUBLIC_URL": self.url + "/", "RATE_LIMITS": "off",
-                    "WORKERS": str(workers)}
+                    "STREAMS_PER_ADDRESS": "1000000", "WORKERS": str(workers)}
         if database_url:
             self.env["DATABASE_URL"] = database_url
         self.argv, production_env = production_command(self.port, workers)

@@ -85,6 +85,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         # a comment on an idle stream, so proxies and NATs keep it open
         STREAM_HEARTBEAT_SECONDS=float(os.environ.get("STREAM_HEARTBEAT_SECONDS", 15)),
         STREAM_LIFETIME_SECONDS=600,     # then the page reconnects: a restarting worker never waits on it
+        # A worker's streams (fewer if its open files are too few), and each token's and client's share of
+        # them (web/stream_budget.py): a table's 9 screens behind one address, reloads and all, are far below.
+        STREAMS=int(os.environ.get("STREAMS", 10_000)),
+        STREAMS_PER_TOKEN=int(os.environ.get("STREAMS_PER_TOKEN", 20)),
+        STREAMS_PER_ADDRESS=int(os.environ.get("STREAMS_PER_ADDRESS", 100)),
         PUSH_LOOK_SECONDS=0.1,           # SQLite: how often each worker looks for new events of its streams
         RATE_LIMITS=os.environ.get("RATE_LIMITS", "on"),
         RATE_LIMIT_STORAGE=os.environ.get("RATE_LIMIT_STORAGE", "memory://"),

@@ -186,6 +186,21 @@ class GameService:
         self.cache.put(game_id, version, state)
         return version, state
 
+    def catch_up(self, game_id: str, version: int, game: Game) -> tuple[int, Game, list[tuple[int, Changes]]]:
+        """`game`, the state at `version`, brought to the latest version in one query: that version, its state
+        (cached, so a view at that version needs no other query), and what each event since did to the game's
+        tokens (`_capability_changes`), with its number. The open streams learn of a withdrawn token this way,
+        once per change of the game, not once per stream (web/stream.py)."""
+        rows = self.store.events_after(game_id, version)
+        changes = []
+        for seq, event, _ in rows:
+            changes.append((seq, _capability_changes(game_id, [event], game)))
+            game = replay([event], game)
+        if rows:
+            version = rows[-1][0]
+            self.cache.put(game_id, version, game)
+        return version, game, changes
+
     def load_match(self, game_id: str, match: int) -> Game | None:
         """The game as it stood when match number `match` ended (None if there is no such match)."""
         version, game = self.load(game_id)

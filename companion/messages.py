@@ -165,6 +165,11 @@ REFUSALS = {
     "rate_limited": _l("Too many attempts from this device in a short time. Wait a minute, then try again."),
     "server_error": _l("Something went wrong on the server. Nothing was lost: reload the page in a moment."),
     "method_not_allowed": _l("That action can't be done from here."),
+    # a page's stream (web/stream_budget.py); its page then checks for changes by itself
+    "too_many_streams": _l("Too many screens follow games from this device or network at once: this one will "
+                           "check for changes every few seconds instead."),
+    "streams_full": _l("The server is keeping as many screens up to date as it can: this one will check for "
+                       "changes every few seconds instead."),
     "if_match_malformed": _l("If-Match must hold the version you saw: the view's version or its ETag."),
     # a tap made on a screen that was behind the game (rules.targets); `change` says what changed
     "stale": _l("Your screen was behind the game: %(change)s Nothing was changed, and your screen now shows the game as it is."),

@@ -17,6 +17,7 @@ now and then even while their stream is open.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 import time
@@ -38,11 +39,17 @@ class Hub:
         self.interval = interval        # SQLite: how often the watcher looks (seconds)
         self._lock = threading.Lock()
         self._listeners: dict[str, set] = defaultdict(set)
+        # Each watched game's latest ring, numbered across the process: a look at the game taken after a
+        # ring is current until the game's number moves (web/stream.py `Looks`).
+        self._rings = itertools.count()
+        self._rung: dict[str, int] = {}
         self._watcher: threading.Thread | None = None
         self.closing = False            # the worker is stopping: streams end (gunicorn.conf.py)
 
     def subscribe(self, game_id: str, listener) -> None:
         with self._lock:
+            if game_id not in self._rung:
+                self._rung[game_id] = next(self._rings)
             self._listeners[game_id].add(listener)
             if self._watcher is None:       # started by the first stream: in the worker, after the fork
                 self._watcher = threading.Thread(target=self._watch, name="push-watcher", daemon=True)
@@ -55,6 +62,7 @@ class Hub:
                 listeners.discard(listener)
                 if not listeners:
                     del self._listeners[game_id]
+                    del self._rung[game_id]
 
     @contextmanager
     def listening(self, game_id: str):
@@ -69,14 +77,23 @@ class Hub:
     def ring(self, game_id: str) -> None:
         with self._lock:
             listeners = list(self._listeners.get(game_id, ()))
+            if listeners:
+                self._rung[game_id] = next(self._rings)
         for listener in listeners:
             listener.set()
 
     def ring_all(self) -> None:
         with self._lock:
             listeners = [listener for game in self._listeners.values() for listener in game]
+            for game_id in self._rung:
+                self._rung[game_id] = next(self._rings)
         for listener in listeners:
             listener.set()
+
+    def rung(self, game_id: str) -> int | None:
+        """The number of the game's latest ring (None: no stream listens to it here)."""
+        with self._lock:
+            return self._rung.get(game_id)
 
     def close(self) -> None:
         """End every stream of this process (each page reconnects, to another worker)."""

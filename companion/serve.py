@@ -1,8 +1,9 @@
 """`python -m companion.serve`: print the address phones should open, then run gunicorn.
 
 Listens on every interface so phones on the same Wi-Fi reach the laptop; PORT (default 8000),
-WORKERS (default 2), STREAMS (open connections per worker, default 10,000) and PUBLIC_URL (behind a proxy)
-come from the environment. ACCESS_LOG (a file, or
+WORKERS (default 2), STREAMS (the streams a worker holds and the requests it serves at once, default 10,000,
+fewer if its open files are too few: web/stream_budget.py) and PUBLIC_URL (behind a proxy) come from the
+environment. ACCESS_LOG (a file, or
 - for the terminal) turns gunicorn's access log on: it is off by default, since it costs a tenth of a poll's
 CPU (the tokens in its request paths are masked: companion/logs.py).
 """
@@ -28,7 +29,8 @@ def main() -> None:
     os.execv(gunicorn, [gunicorn, "--bind", f"0.0.0.0:{port}", "--workers", workers,
                         # gevent: each page holds a stream open (web/stream.py), where a thread per stream
                         # would cap a worker at its threads; STREAMS bounds the requests served at once and,
-                        # apart, the streams handed over to the worker's courier (about 4 KB each)
+                        # apart, the streams handed over to the worker's courier (about 4 KB each), both
+                        # within the worker's open files (gunicorn.conf.py shares them out)
                         "--worker-class", "gevent", "--worker-connections", os.environ.get("STREAMS", "10000"),
                         # a fallback poll reuses its connection (1.5 s apart, so more than gunicorn's 2 s)
                         "--keep-alive", "5",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -34,6 +35,7 @@ class Server:
         self.workers, self.worker_class = workers, worker_class    # "gevent" as in production, for streams
         self.app = app
         self.process = None
+        self.open_files: int | None = None      # the server's limit on open files, soft and hard (`ulimit -n`)
 
     def start(self, timeout: float = 30, access_log: bool = False) -> None:
         """`access_log`: gunicorn's access log on, in `self.process.stderr` with its error log."""
@@ -42,7 +44,8 @@ class Server:
             [str(gunicorn), "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
              "--worker-class", self.worker_class,
              *(["--access-logfile", "/dev/stderr"] if access_log else []), "--chdir", str(ROOT), self.app],
-            env=self.env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            env=self.env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            preexec_fn=self._limit_open_files if self.open_files else None)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:     # wait until it answers, not a fixed time
             try:
@@ -54,6 +57,9 @@ class Server:
                 raise RuntimeError(self.process.stderr.read().decode())
             time.sleep(0.05)
         raise TimeoutError("the server did not answer /healthz")
+
+    def _limit_open_files(self) -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def workers_pids(self) -> list[int]:
         with open(f"/proc/{self.process.pid}/task/{self.process.pid}/children") as children:

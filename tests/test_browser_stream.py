@@ -83,3 +83,32 @@ def test_without_event_source_a_page_follows_by_polling(browser, server):
     join(server, game, "Ann")
     expect(page.locator(".lobby")).to_contain_text("Ann")
     assert not any(url.endswith("/stream") for url in requests)
+
+
+def test_a_page_whose_stream_is_refused_follows_by_polling(browser, tmp_path, request):
+    """Past its address's share of streams a page's stream is refused (429 `too_many_streams`): the page
+    follows its game by polling, as without EventSource."""
+    from .conftest import database_url
+    # The browser logs the refused stream as a console error, which this test causes on purpose (where a
+    # fixture fails browser tests on console errors: tests/conftest.py `page_errors`).
+    if "page_errors" in request.fixturenames:
+        request.getfixturevalue("page_errors").allow(
+            r"/stream: Failed to load resource: the server responded with a status of 429\b", "the stream refused")
+    server = Server(database_url(tmp_path), workers=1, worker_class="gevent")
+    server.env["STREAMS_PER_ADDRESS"] = "0"
+    server.start()
+    try:
+        game, statuses = new_game(server), []
+        page = browser.new_context(viewport=TABLE).new_page()
+        page.on("response", lambda response: statuses.append(response.status)
+                if response.url.endswith("/stream") else None)
+        with page.expect_response(lambda response: response.url.endswith("/stream")):
+            page.goto(f"{server.url}/table/{game['tokens']['host']}")
+        expect(page.locator(".lobby")).to_be_visible()
+        join(server, game, "Ann")
+        expect(page.locator(".lobby")).to_contain_text("Ann")
+        join(server, game, "Abe")
+        expect(page.locator(".lobby")).to_contain_text("Abe")
+        assert statuses and set(statuses) == {429}, statuses
+    finally:
+        server.stop()

@@ -131,3 +131,19 @@ def test_every_page_of_a_three_player_game_is_the_same_with_reused_pieces(tmp_pa
     while game.view(game.host)["phase"] == "playing":
         game.three_player_round(decrypted=True, intercepted=game.compared % 2 == 0)
     assert game.reused() > game.compared
+
+
+def test_a_request_naming_another_script_root_changes_no_other_viewers_page(tmp_path):
+    """gunicorn takes a request's `SCRIPT_NAME` from its trusted proxy's header, which a client behind the
+    proxy can write: Ann's page asked for under `/evil` must not hand its pieces, links and form actions
+    under `/evil/…`, to her teammate Abe's page."""
+    reusing, fresh = two_apps(tmp_path)
+    game = ApiGame(reusing.test_client())                   # round 1, before the clues: a keyword swap form
+    ann, abe = (browser(reusing, game.id, game.seats[name]) for name in ("Ann", "Abe"))
+    evil = ann.get(f"/play/{game.id}", base_url="http://localhost/evil/")
+    assert evil.status_code == 200 and f'action="/evil/play/{game.id}/swap-keyword"' in evil.get_data(as_text=True)
+    page = abe.get(f"/play/{game.id}").get_data(as_text=True)
+    assert "/evil" not in page
+    assert f'action="/play/{game.id}/swap-keyword"' in page
+    alone = browser(fresh, game.id, game.seats["Abe"]).get(f"/play/{game.id}").get_data(as_text=True)
+    assert CSRF.sub("", page) == CSRF.sub("", alone)         # exactly the page rendered without reuse

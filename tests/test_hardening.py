@@ -301,6 +301,31 @@ def test_a_wrong_method_is_405_with_allow(tmp_path):
     assert "POST" in answer.headers["Allow"]
 
 
+METHODS = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"}
+
+
+def test_every_route_allows_exactly_its_methods_and_refuses_the_others_with_405(tmp_path):
+    """OPTIONS lists a route's own methods in `Allow`, and any other method is 405 with that `Allow`: a
+    command's address (`/api/games/<id>/<command>`, `/play/…`, `/table/…`) no longer takes a game's stream or
+    summary for a command, which made their OPTIONS list POST and a POST to them a 400 unknown command."""
+    app = make_app(tmp_path, RATE_LIMITS="off")
+    client = app.test_client()
+    rules = list(app.url_map.iter_rules())
+    samples = {"game_id": "g4me", "token": "t0ken", "seat": 1, "filename": "style.css", "command": "start"}
+    adapter = app.url_map.bind("localhost")
+    for rule in rules:
+        path = adapter.build(rule.endpoint, {name: samples[name] for name in rule.arguments})
+        own = set().union(*(r.methods for r in rules if r.rule == rule.rule)) & METHODS
+        allowed = client.options(path).headers["Allow"]
+        assert {m.strip() for m in allowed.split(",")} - {"OPTIONS"} == own, f"{rule.rule}: Allow: {allowed}"
+        for method in sorted(METHODS - own):
+            answer = client.open(path, method=method)
+            assert answer.status_code == 405 and answer.headers["Allow"] == allowed, f"{method} {rule.rule}"
+            if method != "HEAD":        # the sentence, as JSON for the API, on a page otherwise
+                assert (answer.get_json()["code"] == "method_not_allowed" if path.startswith("/api/") else
+                        str(REFUSALS["method_not_allowed"]).replace("'", "&#39;") in answer.get_data(as_text=True))
+
+
 def test_an_oversized_chunked_body_is_413(tmp_path):
     client = make_app(tmp_path).test_client()
     chunked = {"headers": {"Transfer-Encoding": "chunked", "Content-Type": "application/json"},

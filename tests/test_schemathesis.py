@@ -24,6 +24,7 @@ import hypothesis
 import pytest
 import schemathesis
 import schemathesis.checks
+from schemathesis.specs.openapi.checks import allow_header_conformance
 from hypothesis import HealthCheck, strategies as st
 from schemathesis import GenerationMode
 from sqlalchemy import text
@@ -287,3 +288,20 @@ def test_the_api_answers_any_request_as_documented(fuzzed_app, path, method):
     run(GenerationMode.POSITIVE, POSITIVE_EXAMPLES)
     if has_negatable_input(operation):
         run(GenerationMode.NEGATIVE, NEGATIVE_EXAMPLES)
+
+
+def test_every_operations_allow_header_lists_its_documented_methods(tmp_path):
+    """schemathesis's ST205 (`allow_header_conformance`): an OPTIONS request's `Allow` lists exactly the
+    methods the document declares at that path (the stream and the summary listed a POST they refuse)."""
+    app = make_app(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    schema = schemathesis.openapi.from_wsgi(SCHEMA_PATH, app)
+    game_id = ApiGame(app.test_client(), start=False).id
+    checked = set()
+    for path, method in operations():
+        if path in checked:
+            continue
+        checked.add(path)
+        case = schema[path][method].Case(path_parameters={"game_id": game_id} if "{game_id}" in path else None)
+        case.method = "OPTIONS"
+        case.validate_response(case.call(), checks=[allow_header_conformance])
+    assert "/api/games/{game_id}/stream" in checked and "/api/games/{game_id}/summary" in checked

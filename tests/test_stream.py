@@ -5,35 +5,45 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 import uuid
 
 import pytest
+from sqlalchemy import event
 
 from companion import create_app
+from companion.messages import REFUSALS
 
 from .api import browser, table_path
 from .conftest import database_url
-from .driver import ApiGame, wrong
+from .driver import ApiGame, wrong, wrong2
 
 WAIT = 20        # seconds a test waits for a message before it fails (never a sleep: messages end the wait)
+READER = "stream-reader"      # the threads that read the streams (and, held by their request, run them)
+
+
+def make_app(tmp_path, **config):
+    return create_app({"TESTING": True, "SECRET_KEY": "test-" + uuid.uuid4().hex, "RATE_LIMITS": "off",
+                       "DATABASE_URL": database_url(tmp_path), "STREAM_HEARTBEAT_SECONDS": 0.2,
+                       "PUSH_LOOK_SECONDS": 0.02, **config})
 
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test-" + uuid.uuid4().hex, "RATE_LIMITS": "off",
-                       "DATABASE_URL": database_url(tmp_path), "STREAM_HEARTBEAT_SECONDS": 0.2,
-                       "PUSH_LOOK_SECONDS": 0.02})
+    return make_app(tmp_path)
 
 
 class Stream:
-    """An open stream, read in a thread: its messages (dicts of their fields) come out of `next()`."""
+    """An open stream, read in a thread: its messages (dicts of their fields) come out of `next()`.
+    `address`: the client's address, as the server sees it."""
 
-    def __init__(self, client, path, headers=None):
-        self.answer = client.get(path, headers=headers or {}, buffered=False)
+    def __init__(self, client, path, headers=None, address="127.0.0.1"):
+        self.answer = client.get(path, headers=headers or {}, buffered=False,
+                                 environ_base={"REMOTE_ADDR": address})
         self.messages: queue.Queue = queue.Queue()
         self.closed = False
         if self.answer.status_code == 200:
-            threading.Thread(target=self._read, daemon=True).start()
+            threading.Thread(target=self._read, daemon=True, name=READER).start()
 
     def _read(self):
         buffer = ""
@@ -181,3 +191,139 @@ def test_a_change_made_by_another_process_wakes_the_stream(app, client, tmp_path
     assert other.extensions["push"].streams() == 0 and app.extensions["push"].streams() == 1
     assert stream.next()["data"] != first["data"]
     stream.close()
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def refused(stream: Stream, status: int, code: str) -> None:
+    """The stream was refused with `code`'s sentence, to try again later; no stream began."""
+    answer = stream.answer
+    assert answer.status_code == status, answer.data[:200]
+    assert answer.get_json() == {"code": code, "error": str(REFUSALS[code])}
+    assert int(answer.headers["Retry-After"]) > 0
+
+
+def until(condition) -> None:
+    """Wait until `condition()` holds (a stream hung up ends at its next heartbeat)."""
+    deadline = time.monotonic() + WAIT
+    while not condition():
+        assert time.monotonic() < deadline, "still not so"
+        time.sleep(0.01)
+
+
+def test_one_client_past_its_share_of_streams_is_refused_with_a_sentence(tmp_path):
+    app = make_app(tmp_path, STREAMS_PER_ADDRESS=3)
+    client = app.test_client()
+    game = ApiGame(client, start=False)
+    path = f"/api/games/{game.id}/stream"
+    mine = [Stream(client, path, bearer(token)) for token in (game.host, game.seats["Ann"], game.seats["Abe"])]
+    for stream in mine:
+        stream.next()
+    refused(Stream(client, path, bearer(game.seats["Bea"])), 429, "too_many_streams")
+    # Another client is counted apart (an IPv6 client by its /64: two addresses of one /64 are one client).
+    other = [Stream(client, path, bearer(game.seats["Bea"]), address=f"2001:db8:0:7::{n}") for n in (1, 2, 3)]
+    for stream in other:
+        stream.next()
+    refused(Stream(client, path, bearer(game.seats["Bob"]), address="2001:db8:0:7:ffff::9"), 429, "too_many_streams")
+    Stream(client, path, bearer(game.seats["Bob"]), address="2001:db8:0:8::1").next()
+    # A stream that ends gives its place back.
+    mine[0].close()
+    until(lambda: app.extensions["stream_budget"].open() == 6)
+    Stream(client, path, bearer(game.seats["Bea"])).next()
+
+
+def test_one_token_past_its_share_of_streams_is_refused_from_any_address(tmp_path):
+    app = make_app(tmp_path, STREAMS_PER_TOKEN=2)
+    client = app.test_client()
+    game = ApiGame(client, start=False)
+    path = f"/api/games/{game.id}/stream"
+    for address in ("192.0.2.1", "192.0.2.2"):
+        Stream(client, path, bearer(game.host), address=address).next()
+    refused(Stream(client, path, bearer(game.host), address="192.0.2.3"), 429, "too_many_streams")
+    phone = browser(app, game.id, game.seats["Ann"])         # a page's stream is counted alike
+    Stream(phone, f"/play/{game.id}/stream").next()
+    Stream(phone, f"/play/{game.id}/stream").next()
+    answer = Stream(phone, f"/play/{game.id}/stream").answer
+    assert answer.status_code == 429 and str(REFUSALS["too_many_streams"]) in answer.get_data(as_text=True)
+
+
+def test_behind_a_trusted_proxy_each_client_has_its_own_share_of_streams(tmp_path):
+    app = make_app(tmp_path, STREAMS_PER_ADDRESS=1, TRUSTED_PROXIES=1)
+    client = app.test_client()
+    game = ApiGame(client, start=False)
+    path = f"/api/games/{game.id}/stream"
+    forwarded = lambda client_address, token: {**bearer(token), "X-Forwarded-For": client_address}  # noqa: E731
+    Stream(client, path, forwarded("198.51.100.1", game.host)).next()
+    Stream(client, path, forwarded("198.51.100.2", game.seats["Ann"])).next()
+    # What the client itself wrote further left is no other client.
+    refused(Stream(client, path, forwarded("203.0.113.9, 198.51.100.1", game.seats["Abe"])), 429,
+            "too_many_streams")
+
+
+def test_a_stream_past_the_workers_capacity_is_refused_with_503_and_retry_after(tmp_path):
+    app = make_app(tmp_path, STREAMS=2)
+    client = app.test_client()
+    game = ApiGame(client, start=False)
+    path = f"/api/games/{game.id}/stream"
+    first = Stream(client, path, bearer(game.host), address="192.0.2.1")
+    first.next()
+    Stream(client, path, bearer(game.seats["Ann"]), address="192.0.2.2").next()
+    refused(Stream(client, path, bearer(game.seats["Abe"]), address="192.0.2.3"), 503, "streams_full")
+    first.close()
+    until(lambda: app.extensions["stream_budget"].open() == 1)
+    Stream(client, path, bearer(game.seats["Abe"]), address="192.0.2.3").next()
+
+
+def test_a_held_streams_heartbeats_keep_their_schedule_while_the_other_team_drafts(tmp_path):
+    """Held by its request, a stream woken by a draft of the other team (no change of its page) used to wait a
+    whole heartbeat again from then: a draft faster than the heartbeat silenced it, and its heartbeats came
+    a beat after each draft, telling when the other team drafted."""
+    app = make_app(tmp_path, STREAM_HEARTBEAT_SECONDS=0.5)
+    client = app.test_client()
+    game = ApiGame(client)
+    game.announce("white")
+    game.announce("black")
+    black = Stream(client, f"/api/games/{game.id}/stream", bearer(game.guesser("black", "black")))
+    black.next()
+    code, beats, drafts = game.code("white"), 0, 0
+    deadline = time.monotonic() + WAIT
+    while beats < 3:                    # White drafts without a pause, all along
+        assert time.monotonic() < deadline, f"{beats} heartbeat(s) in {drafts} drafts of the other team"
+        game.guess("white", "white", (wrong, wrong2)[drafts % 2](code), confirm=False)
+        drafts += 1
+        while not black.messages.empty():
+            message = black.messages.get()
+            assert "" in message, f"only heartbeats may come, not {message}"
+            beats += 1
+    black.close()
+
+
+def test_a_change_costs_one_look_at_the_game_for_all_of_its_streams(app, client):
+    """Woken, no stream looks its token or its game up by itself: the game's new events say whether its token
+    was withdrawn, and one look serves every stream of the game (there were two queries a stream)."""
+    game = ApiGame(client)
+    streams = [Stream(client, f"/api/games/{game.id}/stream", bearer(token))
+               for token in (game.host, game.tokens["spectator"], *game.seats.values())]
+    for stream in streams:
+        stream.next()
+    queries = []
+
+    def count(conn, cursor, statement, *args):
+        if threading.current_thread().name == READER:
+            queries.append(statement)
+
+    engine = app.extensions["games"].store.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        game.announce("white")      # everyone sees it: every stream says so
+        for stream in streams:
+            stream.next()
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert not [q for q in queries if "capabilities" in q], queries
+    # One look for the command's own ring, one for the watcher's (SQLite) or the notification's (PostgreSQL).
+    assert len(queries) <= 2, queries
+    for stream in streams:
+        stream.close()

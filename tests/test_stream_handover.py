@@ -4,11 +4,15 @@ stops. Read off the wire with a plain socket, as a browser's EventSource reads i
 
 from __future__ import annotations
 
+import json
+import resource
 import socket
 import time
 import urllib.request
 
 import pytest
+
+from companion.messages import REFUSALS
 
 from .conftest import database_url
 from .server import Server
@@ -45,6 +49,13 @@ class Wire:
             self.buffer += chunk
         block, self.buffer = self.buffer.split(end, 1)
         return block
+
+    def body(self) -> bytes:
+        """The answer's body, when it is no stream (a refusal)."""
+        length = int(self.headers["content-length"])
+        while len(self.buffer) < length:
+            self.buffer += self.connection.recv(4096)
+        return self.buffer[:length]
 
     def message(self) -> dict:
         """The next block: its fields (a heartbeat is {"": "still here"})."""
@@ -121,3 +132,45 @@ def test_a_stopping_worker_ends_its_handed_over_streams_at_once(server):
     server.stop()                               # SIGTERM: the worker stops gracefully
     assert all(wire.ended() for wire in wires)
     assert time.monotonic() - started < 10      # not the graceful timeout (30 s): streams hold no request
+
+
+@pytest.mark.slow
+def test_with_1024_open_files_the_streams_past_capacity_are_refused_and_nothing_fails(tmp_path):
+    """A worker may open 1,024 files (`ulimit -n 1024`, a common default): its streams must stop short of
+    them. Past its capacity a stream is refused with 503 `streams_full`, and the worker goes on serving: it
+    used to hand streams over until `dup()` failed (EMFILE), cutting them after their head, a traceback each."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))     # this test's own sockets
+    log = tmp_path / "gunicorn.log"
+    server = Server(database_url(tmp_path), workers=1, worker_class="gevent")
+    server.open_files = 1024
+    server.env.update(STREAMS_PER_TOKEN="100000", STREAMS_PER_ADDRESS="100000",    # the capacity alone
+                      GUNICORN_CMD_ARGS=f"--error-logfile {log}")
+    server.start()
+    try:
+        game = new_game(server)
+        view, host = f"/api/games/{game['game_id']}", game["tokens"]["host"]
+        held, refused = [], 0
+        for _ in range(1200):
+            wire = Wire(server, f"{view}/stream", host)
+            if wire.status_line == "HTTP/1.1 200 OK":
+                held.append(wire)
+                continue
+            assert wire.status_line.startswith("HTTP/1.1 503"), wire.status_line
+            assert int(wire.headers["retry-after"]) > 0
+            assert json.loads(wire.body()) == {"code": "streams_full", "error": str(REFUSALS["streams_full"])}
+            wire.connection.close()
+            refused += 1
+        assert held and refused, (len(held), refused)
+        # Every stream held says the next change; the worker still answers everything else.
+        status, _ = server.request("POST", f"{view}/join", {"name": "Ann"}, token=game["tokens"]["white"])
+        assert status == 200
+        latest = etag(server, view, host)
+        for wire in held:
+            if wire.next()["data"] != latest:        # its first look may have come after the change
+                assert wire.next()["data"] == latest
+        for wire in held:
+            wire.connection.close()
+    finally:
+        server.stop()
+    assert not [line for line in log.read_text().splitlines() if "Traceback" in line or "ERROR" in line]

@@ -91,6 +91,8 @@ def init_web(app: Flask) -> None:
     app.jinja_env.globals.update(team_name=team_name, side_text=side_text, reason_text=reason_text, task_text=task_text, turn_tasks=TURN_TASKS, causes=CAUSES, refusal=refusal,
                                   get_locale=get_locale, language_names=LANGUAGE_NAMES, **RULES_FOR_TEMPLATES)
     app.jinja_env.filters["other"] = other          # the other team: `team|other`
+    from .commands import CommandName
+    app.url_map.converters["command"] = CommandName      # before the routes that use it
     from .api import api
     from .assets import init_assets
     from .errors import init_errors

@@ -58,7 +58,7 @@ def game_stream(game_id):
     return event_stream(api_caller(game_id), lambda caller: f'W/"{caller.etag(caller.state()[0])}"')
 
 
-@api.post("/games/<game_id>/<command>")
+@api.post("/games/<game_id>/<command:command>")
 def game_command(game_id, command):
     if command not in COMMANDS:
         raise Refused("unknown_command")

@@ -6,10 +6,20 @@ from __future__ import annotations
 import re
 
 from flask import request
+from werkzeug.routing import BaseConverter
 
 from ..rules import TEAMS
 from ..rules.commands import COMMANDS, commands_for  # noqa: F401  (the web layer's view of the registry)
 from .errors import Refused
+
+
+
+class CommandName(BaseConverter):
+    """A command's name, the last segment of a command's address (`<command:command>`): any segment but the
+    names of a game's other addresses there, read with GET (its stream and its summary), so that a POST to
+    one of those is refused 405 with their own `Allow`, not taken for an unknown command."""
+    regex = r"(?!(?:stream|summary|summary\.json)$)[^/]+"
+
 
 # How a form's text fields become the JSON types the rules expect (booleans are "1", numbers digits).
 _NUMBERS = ("seat", "digit", "match", "round", "correction")

@@ -29,8 +29,12 @@ _STATUS = {
                      "no_such_team", "accept_malformed", "keyword_number", "if_match_malformed"), 400),
     "not_seated": 401,                # no credential at all: neither a bearer token nor a seat cookie
     "not_found": 404, "no_such_join_code": 404, "method_not_allowed": 405, "too_large": 413, "rate_limited": 429, "busy": 503,
+    "too_many_streams": 429, "streams_full": 503,
     "server_error": 500,
 }
+# Refusals that pass with time, and when to try again (seconds, `Retry-After`): a stream refused for now
+# (web/stream_budget.py), whose page polls meanwhile.
+_RETRY_AFTER = {"too_many_streams": 30, "streams_full": 30}
 _HTTP_CODES = {401: "no_capability", 403: "no_capability", 404: "not_found", 405: "method_not_allowed",
                413: "too_large", 429: "rate_limited"}
 
@@ -61,6 +65,8 @@ def refusal_response(code: str, params: dict | None = None, status: int | None =
         response = make_response(render_template("pages/error.html", message=message, status=status), status)
     if status == 401:      # no credential: say which kind is accepted (a seat cookie also does, in browsers)
         response.headers["WWW-Authenticate"] = "Bearer"
+    if code in _RETRY_AFTER:
+        response.headers["Retry-After"] = str(_RETRY_AFTER[code])
     return response
 
 

@@ -14,7 +14,8 @@ spectators' and the other team's phones, two teammates waiting for the same thin
 
 Why this can't leak: a key is made of the arguments themselves, and a macro imported without context (how
 the pages import them) reads nothing but its arguments and the environment's globals (the translations,
-chosen by the language and mode in the key). So a viewer gets back exactly the HTML its own view would have
+chosen by the language and mode in the key, and `url_for`, whose links start at the request's script root,
+in the key too: a request naming another root only ever gets pieces made for that root). So a viewer gets back exactly the HTML its own view would have
 rendered, and `view_for` stays the one place that decides what a viewer may see. A region's key is a digest
 of what its viewer's own view put in it; a key sent in `X-Live-Keys` can only leave out a region of the
 asking page. tests/test_fragments.py renders every page of whole games with and without reuse, and puts
@@ -45,10 +46,12 @@ _LETTERS = str.maketrans("0123456789", "ghijklmnop")    # a key is letters only:
 
 
 def key_of(macro, args: tuple) -> bytes:
-    """A digest of what `macro(*args)` renders depends on: the macro, the request's language and game mode, its
-    arguments (128 bits: two different pieces never meet on one key)."""
-    what = json.dumps([macro._func.__code__.co_filename, macro.name, str(get_locale()), g.get("mode"), args],
-                      ensure_ascii=False, separators=(",", ":"))
+    """A digest of what `macro(*args)` renders depends on: the macro, the request's language and game mode, the
+    root its links start from (`url_for`: a request's `SCRIPT_NAME`, which gunicorn takes from a trusted
+    proxy's header, so a client behind it can name one), its arguments (128 bits: two different pieces never
+    meet on one key)."""
+    what = json.dumps([macro._func.__code__.co_filename, macro.name, str(get_locale()), g.get("mode"),
+                       request.script_root, args], ensure_ascii=False, separators=(",", ":"))
     return hashlib.blake2b(what.encode(), digest_size=16).digest()
 
 

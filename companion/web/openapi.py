@@ -239,7 +239,10 @@ def paths() -> dict:
                                "`event: view` message whose `data` (and `id`) is the view's ETag, at once and "
                                "then each time this caller's view changes (never the view itself: fetch it "
                                "with `If-None-Match`); `event: gone` once the token is withdrawn (the stream "
-                               "then ends); a comment line every 15 s. It ends after 10 minutes: reconnect.",
+                               "then ends); a comment line every 15 s. It ends after 10 minutes: reconnect. "
+                               "Refused past this token's or this address's share of a server worker's streams "
+                               "(`too_many_streams`) or past the worker's capacity (`streams_full`), both with "
+                               "`Retry-After`: poll the view meanwhile.",
                 "security": [{"bearerAuth": []}, {"seatCookie": []}],
                 "responses": {
                     "200": {"description": "The stream (it never ends by itself before its 10 minutes).",
@@ -253,7 +256,8 @@ def paths() -> dict:
                                     "retry": integer(minimum=0),
                                 },
                                 "required": ["event", "data"]}}}},
-                    **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting"),
+                    **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting", "too_many_streams",
+                               "streams_full"),
                 },
             },
         },

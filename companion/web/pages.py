@@ -343,7 +343,7 @@ def table_move_use(token):
 CAREFUL = {"remove-player": "seat", "skip-encryptor": "team", "cancel-seat-link": "seat"}
 
 
-@pages.post("/table/<game_id>/<command>")
+@pages.post("/table/<game_id>/<command:command>")
 def table_command(game_id, command):
     if command not in commands_for("host"):
         raise Refused("unknown_command")
@@ -445,7 +445,7 @@ def _phone(game_id: str) -> Caller:
     return api_caller(game_id, cookie_only=True, waiting=True)
 
 
-@pages.post("/play/<game_id>/<command>")
+@pages.post("/play/<game_id>/<command:command>")
 def play_command(game_id, command):
     if command not in commands_for("seat"):
         raise Refused("unknown_command")

@@ -2,13 +2,15 @@
 
 The page then fetches itself with its ETag, as its poll does, so `view_for` stays the only way game state
 leaves the server. A stream is authorised like its page, and again on every change: once its token is
-withdrawn (a seat taken over by a new phone, a removed player, an expired game) it says `gone` and ends.
+withdrawn (a seat taken over by a new phone, a removed player) it says `gone` and ends.
 
 Messages (text/event-stream):
 - `event: view`, `id` and `data`: the page's current ETag. Sent at once on connecting (so a page that missed
   a change while reconnecting catches up), then each time the ETag changes.
 - `event: gone`: the token no longer works; the page reloads to say why. The stream ends.
-- a comment line every `STREAM_HEARTBEAT_SECONDS`, so proxies and NATs keep an idle stream open.
+- a comment line every `STREAM_HEARTBEAT_SECONDS`, so proxies and NATs keep an idle stream open: on a fixed
+  schedule, which no change moves (a heartbeat that came a beat after each wake would tell when the other
+  team drafts, which is no change of this page).
 - `retry`: how long the browser waits before reconnecting (with `Last-Event-ID`, by itself).
 The stream ends after `STREAM_LIFETIME_SECONDS`; the browser reconnects, so a worker restarting gracefully
 never waits for its streams.
@@ -21,23 +23,33 @@ What a stream says is worked out in one place (`ViewStream`), and it is carried 
   buffers and its WSGI environ (27 KB a stream: docs/performance.md);
 - **held** by its request (any other WSGI server, and the test client): the answer's body is a generator
   that waits for its game's bell.
+
+Each stream is counted in the process's budget as it opens (web/stream_budget.py: caps per token and per
+client, a capacity sized from the open files): past them it is refused with a sentence, never held. A change
+of a game costs one look at it for all of its streams here (`Looks`): the game's new events say which tokens
+they withdrew (games.py `_capability_changes`), so no stream looks its token up again.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import socket
 import sys
 import threading
 import time
-from typing import Callable
+from collections import OrderedDict
+from dataclasses import replace
+from typing import Callable, NamedTuple
 
 from flask import Flask, Response, current_app
 from werkzeug.http import http_date
 
+from ..games import GameService
 from ..push import Hub
+from ..rules import Game
 from .auth import Caller
+from .limits import client_key
+from .stream_budget import Budget, Ticket, raise_open_files, share
 
 log = logging.getLogger(__name__)
 
@@ -46,25 +58,92 @@ HEARTBEAT = ": still here\n\n"
 GONE = "event: gone\ndata: gone\n\n"
 
 
+class Sight(NamedTuple):
+    """One look at a game: its version and state then, and its events since `since` that withdrew or changed
+    tokens: (event number, [(kind, seat) withdrawn], [(kind, new kind, seat)])."""
+    version: int
+    game: Game
+    since: int
+    changes: tuple
+    rung: int | None        # the hub's ring number the look was taken after
+
+
+class Looks:
+    """The latest look at each game with streams in this process, shared by its streams: taken again only
+    after the game rang (its hub's ring number moved) or when a stream knows of a later version. A look
+    forgotten (the least recently used past `size`) costs its streams one token lookup each."""
+
+    def __init__(self, service: GameService, hub: Hub, size: int = 10_000):
+        self.service, self.hub, self.size = service, hub, size
+        self._lock = threading.Lock()
+        self._games: OrderedDict[str, list] = OrderedDict()     # game id -> [its lock, its Sight or None]
+
+    def latest(self, game_id: str, at_least: int) -> Sight:
+        with self._lock:
+            entry = self._games.get(game_id)
+            if entry is None:
+                # Games no stream watches any more are forgotten first (a look holds its game's state).
+                for gone in [other for other in self._games if self.hub.rung(other) is None]:
+                    del self._games[gone]
+                entry = self._games[game_id] = [threading.Lock(), None]
+                while len(self._games) > self.size:
+                    self._games.popitem(last=False)
+            else:
+                self._games.move_to_end(game_id)
+        with entry[0]:                      # one look at a time per game: the others then share it
+            sight, rung = entry[1], self.hub.rung(game_id)    # the ring number first: a ring during the look
+            if sight is None:                                 # leaves it out of date
+                version, game = self.service.load(game_id)
+                sight = Sight(version, game, version, (), rung)
+            elif rung is None or rung != sight.rung or sight.version < at_least:
+                version, game, changes = self.service.catch_up(game_id, sight.version, sight.game)
+                changed = tuple((seq, c.revoked, c.promoted) for seq, c in changes if c.revoked or c.promoted)
+                sight = Sight(version, game, sight.since, sight.changes + changed, rung)
+            entry[1] = sight
+        return sight
+
+
 class ViewStream:
     """What one page's stream has said, and what it says next, however it is carried."""
 
-    __slots__ = ("app", "token", "game_id", "etag_of", "sent", "ends")
+    __slots__ = ("app", "looks", "capability", "checked", "etag_of", "sent", "ends", "ticket")
 
-    def __init__(self, app: Flask, caller: Caller, etag_of: Callable[[Caller], str]):
-        self.app, self.etag_of = app, etag_of
-        self.token, self.game_id = caller.capability.token, caller.game_id
+    def __init__(self, app: Flask, caller: Caller, etag_of: Callable[[Caller], str], ticket: Ticket):
+        """`ticket`: its place in the process's budget, let go when it ends (`release`)."""
+        self.app, self.etag_of, self.ticket = app, etag_of, ticket
+        self.looks: Looks = app.extensions["stream_looks"]
+        self.capability, self.checked = caller.capability, caller.game_version    # valid at that version
         self.sent: str | None = None
         self.ends = time.monotonic() + app.config["STREAM_LIFETIME_SECONDS"]
+
+    @property
+    def game_id(self) -> str:
+        return self.capability.game_id
+
+    def release(self) -> None:
+        self.ticket.release()
 
     def news(self) -> str:
         """The message its page needs now: its ETag if that changed since the last one sent, GONE once the
         token is withdrawn, else nothing ("")."""
-        found = self.app.extensions["games"].resolve(self.token)
-        if found is None:
-            return GONE
+        sight = self.looks.latest(self.game_id, self.checked)
+        if self.checked < sight.since:      # checked before this process's first look at the game: once more
+            found = self.looks.service.resolve(self.capability.token)
+            if found is None:
+                return GONE
+            self.capability, self.checked = found
+        kind, seat = self.capability.kind, self.capability.seat
+        for number, withdrawn, promoted in sight.changes:
+            if number <= self.checked:
+                continue
+            if (kind, seat) in withdrawn:
+                return GONE
+            kind = next((new for was, new, at in promoted if (was, at) == (kind, seat)), kind)
+        if kind != self.capability.kind:            # a new phone let in: its token is now the seat's
+            self.capability = replace(self.capability, kind=kind)
+        self.checked = max(self.checked, sight.version)
         with self.app.app_context():
-            etag = self.etag_of(Caller(*found))
+            etag = self.etag_of(Caller(self.capability, sight.version))
         if etag == self.sent:
             return ""
         self.sent = etag
@@ -73,53 +152,75 @@ class ViewStream:
 
 def event_stream(caller: Caller, etag_of: Callable[[Caller], str]) -> Response:
     """The stream of `caller`'s page; `etag_of(caller)` is that page's ETag, as its poll answers it (it may
-    not read the request: it runs after the request has been answered)."""
+    not read the request: it runs after the request has been answered). Refused (`Refused`) past the
+    process's budget."""
     app = current_app._get_current_object()
-    stream = ViewStream(app, caller, etag_of)
+    ticket = app.extensions["stream_budget"].admit(caller.capability.token, client_key())
+    stream = ViewStream(app, caller, etag_of, ticket)
     response = StreamResponse(_held(stream, app.extensions["push"], app.config["STREAM_HEARTBEAT_SECONDS"]),
                               mimetype="text/event-stream", headers={
                                   "Cache-Control": "no-cache, no-transform",
                                   "X-Accel-Buffering": "no",      # nginx: pass each message on at once
                               })
     response.view_stream = stream
+    response.call_on_close(stream.release)       # held: when its server closes it (a HEAD: at once)
     return response
 
 
 def _held(stream: ViewStream, hub: Hub, heartbeat: float):
-    """The stream as the body of its own answer, for as long as it lasts."""
-    with hub.listening(stream.game_id) as bell:     # before the first look: no change can slip in between
-        yield f"retry: {RETRY_MS}\n\n"
-        while True:
-            message = stream.news()
-            if message:
-                yield message
-            if message == GONE:
-                return
+    """The stream as the body of its own answer, for as long as it lasts. It beats every `heartbeat` seconds
+    from its start, whatever wakes it in between."""
+    try:
+        with hub.listening(stream.game_id) as bell:     # before the first look: no change can slip in between
+            yield f"retry: {RETRY_MS}\n\n"
+            beat = time.monotonic() + heartbeat
             while True:
-                rung = bell.wait(max(0.0, min(heartbeat, stream.ends - time.monotonic())))
-                if time.monotonic() >= stream.ends or hub.closing:
+                message = stream.news()
+                if message:
+                    yield message
+                if message == GONE:
                     return
-                if rung:
-                    bell.clear()
-                    break
-                yield HEARTBEAT
+                while True:
+                    now = time.monotonic()
+                    if now >= stream.ends or hub.closing:
+                        return
+                    if now >= beat:
+                        yield HEARTBEAT
+                        beat += heartbeat
+                        if beat <= now:             # it fell behind (its reader was slow): from now on
+                            beat = now + heartbeat
+                    elif bell.wait(min(beat, stream.ends) - now):
+                        bell.clear()
+                        break
+    finally:
+        stream.release()
 
 
 class StreamResponse(Response):
     view_stream: ViewStream
 
     def __call__(self, environ, start_response):
-        connection, courier = _connection(environ), current_app.extensions["courier"]
-        if connection is None or not courier.has_room():
+        connection = _connection(environ)
+        if connection is None:
             return super().__call__(environ, start_response)
         # The head, as the server would write it; then the body runs until the connection closes.
         head = [f"HTTP/1.1 {self.status}", f"Date: {http_date()}", "Connection: close"]
         head += [f"{name}: {value}" for name, value in self.get_wsgi_headers(environ)
                  if name.lower() not in ("connection", "date")]
-        connection.sendall(("\r\n".join(head) + "\r\n\r\n" + f"retry: {RETRY_MS}\n\n").encode("latin-1"))
-        courier.take(self.view_stream, connection.dup())
+        stream = self.view_stream
+        try:
+            connection.sendall(("\r\n".join(head) + "\r\n\r\n" + f"retry: {RETRY_MS}\n\n").encode("latin-1"))
+            copy = connection.dup()
+        except OSError as error:        # the client left already (or, beyond the budget, no descriptor left)
+            stream.release()
+            log.info("stream: not handed over (%s)", error)
+        else:
+            current_app.extensions["courier"].take(stream, copy)
         # The server's copy reads no further request from it (and closes its copy at once).
-        connection.shutdown(socket.SHUT_RD)
+        try:
+            connection.shutdown(socket.SHUT_RD)
+        except OSError:
+            pass
         from gunicorn.workers.base_async import ALREADY_HANDLED
         return ALREADY_HANDLED
 
@@ -163,20 +264,15 @@ class Handed:
 class Courier:
     """Writes every handed-over stream of this process, from one thread (a greenlet in the gevent worker):
     a look at each stream whose game may have changed, heartbeats, and the end of streams whose lifetime is
-    over or whose worker is stopping."""
+    over or whose worker is stopping. Its heartbeats keep their own schedule, which no change moves."""
 
-    def __init__(self, hub: Hub, heartbeat: float, capacity: int):
-        self.hub, self.heartbeat, self.capacity = hub, heartbeat, capacity
+    def __init__(self, hub: Hub, heartbeat: float):
+        self.hub, self.heartbeat = hub, heartbeat
         self._lock = threading.Lock()
         self._streams: set[Handed] = set()
         self._due: set[Handed] = set()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
-
-    def has_room(self) -> bool:
-        """Beyond `capacity`, a stream is held by its request, within the server's own connection limit."""
-        with self._lock:
-            return len(self._streams) < self.capacity
 
     def take(self, stream: ViewStream, connection: socket.socket) -> None:
         connection.setblocking(False)
@@ -199,6 +295,7 @@ class Courier:
             self._streams.discard(handed)
             self._due.discard(handed)
         self.hub.unsubscribe(handed.stream.game_id, handed)
+        handed.stream.release()
         try:
             handed.connection.close()
         except OSError:
@@ -229,7 +326,9 @@ class Courier:
                     self.drop(handed)
             now = time.monotonic()
             if now >= beat:
-                beat = now + self.heartbeat
+                beat += self.heartbeat              # on its own clock: no wake moves it
+                if beat <= now:
+                    beat = now + self.heartbeat
                 self._end(lambda handed: now >= handed.stream.ends)
                 with self._lock:
                     streams = list(self._streams)
@@ -250,6 +349,10 @@ class Courier:
 
 
 def init_streams(app: Flask) -> None:
-    # As many handed-over streams as the server holds connections (scripts/serve: STREAMS).
-    capacity = int(os.environ.get("STREAMS", 10_000))
-    app.extensions["courier"] = Courier(app.extensions["push"], app.config["STREAM_HEARTBEAT_SECONDS"], capacity)
+    # As many streams as STREAMS, and as the process's open files allow beside its requests
+    # (gunicorn.conf.py shares them out again with gunicorn's own count of requests at once).
+    _, capacity = share(raise_open_files(), app.config["STREAMS"], app.config["STREAMS"])
+    app.extensions["stream_budget"] = Budget(capacity, app.config["STREAMS_PER_TOKEN"],
+                                             app.config["STREAMS_PER_ADDRESS"])
+    app.extensions["stream_looks"] = Looks(app.extensions["games"], app.extensions["push"])
+    app.extensions["courier"] = Courier(app.extensions["push"], app.config["STREAM_HEARTBEAT_SECONDS"])
