@@ -7,10 +7,11 @@ from flask_babel import Babel, get_locale, get_translations
 from flask_babel import refresh as refresh_locale
 
 from ..rules import TEAMS, other, three_player
+from ..rules.host import PHONE_IN_USE_SECONDS
 from ..rules.state import TOKENS_TO_END
 from ..rules.text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, LANGUAGES, NAME_LENGTH, TIMER_SECONDS
 
-from ..messages import CAUSES, catalogue, reason_text, refusal, side_text, task_text, team_name, translate
+from ..messages import CAUSES, catalogue, clock_time, reason_text, refusal, side_text, task_text, team_name, translate
 from ..views import TURN_TASKS
 from .security import init_security
 
@@ -21,7 +22,7 @@ LANGUAGE_NAMES = {"en": "English", "fr": "Français", "ko": "한국어"}
 # The rules' facts the templates show or limit a field by: read from companion/rules, never written again there.
 RULES_FOR_TEMPLATES = {
     "TEAMS": TEAMS, "TOKENS_TO_END": TOKENS_TO_END, "TIMER_SECONDS": TIMER_SECONDS,
-    "NAME_LENGTH": NAME_LENGTH, "CLUE_MAX_LENGTH": CLUE_MAX_LENGTH, "KEYWORD_GUESS_MAX_LENGTH": KEYWORD_GUESS_MAX_LENGTH,
+    "PHONE_IN_USE_MINUTES": PHONE_IN_USE_SECONDS // 60, "NAME_LENGTH": NAME_LENGTH, "CLUE_MAX_LENGTH": CLUE_MAX_LENGTH, "KEYWORD_GUESS_MAX_LENGTH": KEYWORD_GUESS_MAX_LENGTH,
     "THREE_PLAYER": {"TEAM": three_player.TEAM, "INTERCEPTOR": three_player.INTERCEPTOR, "SIZES": three_player.SIZES,
                      "TOKENS_TO_WIN": three_player.TOKENS_TO_WIN},
 }
@@ -77,6 +78,7 @@ def init_web(app: Flask) -> None:
     app.jinja_env.globals.update(team_name=team_name, side_text=side_text, reason_text=reason_text, task_text=task_text, turn_tasks=TURN_TASKS, causes=CAUSES, refusal=refusal,
                                   get_locale=get_locale, language_names=LANGUAGE_NAMES, **RULES_FOR_TEMPLATES)
     app.jinja_env.filters["other"] = other          # the other team: `team|other`
+    app.jinja_env.filters["clock"] = clock_time     # a moment of the view as a time of day: `at|clock`
     from .api import api
     from .assets import init_assets
     from .errors import init_errors
