@@ -164,6 +164,9 @@ REFUSALS = {
     "stale": _l("Your screen was behind the game: %(change)s Nothing was changed, and your screen now shows the game as it is."),
 }
 
+# The heading of a refusal's page, where "Not possible" would say too little.
+REFUSAL_HEADINGS = {"table_moved": _l("This is no longer the table screen")}
+
 # What changed since a stale command's screen (rules.targets); those naming a transmission are SIDE_SENTENCES.
 STALE_CHANGES = {
     "version": _l("someone else acted first."),

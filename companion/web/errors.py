@@ -4,7 +4,7 @@ from flask import Flask, jsonify, make_response, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from ..messages import refusal
+from ..messages import REFUSAL_HEADINGS, refusal
 from ..rules import RuleError
 
 # HTTP status per refusal code: every code of messages.REFUSALS has one (tests/test_refusals.py).
@@ -60,7 +60,8 @@ def refusal_response(code: str, params: dict | None = None, status: int | None =
     if request.path.startswith("/api/") or wants_json():
         response = make_response(jsonify(error=message, code=code), status)
     else:
-        response = make_response(render_template("pages/error.html", message=message, status=status), status)
+        response = make_response(render_template("pages/error.html", message=message, status=status,
+                                                 heading=REFUSAL_HEADINGS.get(code)), status)
     if status == 401:      # no credential: say which kind is accepted (a seat cookie also does, in browsers)
         response.headers["WWW-Authenticate"] = "Bearer"
     return response
