@@ -7,6 +7,7 @@ cached state is only ever used for the exact version it was folded to).
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 import threading
@@ -15,6 +16,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import NamedTuple
 from datetime import datetime, timedelta, timezone
+
+from sqlalchemy.exc import DBAPIError
 
 from .keywords import load_pack
 from .rules import HOST, LOBBY, OVER, TEAMS, Actor, Game, RuleError, decide, replay
@@ -26,6 +29,8 @@ from .store import Capability, Conflict, Store, Withdrawn
 TOKEN_BYTES = 24          # 192 bits: capabilities are unguessable
 GAME_ID_BYTES = 9
 GAME_ID_LENGTH = len(secrets.token_urlsafe(GAME_ID_BYTES))   # 12: shorter than any token
+log = logging.getLogger(__name__)
+
 MAX_ATTEMPTS = 20
 # A phone's "last seen" is written when it is older than this, so a phone polling every 1.5 s writes once a
 # minute, not on every poll (and is in use for PHONE_IN_USE_SECONDS after it stopped, give or take this).
@@ -267,7 +272,10 @@ class GameService:
         """The holder of `capability` asked for its view (a page, a poll, a stream, a command)."""
         now = self.clock()
         if capability.seen_at is None or now - capability.seen_at >= SEEN_WRITE_SECONDS:
-            self.store.seen(capability.token, now)
+            try:
+                self.store.seen(capability.token, now)
+            except DBAPIError as error:      # a page still shows when the database takes no writes (healthz says)
+                log.warning("could not record that a phone is in use: %s", type(error).__name__)
 
     def phones_in_use(self, game_id: str, now: float | None = None) -> set[int]:
         """The seats whose phone asked for its view in the last PHONE_IN_USE_SECONDS."""
@@ -280,6 +288,13 @@ class GameService:
         decide(game, command, actor, random.Random())
 
     def resolve(self, token: str | None) -> tuple[Capability, int] | None:
+        """The capability `token` grants and its game's version; None if it grants nothing (any more)."""
+        found = self.lookup(token)
+        return None if found is None or found[0].kind == "moved" else found
+
+    def lookup(self, token: str | None) -> tuple[Capability, int] | None:
+        """As `resolve`, but a host token the table screen moved away from is found too (kind `moved`), so that
+        its holder can be told where the table screen went."""
         if not token or len(token) > 100:
             return None
         return self.store.capability(token)

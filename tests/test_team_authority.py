@@ -11,6 +11,7 @@ import json
 import re
 
 import pytest
+from sqlalchemy import event
 
 from companion.messages import clock_time
 from companion.rules.host import PHONE_IN_USE_SECONDS
@@ -286,3 +287,25 @@ def test_a_phone_is_in_use_while_it_polls_and_its_last_poll_is_written_at_most_o
     assert service.phones_in_use(game.id) >= {game.seat_of("Abe")}
     clock[0] += 1
     assert game.seat_of("Abe") not in service.phones_in_use(game.id)
+
+
+def test_a_phones_page_still_shows_when_the_database_takes_no_writes(app, client, clock):
+    """Writing that a phone is in use is not worth a page: a read-only database (healthz says so) still shows it."""
+    game = ApiGame(client)
+    abe = browser(app, game.id, game.seats["Abe"])
+    engine = app.extensions["games"].store.engine
+
+    def _read_only(connection, _record):
+        if engine.dialect.name == "sqlite":
+            connection.execute("PRAGMA query_only=ON")
+        else:
+            connection.autocommit = True
+            connection.execute("SET default_transaction_read_only = on")
+            connection.autocommit = False
+    event.listen(engine, "connect", _read_only)
+    engine.dispose()
+    clock[0] += 61                                  # the phone's last poll is old enough to be written again
+    assert abe.get(f"/play/{game.id}").status_code == 200
+    assert app.extensions["games"].store.capability(game.seats["Abe"])[0].seen_at == NOW
+    event.remove(engine, "connect", _read_only)
+    engine.dispose()

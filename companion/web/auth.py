@@ -68,7 +68,7 @@ def from_token(token: str | None, game_id: str | None = None, kinds: tuple[str, 
                waiting: bool = False) -> Caller:
     """The caller `token` names, refused unless it is of one of `kinds` (any, if None) in `game_id`; a new
     phone's token still waiting to be let in only with `waiting`."""
-    found = service().resolve(token)
+    found = service().lookup(token)
     if found is None:
         raise Refused("no_capability")
     capability, version = found
