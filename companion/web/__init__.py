@@ -22,7 +22,8 @@ LANGUAGE_NAMES = {"en": "English", "fr": "Français", "ko": "한국어"}
 # The rules' facts the templates show or limit a field by: read from companion/rules, never written again there.
 RULES_FOR_TEMPLATES = {
     "TEAMS": TEAMS, "TOKENS_TO_END": TOKENS_TO_END, "TIMER_SECONDS": TIMER_SECONDS,
-    "PHONE_IN_USE_MINUTES": PHONE_IN_USE_SECONDS // 60, "NAME_LENGTH": NAME_LENGTH, "CLUE_MAX_LENGTH": CLUE_MAX_LENGTH, "KEYWORD_GUESS_MAX_LENGTH": KEYWORD_GUESS_MAX_LENGTH,
+    "NAME_LENGTH": NAME_LENGTH, "CLUE_MAX_LENGTH": CLUE_MAX_LENGTH, "KEYWORD_GUESS_MAX_LENGTH": KEYWORD_GUESS_MAX_LENGTH,
+    "PHONE_IN_USE_MINUTES": PHONE_IN_USE_SECONDS // 60,
     "THREE_PLAYER": {"TEAM": three_player.TEAM, "INTERCEPTOR": three_player.INTERCEPTOR, "SIZES": three_player.SIZES,
                      "TOKENS_TO_WIN": three_player.TOKENS_TO_WIN},
 }

@@ -274,7 +274,8 @@ def paths() -> dict:
                                                "finished one."}],
                 "responses": {
                     "200": {"description": "The match's summary.", **json_body(ref("Summary"))},
-                    **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting", "table_moved", "summary_not_ready"),
+                    **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting", "table_moved",
+                               "summary_not_ready"),
                 },
             },
         },
