@@ -115,7 +115,7 @@ class Builder(Table):
     def do(self, command: dict, actor: Actor) -> list[dict]:
         before = self.game
         events = super().do(command, actor)
-        grants, revoked, _ = _capability_changes(self.game_id, events, before)
+        grants, revoked, _ = _capability_changes(self.game_id, events, before, self.clock())
         assert not revoked
         self.caps += grants
         return events

@@ -7,6 +7,7 @@ cached state is only ever used for the exact version it was folded to).
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 import threading
@@ -16,16 +17,24 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 from datetime import datetime, timedelta, timezone
 
+from sqlalchemy.exc import DBAPIError
+
 from .keywords import load_pack
 from .rules import HOST, LOBBY, TEAMS, Actor, Game, RuleError, decide, replay
 from .rules.commands import BY_TYPE
+from .rules.host import PHONE_IN_USE_SECONDS
 from .rules.targets import stale
 from .store import Capability, Conflict, Store, Withdrawn
 
 TOKEN_BYTES = 24          # 192 bits: capabilities are unguessable
 GAME_ID_BYTES = 9
 GAME_ID_LENGTH = len(secrets.token_urlsafe(GAME_ID_BYTES))   # 12: shorter than any token
+log = logging.getLogger(__name__)
+
 MAX_ATTEMPTS = 20
+# A phone's "last seen" is written when it is older than this, so a phone polling every 1.5 s writes once a
+# minute, not on every poll (and is in use for PHONE_IN_USE_SECONDS after it stopped, give or take this).
+SEEN_WRITE_SECONDS = 60
 # A whole game is about 150 events (a rematch starts over in the same game): a game spammed with commands
 # within the rate limits stops growing here, and then expires like any idle game. The limit counts the events
 # everyone sees: a team's private steps replace one another in the log (rules/audience.py), so they neither
@@ -58,6 +67,8 @@ class Outcome:
     version: int                            # the version of the caller's view after the command
     seat_token: str | None = None           # a seat this command gave the caller (join, claiming a seat link)
     seat_link: str | None = None            # a new seat link the host asked for (its token)
+    move_link: str | None = None            # a new link to move the table screen (its token)
+    host_token: str | None = None           # the table screen's new key, for the device it moved to
 
 
 @dataclass(frozen=True)
@@ -72,14 +83,16 @@ class Changes(NamedTuple):
     promoted: list[tuple[str, str, int]]         # (kind, new kind, seat)
 
 
-def _capability_changes(game_id: str, events: list[dict], game: Game) -> Changes:
-    """The tokens these events grant and withdraw: a seat for each player seated, a new link for a phone
-    that died (its old token stops working once the new phone takes the seat), and a waiting token for a
-    new phone that used its link until a teammate lets it in (it then becomes the seat's token)."""
+def _capability_changes(game_id: str, events: list[dict], game: Game, now: float) -> Changes:
+    """The tokens these events grant and withdraw: a seat for each player seated (its phone in use `now`), a
+    new link for a phone that died (its old token stops working once the new phone takes the seat), a waiting
+    token for a new phone that used its link until a phone of its team lets it in (it then becomes the seat's
+    token), and a move link for the table screen, whose use gives the new device a new host token while the old
+    one becomes `moved` (refused, saying so)."""
     grants, revoked, promoted = [], [], []
     for e in events:
         if e["type"] == "player_joined":
-            grants.append(Capability(new_token(), game_id, "seat", e["team"], e["seat"]))
+            grants.append(Capability(new_token(), game_id, "seat", e["team"], e["seat"], now))
         elif e["type"] in ("player_left", "player_removed"):
             revoked += [("seat", e["seat"]), ("handoff", e["seat"]), ("waiting", e["seat"])]
         elif e["type"] == "seat_link_cancelled":
@@ -89,13 +102,21 @@ def _capability_changes(game_id: str, events: list[dict], game: Game) -> Changes
             grants.append(Capability(new_token(), game_id, "handoff", seat=e["seat"]))
         elif e["type"] == "seat_claimed":
             revoked += [("seat", e["seat"]), ("handoff", e["seat"])]
-            grants.append(Capability(new_token(), game_id, "seat", game.player(e["seat"]).team, e["seat"]))
+            grants.append(Capability(new_token(), game_id, "seat", game.player(e["seat"]).team, e["seat"], now))
         elif e["type"] == "seat_claim_waiting":
             revoked += [("handoff", e["seat"]), ("waiting", e["seat"])]
-            grants.append(Capability(new_token(), game_id, "waiting", game.player(e["seat"]).team, e["seat"]))
+            grants.append(Capability(new_token(), game_id, "waiting", game.player(e["seat"]).team, e["seat"], now))
         elif e["type"] == "seat_handed":
             revoked.append(("seat", e["seat"]))
             promoted.append(("waiting", "seat", e["seat"]))
+        elif e["type"] in ("table_move_offered", "table_move_cancelled"):
+            revoked.append(("table_move", None))
+            if e["type"] == "table_move_offered":
+                grants.append(Capability(new_token(), game_id, "table_move"))
+        elif e["type"] == "table_moved":
+            revoked.append(("table_move", None))
+            promoted.append(("host", "moved", None))
+            grants.append(Capability(new_token(), game_id, "host"))
     return Changes(grants, revoked, promoted)
 
 
@@ -156,7 +177,7 @@ class GameService:
         first = decide(Game(), {**(settings or {}), "type": "create"}, HOST, self.rng)
         for _ in range(MAX_ATTEMPTS):       # again with a new id and codes if one was taken
             game_id = secrets.token_urlsafe(GAME_ID_BYTES)
-            seats = _capability_changes(game_id, first, Game()).grants
+            seats = _capability_changes(game_id, first, Game(), self.clock()).grants
             caps = [Capability(new_token(), game_id, "host")] + seats
             codes = {}
             if not first[0]["try_out"]:     # a try-out can't take in anyone: no join links, no spectators
@@ -194,7 +215,7 @@ class GameService:
         rows = self.store.events_after(game_id, version)
         changes = []
         for seq, event, _ in rows:
-            changes.append((seq, _capability_changes(game_id, [event], game)))
+            changes.append((seq, _capability_changes(game_id, [event], game, now=0.0)))   # (its grants unused)
             game = replay([event], game)
         if rows:
             version = rows[-1][0]
@@ -232,17 +253,14 @@ class GameService:
             version, game = self.load(game_id)
             if expected_version is not None and game.version_seen_by(seat) != expected_version:
                 raise stale("version")
-            if declared is not None and declared.draws_words:
-                command = {**command, "words": list(load_pack(game.language))}
-            elif declared is not None and declared.timed:
-                command = {**command, "at": self.clock()}     # starts the sand timer
-            events = decide(game, command, actor, self.rng)   # RuleError propagates: nothing written
-            if not events:
+            now = self.clock()
+            events = decide(game, self._given(declared, command, game_id, game, now), actor, self.rng)
+            if not events:                                    # (a RuleError propagates: nothing written)
                 return Outcome([], game.version_seen_by(seat))
             after = replay(events, game)
             if after.version_seen_by(None) > self.max_events:
                 raise RuleError("game_too_long", limit=self.max_events)
-            caps, revoked, promoted = _capability_changes(game_id, events, game)
+            caps, revoked, promoted = _capability_changes(game_id, events, game, now)
             try:
                 new_version = self.store.append(game_id, version, events, caps, revoked, token, promoted)
             except Conflict:
@@ -251,10 +269,40 @@ class GameService:
                 raise RuleError("seat_gone" if actor.kind in ("seat", "handoff") else "no_capability") from None
             self.cache.put(game_id, new_version, after)
             self.changed(game_id)
-            seat_token = next((c.token for c in caps if c.kind in ("seat", "waiting")), None)
-            seat_link = next((c.token for c in caps if c.kind == "handoff"), None)
-            return Outcome(events, after.version_seen_by(seat), seat_token, seat_link)
+            granted = lambda *kinds: next((c.token for c in caps if c.kind in kinds), None)   # noqa: E731
+            return Outcome(events, after.version_seen_by(seat), granted("seat", "waiting"), granted("handoff"),
+                           granted("table_move"), granted("host"))
         raise RuleError("busy")
+
+    def _given(self, declared, command: dict, game_id: str, game: Game, now: float) -> dict:
+        """The command with what the service adds to it for the rules (never read from the request): the
+        language's words, its clock, which seats' phones are in use."""
+        if declared is None:
+            return command
+        if declared.draws_words:
+            command = {**command, "words": list(load_pack(game.language))}
+        if declared.timed:
+            command = {**command, "at": now}              # the sand timer; the times the log shows
+        if declared.phones_in_use:
+            command = {**command, "in_use": sorted(self.phones_in_use(game_id, now))}
+        return command
+
+    # --- phones in use: when each seat's phone last asked for its view, kept in the database (every worker and
+    # server agrees), written at most once a SEEN_WRITE_SECONDS per token: not on every poll
+
+    def saw(self, capability: Capability) -> None:
+        """The holder of `capability` asked for its view (a page, a poll, a stream, a command)."""
+        now = self.clock()
+        if capability.seen_at is None or now - capability.seen_at >= SEEN_WRITE_SECONDS:
+            try:
+                self.store.seen(capability.token, now)
+            except DBAPIError as error:      # a page still shows when the database takes no writes (healthz says)
+                log.warning("could not record that a phone is in use: %s", type(error).__name__)
+
+    def phones_in_use(self, game_id: str, now: float | None = None) -> set[int]:
+        """The seats whose phone asked for its view in the last PHONE_IN_USE_SECONDS."""
+        now = self.clock() if now is None else now
+        return self.store.seats_seen_since(game_id, now - PHONE_IN_USE_SECONDS)
 
     def check(self, game_id: str, actor: Actor, command: dict) -> None:
         """Raise the RuleError `command` would meet now, writing nothing (a careful button's first tap)."""
@@ -262,6 +310,13 @@ class GameService:
         decide(game, command, actor, random.Random())
 
     def resolve(self, token: str | None) -> tuple[Capability, int] | None:
+        """The capability `token` grants and its game's version; None if it grants nothing (any more)."""
+        found = self.lookup(token)
+        return None if found is None or found[0].kind == "moved" else found
+
+    def lookup(self, token: str | None) -> tuple[Capability, int] | None:
+        """As `resolve`, but a host token the table screen moved away from is found too (kind `moved`), so that
+        its holder can be told where the table screen went."""
         if not token or len(token) > 100:
             return None
         return self.store.capability(token)
@@ -290,32 +345,6 @@ class GameService:
         """What the table screen shows of the game's tokens, in one query."""
         caps = self.store.capabilities_of(game_id)
         return TableLinks(_shared_tokens(caps), _seat_links(caps), _table_move_link(caps))
-
-    # --- moving the table screen: a one-time link, in the capabilities table only (no event: it changes
-    # nothing anyone's view shows but the table screen's own, see web.pages.table_etag)
-
-    def table_move_link(self, game_id: str) -> str | None:
-        """The token of the table screen's pending move link, if any."""
-        return _table_move_link(self.store.capabilities_of(game_id, "table_move"))
-
-    def issue_table_move(self, game_id: str) -> str:
-        """A new one-time link to move the table screen (replacing any earlier one): its token."""
-        token = new_token()
-        self.store.replace_capability(game_id, "table_move", Capability(token, game_id, "table_move"))
-        self.changed(game_id)
-        return token
-
-    def cancel_table_move(self, game_id: str) -> None:
-        self.store.replace_capability(game_id, "table_move", None)
-        self.changed(game_id)
-
-    def use_table_move(self, token: str | None) -> tuple[str, str] | None:
-        """Use a move link once: (game id, host token) for the new table screen, or None if it is gone."""
-        used = self.store.use_once(token, "table_move") if token and len(token) <= 100 else None
-        if used is None:
-            return None
-        self.changed(used.game_id)
-        return used.game_id, self.shared_tokens(used.game_id)["host"]
 
     def shared_tokens(self, game_id: str) -> dict[str, str]:
         """The game's shareable tokens: "host", "spectator", and each team's join token by team name."""

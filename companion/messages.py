@@ -5,9 +5,11 @@ Flask-Babel, so every sentence can be translated).
 """
 
 import re
+from datetime import datetime
 
+from babel.dates import format_time
 from flask import g, has_request_context
-from flask_babel import get_translations
+from flask_babel import get_locale, get_translations
 from flask_babel import lazy_gettext as _l
 
 
@@ -43,6 +45,14 @@ def elided(text: str, params: dict) -> str:
         return text
     return _BEFORE_NAME.sub(lambda m: f"{m[1]}’%({m[2]})s" if _VOWEL_SOUND.match(str(params.get(m[2], ""))) else m[0],
                             text)
+
+
+def clock_time(at: float | None) -> str:
+    """The time of day `at` (seconds since the epoch, the service's clock) as this request's language writes it,
+    in the server's own time zone (the table's, for a server on its Wi-Fi; `TZ` sets it); "?" when unknown."""
+    if at is None:
+        return "?"
+    return format_time(datetime.fromtimestamp(at).astimezone(), "short", locale=get_locale())
 
 
 def N_plural(singular: str, plural: str, count: str = "num") -> tuple[str, str, str]:
@@ -104,9 +114,14 @@ REFUSALS = {
     "accept_malformed": _l("Confirm or reject the correction."),
     "no_seat_link": _l("That player has no new seat link waiting."),
     "seat_link_only": _l("Only a seat link from the table screen can do that."),
-    "seat_waiting": _l("This phone is waiting for a teammate to let it in, on their own phone."),
-    "teammates_let_in": _l("Only a teammate of that player can let their new phone in."),
+    "seat_waiting": _l("This phone is waiting for a phone of its team to let it in."),
+    "teammates_let_in": _l("Only a phone of that player's team can let their new phone in."),
     "no_waiting_phone": _l("No new phone is waiting to take that seat."),
+    "not_your_team": _l("That player is on the other team: only their own team decides about their seat."),
+    "teammates_acknowledge": _l("Only a teammate of that player can say that the new phone is theirs."),
+    "no_unattended_claim": _l("That seat was not taken while its team was away: there is nothing to acknowledge."),
+    "move_link_only": _l("Only a move link from the table screen can do that."),
+    "no_table_move": _l("There is no link to move the table screen: it was used or cancelled."),
     "summary_not_ready": _l("The summary is ready once the game is over."),
     # the keyword swap
     "no_keywords": _l("You have no keywords to swap."),
@@ -155,6 +170,8 @@ REFUSALS = {
     "not_table_screen": _l("This device is not this game's table screen. To move the table screen here, use "
                            "“Move the table screen to another device” on the table screen."),
     "not_seated": _l("This phone has no seat in this game. Scan your team's QR code to join."),
+    "table_moved": _l("The table screen moved to another device at %(time)s: this device is no longer the table "
+                      "screen. Carry on there; if nobody here moved it, start a new game from the home page."),
     "seat_gone": _l("This phone no longer has its seat: it moved to another phone, or the table screen removed it. Ask the table screen for a new seat link to play here."),
     "malformed_body": _l("The request could not be read: send a JSON object."),
     "csrf": _l("This page was open too long or came from elsewhere. Reload it and try again."),
@@ -174,6 +191,9 @@ REFUSALS = {
     # a tap made on a screen that was behind the game (rules.targets); `change` says what changed
     "stale": _l("Your screen was behind the game: %(change)s Nothing was changed, and your screen now shows the game as it is."),
 }
+
+# The heading of a refusal's page, where "Not possible" would say too little.
+REFUSAL_HEADINGS = {"table_moved": _l("This is no longer the table screen")}
 
 # What changed since a stale command's screen (rules.targets); those naming a transmission are SIDE_SENTENCES.
 STALE_CHANGES = {
@@ -385,6 +405,12 @@ SIDE_SENTENCES = {
     "stale_transmission_not_open": {"white": _l("White's code is not the one being guessed now."),
                                     "black": _l("Black's code is not the one being guessed now."),
                                     "team": _l("the team's code is not the one being guessed now.")},
+    # a seat a new phone took while no phone of its team was in use (keyed by the seat's side)
+    "unattended_claim": {
+        "white": _l("At %(time)s a new phone took %(name)s's seat on White while no White phone was in use: nobody of White let it in."),
+        "black": _l("At %(time)s a new phone took %(name)s's seat on Black while no Black phone was in use: nobody of Black let it in."),
+        "team": _l("At %(time)s a new phone took %(name)s's seat in the team while no phone of the team was in use: nobody of the team let it in."),
+        "interceptor": _l("At %(time)s a new phone took the Interceptor's seat (%(name)s) while the Interceptor's phone was not in use: nobody let it in.")},
     # the table log
     "notice_swapped": {"white": _l("White swapped one of its keywords."),
                        "black": _l("Black swapped one of its keywords."),

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from sqlalchemy import (Column, DateTime, ForeignKey, Index, Integer, MetaData, String, Table, Text,
+from sqlalchemy import (Column, DateTime, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text,
                         UniqueConstraint, bindparam, create_engine, delete, event, func, insert, inspect, select, text,
                         update)
 from sqlalchemy.engine import Engine, make_url
@@ -38,9 +38,14 @@ capabilities = Table(
     Column("token", String(64), primary_key=True),
     Column("game_id", String(32), ForeignKey("games.id"), nullable=False, index=True),
     Column("kind", String(16), nullable=False),      # host, join, spectator, seat, handoff (a seat's new link),
-                                                     # table_move (a one-time link to move the table screen)
+                                                     # waiting (a new phone until it is let in), table_move (a
+                                                     # one-time link to move the table screen), moved (a host
+                                                     # token the table screen moved away from: refused, with why)
     Column("team", String(8)),
     Column("seat", Integer),
+    # When its holder last asked for its view (the service's clock, seconds), written at most once a minute:
+    # whether a phone is in use (rules.host.PHONE_IN_USE_SECONDS).
+    Column("seen_at", Float),
 )
 
 events = Table(
@@ -75,10 +80,15 @@ schema_version = Table(
 )
 
 
+def _add_column(conn, table: Table, column: Column) -> None:
+    """Add `column` to a table created before it was declared (a table created since already has it)."""
+    if column.name not in {c["name"] for c in inspect(conn).get_columns(table.name)}:
+        kind = column.type.compile(dialect=conn.dialect)
+        conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"))
+
+
 def _add_slots(conn) -> None:
-    # Step 1 creates the events table as this code declares it: with the column already, on a new database.
-    if "slot" not in {column["name"] for column in inspect(conn).get_columns(events.name)}:
-        conn.execute(text("ALTER TABLE events ADD COLUMN slot VARCHAR(120)"))
+    _add_column(conn, events, events.c.slot)
     events_by_slot.create(conn, checkfirst=True)
 
 
@@ -91,8 +101,12 @@ MIGRATIONS = [
     (3, "join codes: each team's join link as a short code to type",
      lambda conn: join_codes.create(conn, checkfirst=True)),
     (4, "slots: a team's latest draft replaces its earlier ones in the log", _add_slots),
+    (5, "when each token's holder was last seen: whether a phone is in use",
+     lambda conn: _add_column(conn, capabilities, capabilities.c.seen_at)),
 ]
 LATEST_SCHEMA = MIGRATIONS[-1][0]
+
+
 _SCHEMA_VERSION = select(func.coalesce(func.max(schema_version.c.version), 0))
 
 
@@ -110,11 +124,16 @@ _EVENTS_AFTER = (select(events.c.seq, events.c.data, events.c.created_at)
                  .order_by(events.c.seq))
 _REVOKE = delete(capabilities).where(capabilities.c.game_id == bindparam("game_id"),
                                      capabilities.c.kind == bindparam("kind"),
-                                     capabilities.c.seat == bindparam("seat"))
+                                     capabilities.c.seat.is_not_distinct_from(bindparam("seat")))
 _JOIN_CODE = (select(capabilities)
               .join(join_codes, join_codes.c.token == capabilities.c.token)
               .where(join_codes.c.code == bindparam("code")))
-_TOKEN_EXISTS = select(capabilities.c.token).where(capabilities.c.token == bindparam("token"))
+_TOKEN_EXISTS = select(capabilities.c.token).where(capabilities.c.token == bindparam("token"),
+                                                   capabilities.c.kind != "moved")
+_SEEN = update(capabilities).where(capabilities.c.token == bindparam("seen_token")).values(seen_at=bindparam("now"))
+_SEEN_SEATS = select(capabilities.c.seat).where(capabilities.c.game_id == bindparam("game_id"),
+                                                capabilities.c.kind == "seat",
+                                                capabilities.c.seen_at >= bindparam("since"))
 _INSERT_EVENTS = insert(events)
 _REPLACE = delete(events).where(events.c.game_id == bindparam("game_id"), events.c.slot == bindparam("in_slot"),
                                 events.c.seq < bindparam("before"))
@@ -144,6 +163,7 @@ class Capability:
     kind: str
     team: str | None = None
     seat: int | None = None
+    seen_at: float | None = None     # when its holder last asked for its view (written at most once a minute)
 
 
 def _now():
@@ -283,8 +303,9 @@ class Store:
 
         `token`, the capability acting, must still exist (else Withdrawn): checked after the events are
         inserted, when this transaction holds the write (SQLite) or the next sequence number (PostgreSQL), so
-        no withdrawal can slip in between. In the same transaction, the tokens of `revoked` (kind, seat) are
-        withdrawn, then `caps` granted."""
+        no withdrawal can slip in between (a host token the table screen moved away from counts as withdrawn). In
+        the same transaction, the tokens of `revoked` (kind, seat; None for the game's own, such as its move
+        link) are withdrawn, those of `promoted` (kind, new kind, seat) change kind, then `caps` are granted."""
         try:
             with self.engine.begin() as conn:
                 self._insert_events(conn, game_id, version, new_events)
@@ -345,7 +366,17 @@ class Store:
             row = conn.execute(_CAPABILITY_WITH_VERSION, {"token": token}).first()
         if row is None:
             return None
-        return Capability(row.token, row.game_id, row.kind, row.team, row.seat), row.version
+        return Capability(row.token, row.game_id, row.kind, row.team, row.seat, row.seen_at), row.version
+
+    def seen(self, token: str, now: float) -> None:
+        """Its holder asked for its view now (see `capabilities.seen_at`)."""
+        with self.engine.begin() as conn:
+            conn.execute(_SEEN, {"seen_token": token, "now": now})
+
+    def seats_seen_since(self, game_id: str, since: float) -> set[int]:
+        """The game's seats whose phone asked for its view at `since` or later."""
+        with self.reader.connect() as conn:
+            return set(conn.execute(_SEEN_SEATS, {"game_id": game_id, "since": since}).scalars())
 
     def join_code(self, code: str) -> Capability | None:
         """The join capability a join code stands for."""
@@ -383,25 +414,6 @@ class Store:
                 conn.execute(delete(games).where(games.c.id.in_(chunk)))
         return idle
 
-    def replace_capability(self, game_id: str, kind: str, new: Capability | None) -> None:
-        """Withdraw the game's capabilities of `kind` (no event records them) and grant `new`, if any."""
-        with self.engine.begin() as conn:
-            conn.execute(delete(capabilities).where(capabilities.c.game_id == game_id, capabilities.c.kind == kind))
-            self._insert_capabilities(conn, [new] if new else [])
-            self._signal(conn, game_id)
-
-    def use_once(self, token: str, kind: str) -> Capability | None:
-        """Withdraw a one-time capability of `kind` and return it: None if it is not (or no longer) there,
-        so two devices using it at once get it once."""
-        with self.engine.begin() as conn:
-            row = conn.execute(select(capabilities).where(capabilities.c.token == token,
-                                                          capabilities.c.kind == kind)).first()
-            if row is None or conn.execute(delete(capabilities).where(
-                    capabilities.c.token == token, capabilities.c.kind == kind)).rowcount != 1:
-                return None
-            self._signal(conn, row.game_id)
-        return Capability(row.token, row.game_id, row.kind, row.team, row.seat)
-
     def capabilities_of(self, game_id: str, kind: str | None = None) -> list[Capability]:
         query = select(capabilities).where(capabilities.c.game_id == game_id)
         if kind:
@@ -426,7 +438,7 @@ class Store:
 
     @staticmethod
     def _insert_capabilities(conn, caps) -> None:
-        rows = [{"token": c.token, "game_id": c.game_id, "kind": c.kind, "team": c.team, "seat": c.seat}
-                for c in caps]
+        rows = [{"token": c.token, "game_id": c.game_id, "kind": c.kind, "team": c.team, "seat": c.seat,
+                 "seen_at": c.seen_at} for c in caps]
         if rows:
             conn.execute(_INSERT_CAPABILITIES, rows)

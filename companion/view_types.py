@@ -45,6 +45,7 @@ RoundNumber = Annotated[int, Field(ge=1, le=MAX_ROUNDS)]
 Count = Annotated[int, Field(ge=0)]
 Flags = Annotated[list[bool], Field(min_length=4, max_length=4)]
 TimerSeconds = Annotated[int, Field(ge=TIMER_SECONDS[0], le=TIMER_SECONDS[1])]
+Moment = Annotated[float, described("Seconds since the Unix epoch, by the server's clock.")]
 
 
 def code(description: str | None = None):
@@ -158,6 +159,20 @@ class Viewer(TypedDict):
     name: Annotated[str | None, described("The player's name; null unless `role` is `seat`.")]
 
 
+class SeatLinkMade(TypedDict):
+    seat: Seat
+    at: Annotated[Moment | None, described("When the table screen made it (null in logs from before times were "
+                                           "kept).")]
+
+
+class Unattended(TypedDict):
+    """A seat a new phone took while no phone of its team was in use, so that nobody of the team let it in:
+    shown on every screen until a teammate acknowledges it (`acknowledge-claim`) or the match ends."""
+    seat: Seat
+    team: TeamName
+    at: Annotated[Moment | None, described("When the new phone took the seat.")]
+
+
 class You(TypedDict):
     """Only for a seated player (null for every other viewer)."""
     team: TeamName
@@ -167,8 +182,12 @@ class You(TypedDict):
     task: Annotated[Literal[tuple(TASKS)], described("What this player should do now.")]
     can_swap: Annotated[bool, described("Your team may still swap one keyword (`swap-keyword`): in round 1, "
                                         "before its clues are announced, once a match.")]
-    waiting_phones: Annotated[list[Seat], described("Teammates' seats whose new phone used its seat link and waits "
-                                                    "for a teammate to let it in (`let-in`).")]
+    seat_links: Annotated[list[SeatLinkMade], described(
+        "The seat links the table screen made for seats of your team (yours included) that no phone used yet: "
+        "if one is not yours, turn it away (`reject-seat-link`).")]
+    waiting_phones: Annotated[list[Seat], described(
+        "Seats of your team (yours included) whose new phone used its seat link and waits for a phone of the "
+        "team to let it in (`let-in`) or turn it away (`reject-seat-link`).")]
 
 
 class StartProblemParams(TypedDict, total=False):
@@ -323,15 +342,21 @@ class SeatLinkIssued(_Notice):
 
 
 class SeatLinkCancelled(_Notice):
-    """The host cancelled a seat link that no phone had claimed."""
+    """A seat link that no phone had claimed was cancelled, or the new phone waiting with it sent away: by the
+    host, or by a phone of the seat's team (`by`)."""
     kind: Literal["seat_link_cancelled"]
     seat: Seat
+    by: Annotated[Seat | None, described("The player of the seat's team who turned it away; null when the host "
+                                         "cancelled it.")]
 
 
 class SeatClaimed(_Notice):
     """A new phone took over a seat through its link (the old phone is signed out)."""
     kind: Literal["seat_claimed"]
     seat: Seat
+    unattended: Annotated[bool, described("It took the seat at once because no phone of the team was in use, "
+                                          "so nobody of the team let it in (false in logs from before).")]
+    at: Annotated[Moment | None, described("When (null in logs from before times were kept).")]
 
 
 class SeatHanded(_Notice):
@@ -341,9 +366,34 @@ class SeatHanded(_Notice):
     by: Annotated[Seat, described("The teammate who let the new phone in.")]
 
 
+class ClaimAcknowledged(_Notice):
+    """A teammate (`by`) acknowledged a seat taken while no phone of the team was in use."""
+    kind: Literal["claim_acknowledged"]
+    seat: Seat
+    by: Annotated[Seat, described("The teammate who acknowledged it.")]
+
+
+class TableMoveOffered(_Notice):
+    """The table screen showed a one-time link that moves it to another device."""
+    kind: Literal["table_move_offered"]
+    at: Moment
+
+
+class TableMoveCancelled(_Notice):
+    """The table screen cancelled its move link."""
+    kind: Literal["table_move_cancelled"]
+
+
+class TableMoved(_Notice):
+    """The table screen moved to another device: the one it was on is no longer the table screen, and the host
+    token it held is refused (`table_moved`)."""
+    kind: Literal["table_moved"]
+    at: Moment
+
+
 NOTICES = (KeywordSwapped, EncryptorSkipped, EntryTakenBack, CorrectionProposed, CorrectionAnswered,
            CorrectionWithdrawn, RevealCorrected, SeatLinkIssued, SeatLinkCancelled, SeatClaimed,
-           SeatHanded)
+           SeatHanded, ClaimAcknowledged, TableMoveOffered, TableMoveCancelled, TableMoved)
 Notice = TypeAliasType("Notice", Annotated[Union[NOTICES], described("A line of the public log, by `kind`.",
                                                                       discriminator="kind")])
 
@@ -408,6 +458,8 @@ class _Game(TypedDict):
     correction: Correction | None
     notices: Annotated[list[Notice], described("The public log of this match's host actions and corrections, "
                                                "oldest first.")]
+    unattended: Annotated[list[Unattended], described("Seats a new phone took while no phone of their team was in "
+                                                      "use (nobody of the team let it in), by seat.")]
     last_reveal: Reveal | None
     you: You | None
     host: Host | None

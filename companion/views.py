@@ -13,7 +13,8 @@ Secrets and when they open up:
 - keyword guesses in the tiebreak: their team; everyone once both teams sealed them;
 - which keyword a team swapped: that team only (everyone sees *that* it swapped).
 
-The public log (`notices`) and a pending correction only ever hold what is already public.
+The public log (`notices`), a pending correction and the seats taken while their team was away (`unattended`)
+only ever hold what is already public; a team's phones also see the seat links made for its seats.
 """
 
 from __future__ import annotations
@@ -79,6 +80,8 @@ def view_for(game: Game, viewer: Viewer, now: float | None = None) -> view_types
         "timer": _timer(game, now),
         "correction": _correction(game),
         "notices": [_notice(n) for n in game.notices],
+        "unattended": [{"seat": seat, "team": game.player(seat).team, "at": at}
+                       for seat, at in sorted(game.unattended.items())],
     }
     view["last_reveal"] = _last_reveal(view["rounds"], game.transmitting)
     view["you"] = _you(game, me) if me else None
@@ -183,7 +186,9 @@ def _you(game: Game, me) -> view_types.You:
             "code": list(own.code) if encryptor and not own.resolved else None,
             "task": task(game, me),
             "can_swap": game.phase == PLAYING and game.correction is None and swap_problem(game, me.team) is None,
-            "waiting_phones": sorted(s for s in game.waiting_phones if s != me.seat and game.player(s).team == me.team)}
+            "seat_links": [{"seat": seat, "at": at} for seat, at in sorted(game.seat_links.items())
+                           if game.player(seat).team == me.team],
+            "waiting_phones": sorted(s for s in game.waiting_phones if game.player(s).team == me.team)}
 
 
 def _tiebreak(game: Game, my_team: str | None) -> view_types.Tiebreak | None:
@@ -232,7 +237,7 @@ def _correction(game: Game) -> view_types.Correction | None:
 
 
 _NOTICE_FIELDS = ("kind", "round", "team", "seat", "by", "entry", "accept", "decryption", "interception",
-                  "intercepted", "miscommunicated")
+                  "intercepted", "miscommunicated", "unattended", "at")
 
 
 def _notice(notice: dict) -> view_types.Notice:

@@ -271,12 +271,19 @@ def test_every_page_in_every_phase_passes_axe_wcag_22_aa(browser, live_server, l
     link = host.post("seat-link", seat=seat)["seat_link"]["token"]
     expect(table.locator("#seat-links .seat-link")).to_be_visible()
     audit(table, "table: seat link shown")
+    expect(phones["Ada"].page.locator(".seat-alert")).to_be_visible()      # Alan's team sees it at once
+    audit(phones["Ada"].page, "play: a seat link of the team")
     new_phone = Phone(browser, "Alan")
     still(new_phone.page)
     new_phone.page.goto(f"{url}/seat/{link}")
     audit(new_phone.page, "seat link page")
+    new_phone.page.locator("form.stack button.primary").click()           # it waits for White
+    expect(phones["Ada"].page.locator(".let-in")).to_be_visible()
+    audit(new_phone.page, "seat link page: waiting")
+    audit(phones["Ada"].page, "play: a new phone waits for the team")
     new_phone.close()
-    host.post("cancel-seat-link", seat=seat)
+    phones["Ada"].page.locator(".let-in form").nth(1).locator("button").click()   # not Alan's: sent away
+    expect(phones["Ada"].page.locator(".let-in")).to_have_count(0)
 
     api[dec["black"]].post("guess", code=codes["black"], confirm=True)
 

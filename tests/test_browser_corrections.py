@@ -212,7 +212,7 @@ def test_a_seat_moves_to_a_new_phone_by_qr_code(browser, live_server, page_error
     expect(new.page.locator("h1")).to_contain_text("Take Alan's seat")
     shot(new.page, "50-seat-page-390")
     new.page.get_by_role("button", name="I am Alan: take the seat").click()
-    expect(new.page.locator("main")).to_contain_text("A teammate must let this phone in")   # Ada's phone says
+    expect(new.page.locator("main")).to_contain_text("A phone of your team must let this phone in")   # Ada's phone says
     expect(table.locator(".seat-link")).to_have_count(0)      # used: the link is spent
     game.phones["Ada"].page.get_by_role("button", name="Let Alan's new phone in").click()
     expect(new.page.locator(".topbar .who")).to_contain_text("Alan")

@@ -32,7 +32,7 @@ def test_a_new_phone_waits_until_a_teammate_lets_it_in(browser, live_server, siz
     new.page.set_viewport_size(size)
     new.page.goto(link)
     new.page.get_by_role("button", name="I am Abe: take the seat").click()
-    expect(new.page.locator("main")).to_contain_text("A teammate must let this phone in")
+    expect(new.page.locator("main")).to_contain_text("A phone of your team must let this phone in")
     shot(new.page, f"handover-waiting-{size['width']}")
 
     ann = phones["Ann"].page

@@ -1,5 +1,6 @@
 """The table screen moves to another device by a one-time QR code shown on request; its address never holds
-its key (issue 12, item 1). Screenshots: artifacts/screenshots/table-move-*.png."""
+its key (issue 12, item 1), and the old device stops being the table screen (issue 20). Screenshots:
+artifacts/screenshots/table-move-*.png."""
 
 from __future__ import annotations
 
@@ -46,9 +47,11 @@ def test_the_table_screen_moves_to_another_device_with_a_one_time_qr_code(browse
     other.get_by_role("button", name="Show the table screen here").click()
     expect(other.locator(".lobby")).to_be_visible()
     assert other.url == f"{live_server.url}/table/{game_id}"
-    # Used: the first screen's QR code goes away by itself, and the link works no more.
-    expect(table.locator(".table-move")).to_have_count(0)
-    expect(table.get_by_role("button", name="Move the table screen to another device")).to_be_visible()
+    # Used: a move, not a copy (issue 20): the first screen says by itself that the table screen went elsewhere,
+    # the new one shows no QR code, and the link works no more.
+    expect(table.locator("main")).to_contain_text("The table screen moved to another device at")
+    expect(other.locator(".table-move")).to_have_count(0)
+    expect(other.get_by_role("button", name="Move the table screen to another device")).to_be_visible()
     third = browser.new_context(viewport=TABLET).new_page()
     third.goto(link)
     expect(third.locator("body")).to_contain_text("This link no longer moves the table screen")

@@ -817,7 +817,8 @@ def test_every_command_out_of_its_phase_is_refused_by_the_phase(app, client, sta
 
 def test_every_command_of_the_rules_is_phase_bound_or_meant_for_any_phase():
     anytime = {"correction", "withdraw-correction", "seat-link", "cancel-seat-link", "answer-correction",
-               "claim-seat", "let-in"}      # these answer by what is pending (a reveal, a correction, a seat link)
+               "claim-seat", "let-in", "reject-seat-link", "acknowledge-claim"}   # these answer by what is pending
+                                                               # (a reveal, a correction, a seat link or claim)
     assert set(PHASE_BOUND) | anytime == set(COMMANDS)
 
 

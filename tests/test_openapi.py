@@ -14,11 +14,14 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
 from companion.messages import REASONS, TASKS
+from companion.rules.host import PHONE_IN_USE_SECONDS
 from companion.rules.state import EVENT_TYPES
 from companion.views import _NOTICE_FIELDS
 from companion.web.commands import COMMANDS
 from companion.rules.guards import SENDER_REFUSALS
 from companion.web.openapi import openapi_document
+
+from .api import browser, table_path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = openapi_document()
@@ -634,13 +637,34 @@ def test_host_corrections_match_the_document(client):
     assert game.do("answer-correction", game.seats[2], {"accept": True})["events"] == [
         "correction_answered", "round_reopened", "reveal_corrected", "game_ended"]
     over = game.views()
-    # A seat claimed at once: a player alone in their team, with nobody to let the new phone in.
+    # A seat claimed at once: no phone of its team was in use for a while, so nobody was there to let it in; a
+    # teammate acknowledges it. Then the table screen moves to another device (through its page).
+    service = client.application.extensions["games"]
+    now = [service.clock()]
+    service.clock = lambda: now[0]
     lone = Game(api)
-    seat = lone.join("white", "Ann")
+    seat, mate = lone.join("white", "Ann"), lone.join("white", "Abe")
     lone.do("seat-link", lone.host, {"seat": seat})
-    claimed = api.post(f"{lone.path}/claim-seat", client.application.extensions["games"].seat_links(lone.id)[seat])
+    assert lone.view(lone.seats[mate])["you"]["seat_links"] == [{"seat": seat, "at": now[0]}]
+    now[0] += PHONE_IN_USE_SECONDS + 1
+    claimed = api.post(f"{lone.path}/claim-seat", service.seat_links(lone.id)[seat])
     assert claimed["events"] == ["seat_claimed"]
     lone.seats[seat] = claimed["token"]
+    assert lone.views()["unattended"] == [{"seat": seat, "team": "white", "at": now[0]}]
+    api.refused(f"{lone.path}/acknowledge-claim", lone.seats[seat], {"seat": seat}, 403, "teammates_acknowledge")
+    lone.do("acknowledge-claim", lone.seats[mate], {"seat": seat})
+    lone.do("seat-link", lone.host, {"seat": mate})
+    lone.do("reject-seat-link", lone.seats[mate], {"seat": mate})
+    table = browser(client.application)
+    address = table_path(table, lone.host)
+    for form in ({}, {"cancel": "1"}, {}):
+        assert table.post(f"{address}/move", data={**form, "csrf_token": table.csrf}).status_code == 303
+    move = re.search(r'href="https?://[^/"]+(/move/[\w-]+)"', table.get(address).get_data(as_text=True)).group(1)
+    other = browser(client.application)
+    assert other.post(move, data={"csrf_token": other.csrf}).status_code == 303
+    assert api.get(lone.path, lone.host).get_json()["code"] == "table_moved"
+    api.refused(f"{lone.path}/lock-joining", lone.host, {"locked": True}, 403, "table_moved")
+    lone.host = lone.tokens["host"] = service.shared_tokens(lone.id)["host"]
     claimed_at_once = {n["kind"] for n in lone.views()["notices"]}
     assert {n["kind"] for n in over["notices"]} | claimed_at_once == NOTICE_KINDS
     assert over["result"]["standings"]["black"]["miscommunications"] == 1

@@ -556,8 +556,8 @@ def test_every_code_can_be_drawn_and_production_draws_from_the_system_generator(
 def test_every_event_a_game_produces_is_a_known_event_type():
     from companion.rules.state import EVENT_TYPES
     table = Table(white=("A1", "A2", "A3"), black=("B1",), start=False)
-    table.do({"type": "issue_seat_link", "seat": 4}, HOST)           # B1 alone in Black: claimed at once
-    table.do({"type": "claim_seat"}, Actor("handoff", seat=4))
+    table.do({"type": "issue_seat_link", "seat": 4}, HOST)           # no phone of Black in use: claimed at once
+    table.do({"type": "claim_seat", "in_use": [1, 2, 3]}, Actor("handoff", seat=4))
     table.do({"type": "join", "name": "A3"}, Actor("join", "black", seat=3))
     table.do({"type": "lock_joining", "locked": True}, HOST)
     table.do({"type": "start", "words": WORDS}, HOST)
@@ -580,6 +580,13 @@ def test_every_event_a_game_produces_is_a_known_event_type():
     corrections.do({"type": "let_in", "seat": 2}, corrections.seat(1))
     corrections.do({"type": "issue_seat_link", "seat": 1}, HOST)
     corrections.do({"type": "cancel_seat_link", "seat": 1}, HOST)
+    corrections.do({"type": "issue_seat_link", "seat": 1}, HOST)
+    corrections.do({"type": "claim_seat", "in_use": []}, Actor("handoff", seat=1))   # nobody of White around
+    corrections.do({"type": "acknowledge_claim", "seat": 1}, corrections.seat(2))
+    corrections.do({"type": "offer_table_move"}, HOST)
+    corrections.do({"type": "cancel_table_move"}, HOST)
+    corrections.do({"type": "offer_table_move"}, HOST)
+    corrections.do({"type": "take_table"}, Actor("table_move"))
     corrections.round()
     corrections.round(black=(True, True))                     # round 3 has begun: round 2's end is reopened
     last = corrections.game.rounds[1].transmissions["black"]

@@ -323,29 +323,122 @@ def test_a_swap_needs_a_spare_word_and_a_number():
 
 # --- seats ----------------------------------------------------------------------------------
 
+EVERY_PHONE = [1, 2, 3, 4]          # `in_use`: every seat's phone asked for its view lately (the service's word)
+
+
+def claim(table, seat, in_use=EVERY_PHONE, at=None):
+    command = {"type": "claim_seat", "in_use": in_use, **({"at": at} if at is not None else {})}
+    return table.do(command, Actor("handoff", seat=seat))
+
+
 def test_a_seat_link_is_issued_by_the_host_and_claimed_by_a_handoff_link_only():
     table = Table(white=("Ann",), black=("Bea",), start=False)       # nobody else in White to ask
-    assert table.do({"type": "issue_seat_link", "seat": 1}, HOST) == [{"type": "seat_link_issued", "seat": 1}]
-    assert refused(table, {"type": "claim_seat"}, Actor("seat", "white", 1)) == "seat_link_only"
-    assert table.do({"type": "claim_seat"}, Actor("handoff", seat=1)) == [{"type": "seat_claimed", "seat": 1}]
+    assert table.do({"type": "issue_seat_link", "seat": 1, "at": 100.0}, HOST) == [
+        {"type": "seat_link_issued", "seat": 1, "at": 100.0}]
+    assert table.game.seat_links == {1: 100.0}
+    assert refused(table, {"type": "claim_seat", "in_use": []}, Actor("seat", "white", 1)) == "seat_link_only"
+    assert claim(table, 1, in_use=[2], at=160.0) == [{"type": "seat_claimed", "seat": 1, "unattended": True,
+                                                      "at": 160.0}]
     assert [n["kind"] for n in table.game.notices] == ["seat_link_issued", "seat_claimed"]
-    assert refused(table, {"type": "claim_seat"}, Actor("handoff", seat=1)) == "seat_link_only"   # used once
+    assert refused(table, {"type": "claim_seat", "in_use": []}, Actor("handoff", seat=1)) == "seat_link_only"
 
 
 def test_a_claimed_seat_with_a_teammates_phone_waits_until_a_teammate_lets_it_in():
     table = Table()                                                   # Ann 1 and Abe 2 White, Bea 3 and Bob 4 Black
     table.do({"type": "issue_seat_link", "seat": 2}, HOST)
     assert refused(table, {"type": "let_in", "seat": 2}, table.seat(1)) == "no_waiting_phone"
-    assert table.do({"type": "claim_seat"}, Actor("handoff", seat=2)) == [{"type": "seat_claim_waiting", "seat": 2}]
-    assert table.game.waiting_phones == {2} and table.game.seat_links == set()
+    assert claim(table, 2, in_use=[1]) == [{"type": "seat_claim_waiting", "seat": 2}]
+    assert table.game.waiting_phones == {2} and table.game.seat_links == {}
     assert [n["kind"] for n in table.game.notices] == ["seat_link_issued"]       # nothing public yet
     assert refused(table, {"type": "claim_seat"}, Actor("handoff", seat=2)) == "seat_link_only"   # used once
     assert refused(table, {"type": "let_in", "seat": 2}, table.seat(3)) == "teammates_let_in"    # the other team
-    assert refused(table, {"type": "let_in", "seat": 2}, table.seat(2)) == "teammates_let_in"    # the old phone
     assert refused(table, {"type": "let_in", "seat": 2}, HOST) == "players_only"
     assert table.do({"type": "let_in", "seat": 2}, table.seat(1)) == [{"type": "seat_handed", "seat": 2, "by": 1}]
     assert table.game.notices[-1] == {"kind": "seat_handed", "round": 1, "seat": 2, "by": 1}
     assert refused(table, {"type": "let_in", "seat": 2}, table.seat(1)) == "no_waiting_phone"
+
+
+def test_a_seat_link_does_not_make_a_teammates_phone_count_as_gone():
+    """Issue 20: links for every teammate of a seat, then a claim: it still waits while a phone of the team is in
+    use (before, the links made the teammates count as gone and the claim went through at once)."""
+    table = Table()
+    for seat in (1, 2):                                               # both of White's seats
+        table.do({"type": "issue_seat_link", "seat": seat}, HOST)
+    assert claim(table, 1, in_use=[2, 3, 4]) == [{"type": "seat_claim_waiting", "seat": 1}]
+    assert claim(table, 2, in_use=[1, 3, 4]) == [{"type": "seat_claim_waiting", "seat": 2}]   # Ann's own phone
+    assert table.game.unattended == {}
+
+
+def test_the_seats_own_old_phone_is_asked_too_and_may_let_its_new_phone_in():
+    table = Table()
+    table.do({"type": "issue_seat_link", "seat": 1}, HOST)
+    assert claim(table, 1, in_use=[1, 3]) == [{"type": "seat_claim_waiting", "seat": 1}]   # Abe's phone sleeps
+    assert table.do({"type": "let_in", "seat": 1}, table.seat(1)) == [{"type": "seat_handed", "seat": 1, "by": 1}]
+
+
+def test_with_no_phone_of_the_team_in_use_a_claim_goes_through_and_stays_loud_until_a_teammate_acknowledges():
+    table = Table(white=("Ann", "Abe", "Amy"))                        # Ann 1, Abe 2, Amy 3 White; 4 and 5 Black
+    table.do({"type": "issue_seat_link", "seat": 1}, HOST)
+    assert claim(table, 1, in_use=[4, 5], at=500.0) == [{"type": "seat_claimed", "seat": 1, "unattended": True,
+                                                          "at": 500.0}]
+    assert table.game.unattended == {1: 500.0}
+    assert table.game.notices[-1] == {"kind": "seat_claimed", "round": 1, "seat": 1, "unattended": True, "at": 500.0}
+    assert refused(table, {"type": "acknowledge_claim", "seat": 1}, table.seat(1)) == "teammates_acknowledge"
+    assert refused(table, {"type": "acknowledge_claim", "seat": 1}, table.seat(4)) == "not_your_team"
+    assert refused(table, {"type": "acknowledge_claim", "seat": 2}, table.seat(3)) == "no_unattended_claim"
+    assert refused(table, {"type": "acknowledge_claim", "seat": 1}, HOST) == "players_only"
+    assert table.do({"type": "acknowledge_claim", "seat": 1}, table.seat(2)) == [
+        {"type": "claim_acknowledged", "seat": 1, "by": 2}]
+    assert table.game.unattended == {}
+    assert table.game.notices[-1] == {"kind": "claim_acknowledged", "round": 1, "seat": 1, "by": 2}
+
+
+def test_a_phone_of_the_team_turns_away_a_link_or_a_waiting_phone_of_its_seats():
+    table = Table()
+    assert refused(table, {"type": "reject_seat_link", "seat": 2}, table.seat(1)) == "no_seat_link"
+    table.do({"type": "issue_seat_link", "seat": 2}, HOST)
+    assert refused(table, {"type": "reject_seat_link", "seat": 2}, table.seat(3)) == "not_your_team"
+    assert refused(table, {"type": "reject_seat_link", "seat": 2}, HOST) == "players_only"
+    assert table.do({"type": "reject_seat_link", "seat": 2}, table.seat(1)) == [
+        {"type": "seat_link_cancelled", "seat": 2, "by": 1}]
+    assert table.game.seat_links == {}
+    assert refused(table, {"type": "claim_seat", "in_use": []}, Actor("handoff", seat=2)) == "seat_link_only"
+    table.do({"type": "issue_seat_link", "seat": 2}, HOST)
+    claim(table, 2)                                                   # waits for a phone of White
+    assert table.do({"type": "reject_seat_link", "seat": 2}, table.seat(2)) == [     # Abe's own phone: not mine
+        {"type": "seat_link_cancelled", "seat": 2, "by": 2}]
+    assert table.game.waiting_phones == set()
+    assert table.game.notices[-1] == {"kind": "seat_link_cancelled", "round": 1, "seat": 2, "by": 2}
+
+
+def test_the_lone_interceptors_seat_asks_its_own_phone_while_it_is_in_use():
+    """Three players: nobody shares the Interceptor's side, so its own phone decides while in use; once it is
+    not, a claim goes through at once, loudly, and nobody can acknowledge it: it shows until the match ends."""
+    table = Table(white=("Ann", "Abe"), black=("Ivy",), mode="three_player")
+    table.do({"type": "issue_seat_link", "seat": 3}, HOST)
+    assert claim(table, 3, in_use=[1, 2, 3]) == [{"type": "seat_claim_waiting", "seat": 3}]
+    assert refused(table, {"type": "let_in", "seat": 3}, table.seat(1)) == "teammates_let_in"
+    table.do({"type": "issue_seat_link", "seat": 3}, HOST)
+    assert claim(table, 3, in_use=[1, 2], at=10.0) == [{"type": "seat_claimed", "seat": 3, "unattended": True,
+                                                         "at": 10.0}]
+    assert refused(table, {"type": "acknowledge_claim", "seat": 3}, table.seat(3)) == "teammates_acknowledge"
+    assert table.game.unattended == {3: 10.0}
+
+
+def test_moving_the_table_screen_is_in_the_public_log():
+    table = Table()
+    assert refused(table, {"type": "cancel_table_move"}) == "no_table_move"
+    assert refused(table, {"type": "take_table"}, Actor("table_move")) == "no_table_move"
+    assert refused(table, {"type": "offer_table_move"}, table.seat(1)) == "host_only"
+    assert table.do({"type": "offer_table_move", "at": 1.0}, HOST) == [{"type": "table_move_offered", "at": 1.0}]
+    assert table.do({"type": "cancel_table_move"}, HOST) == [{"type": "table_move_cancelled"}]
+    table.do({"type": "offer_table_move", "at": 2.0}, HOST)
+    assert refused(table, {"type": "take_table"}, HOST) == "move_link_only"
+    assert table.do({"type": "take_table", "at": 3.0}, Actor("table_move")) == [{"type": "table_moved", "at": 3.0}]
+    assert table.game.moved_at == 3.0 and not table.game.move_offered
+    assert [n["kind"] for n in table.game.notices] == ["table_move_offered", "table_move_cancelled",
+                                                       "table_move_offered", "table_moved"]
+    assert refused(table, {"type": "take_table"}, Actor("table_move")) == "no_table_move"      # once
 
 
 def test_a_seat_link_can_be_cancelled_and_then_no_longer_claimed():
@@ -598,13 +691,3 @@ def test_a_try_out_seats_everyone_at_creation_and_never_takes_real_players():
     assert refused(table, {"type": "move_player", "seat": 1}) == "try_out_fixed_seats"
     table.do({"type": "start", "words": WORDS}, HOST)
     assert table.game.settings.try_out
-
-
-def test_when_every_teammates_phone_died_too_the_seat_is_claimed_at_once():
-    table = Table(white=("Ann", "Abe", "Amy"))                        # seats 1-3 White
-    table.do({"type": "issue_seat_link", "seat": 1}, HOST)
-    table.do({"type": "issue_seat_link", "seat": 2}, HOST)
-    assert table.do({"type": "claim_seat"}, Actor("handoff", seat=1)) == [{"type": "seat_claim_waiting", "seat": 1}]
-    table.do({"type": "issue_seat_link", "seat": 3}, HOST)            # Amy's phone died as well: nobody to ask
-    assert table.do({"type": "claim_seat"}, Actor("handoff", seat=2)) == [{"type": "seat_claimed", "seat": 2}]
-    assert table.do({"type": "let_in", "seat": 1}, table.seat(2)) == [{"type": "seat_handed", "seat": 1, "by": 2}]

@@ -81,15 +81,17 @@ SKIP_TEAMS = ["white", "black", "grey", None, ["white"], {"white": 1}]
 COMMAND_TYPES = ["create", "join", "lock_joining", "move_player", "remove_player", "switch_team", "shuffle_teams",
                  "set_timer", "start", "swap_keyword",
                  "skip_encryptor", "take_back", "propose_correction", "answer_correction",
-                 "withdraw_correction", "issue_seat_link", "cancel_seat_link", "claim_seat", "rematch",
+                 "withdraw_correction", "issue_seat_link", "cancel_seat_link", "claim_seat", "reject_seat_link",
+                 "acknowledge_claim", "offer_table_move", "cancel_table_move", "take_table", "rematch",
                  "announce_clues", "guess", "keyword_guesses", "judge_keywords", "no_such_command"]
 FIELDS = ["name", "locked", "seat", "team", "number", "decryption", "interception", "accept", "clues", "code",
           "confirm", "guesses", "verdicts", "mode", "words", "language", "timer", "match", "round", "transmission",
           "entry", "by", "correction", "encryptor"]
 
 # Commands whose immediate repeat may be accepted, being harmless: a draft saved again, the same sand timer
-# set again, a fresh seat link (the earlier one stops working), another shuffle.
-REPEATABLE = {("guess", False), ("set_timer", None), ("issue_seat_link", None), ("shuffle_teams", None)}
+# set again, a fresh seat link or move link (the earlier one stops working), another shuffle.
+REPEATABLE = {("guess", False), ("set_timer", None), ("issue_seat_link", None), ("shuffle_teams", None),
+              ("offer_table_move", None)}
 
 
 HOST_COMMANDS = {"take_back", "propose_correction", "withdraw_correction", "skip_encryptor", "move_player",
@@ -667,9 +669,15 @@ class DecryptoTable(RuleBasedStateMachine):
             then = data.draw(st.sampled_from(["claim", "cancel", "wait"]), label="then")
             if isinstance(issued, list) and then != "wait":
                 # docs/rules.md "Seats": the new phone claims the seat, or the table cancels the link.
-                command, actor = (({"type": "claim_seat"}, Actor("handoff", seat=seat)) if then == "claim"
-                                  else ({"type": "cancel_seat_link", "seat": seat}, HOST))
-                self.send(command, actor, must_succeed=True)
+                in_use = data.draw(st.lists(st.sampled_from(seats), unique=True), label="phones in use")
+                command, actor = (({"type": "claim_seat", "in_use": in_use}, Actor("handoff", seat=seat))
+                                  if then == "claim" else ({"type": "cancel_seat_link", "seat": seat}, HOST))
+                outcome = self.send(command, actor, must_succeed=True)
+                if then == "claim":
+                    # docs/rules.md "Seats": at once only when no phone of the seat's team is in use.
+                    team = game.player(seat).team
+                    alone = not any(game.player(s).team == team for s in in_use)
+                    assert outcome[0]["type"] == ("seat_claimed" if alone else "seat_claim_waiting")
         elif kind == "cancel_seat_link":
             seat = data.draw(st.sampled_from(seats + [99]), label="seat")
             self.send({"type": kind, "seat": seat}, HOST if data.draw(st.integers(0, 3)) else self.any_actor(data))
@@ -865,7 +873,7 @@ class DecryptoTable(RuleBasedStateMachine):
         game = self.game
         # rules.md "Components": tokens are counts; they never go negative.
         assert all(getattr(t, k) >= 0 for t in game.tokens.values() for k in ("interceptions", "miscommunications"))
-        assert game.seat_links <= {p.seat for p in game.players}
+        assert set(game.seat_links) | game.waiting_phones | set(game.unattended) <= {p.seat for p in game.players}
         if game.phase == LOBBY:
             assert not game.rounds and not game.keywords and game.correction is None and game.result is None
             assert game.tokens == {t: Tokens() for t in TEAMS}

@@ -94,3 +94,22 @@ def test_a_worker_refuses_a_database_newer_than_its_code(tmp_path):
                                                    applied_at=datetime.now(timezone.utc)))
     with pytest.raises(RuntimeError, match="newer than this code"):
         store.check_schema()
+
+
+def test_a_database_from_before_phones_in_use_gets_its_column_and_plays_on(tmp_path, client):
+    """A migration adds `capabilities.seen_at` to a database that has none; its phones count as not in use until
+    they ask for their view again (a claim then waits for them as soon as they do)."""
+    from .driver import ApiGame
+    store = client.application.extensions["games"].store
+    game = ApiGame(client)
+    step = next(version for version, description, _ in MIGRATIONS if "in use" in description)
+    with store.engine.begin() as conn:                   # as the database was before that step
+        conn.execute(text("ALTER TABLE capabilities DROP COLUMN seen_at"))
+        conn.execute(schema_version.delete().where(schema_version.c.version >= step))
+    assert store.schema_version() == step - 1
+    store.migrate()
+    assert store.schema_version() == MIGRATIONS[-1][0]
+    assert "seen_at" in {c["name"] for c in inspect(store.engine).get_columns("capabilities")}
+    assert store.capability(game.seats["Ann"])[0].seen_at is None
+    assert game.view(game.seats["Ann"])["viewer"]["name"] == "Ann"       # and now it is in use
+    assert store.capability(game.seats["Ann"])[0].seen_at is not None

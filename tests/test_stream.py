@@ -4,6 +4,7 @@ nothing else; only to the viewers whose view changed; it ends once its token is 
 from __future__ import annotations
 
 import queue
+import re
 import threading
 import time
 import uuid
@@ -145,16 +146,25 @@ def test_each_page_stream_follows_its_page_etag(app, client, page):
     stream.close()
 
 
-def test_the_table_stream_follows_its_move_link_too(app, client):
-    """The move link is no event, but the table page shows it: its stream says when one is shown or used."""
+def test_the_table_stream_follows_its_move_link_and_ends_once_the_table_screen_moved(app, client):
+    """Showing the move link is a line of the table log: the table's stream says so. Once another device used it,
+    the old table screen's stream, and an API client's with the old host token, say `gone` (issue 20)."""
     game = ApiGame(client, start=False)
     table = browser(app)
     path = table_path(table, game.host)
     stream = Stream(table, f"{path}/stream")
+    api = Stream(client, f"/api/games/{game.id}/stream", {"Authorization": f"Bearer {game.host}"})
     stream.next()
+    api.next()
     assert table.post(f"{path}/move", data={"csrf_token": table.csrf}).status_code == 303
     assert stream.next()["data"] == etag_of(table, path)
-    stream.close()
+    api.next()
+    link = re.search(r'href="https?://[^/"]+(/move/[\w-]+)"', table.get(path).get_data(as_text=True)).group(1)
+    other = browser(app)
+    assert other.post(link, data={"csrf_token": other.csrf}).status_code == 303
+    for gone in (stream, api):
+        gone.next("gone")
+        gone.next("end")
 
 
 def test_a_stream_ends_when_its_seat_goes_to_another_phone(app, client):

@@ -73,11 +73,12 @@ def test_the_move_link_works_once_and_then_the_qr_code_is_gone(app):
     assert other.get(link).status_code == 200                      # opening it uses nothing up
     moved = other.post(link, data={"csrf_token": csrf_of(other.get(link))})
     assert moved.status_code == 303 and moved.headers["Location"] == address
-    # Used: the first screen's poll (nothing else changed) brings the page without the QR code.
+    # Used: a move, not a copy (issue 20): the first screen's poll is refused, saying so; the new one drives.
     polled = home.get(address, headers={"If-None-Match": etag})
-    assert polled.status_code == 200 and move_link_of(polled) is None
-    assert home.get(address, headers={"If-None-Match": polled.headers["ETag"]}).status_code == 304
-    assert other.get(address).status_code == 200
+    assert polled.status_code == 403 and "The table screen moved to another device" in polled.get_data(as_text=True)
+    page = other.get(address)
+    assert page.status_code == 200 and move_link_of(page) is None
+    assert other.get(address, headers={"If-None-Match": page.headers["ETag"]}).status_code == 304
     assert other.post(f"{address}/lock-joining", data={"locked": "1", "csrf_token": other.csrf}).status_code == 303
 
     # Used: it works no more.

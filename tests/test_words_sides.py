@@ -138,7 +138,8 @@ def test_no_side_sentence_pastes_a_name_in_either_mode(app, language, mode, side
     """Every side's sentence of the table, as the catalogue words it (the pages above render a part)."""
     from flask import g
     team_of = {"white": "white", "black": "black", "team": "white", "interceptor": "black"}
-    params = dict(name="Ann", next="Abe", names="Ann", round=2, code="1-2-3", decryption="1-2-3", number=1, num=1)
+    params = dict(name="Ann", next="Abe", names="Ann", round=2, code="1-2-3", decryption="1-2-3", number=1, num=1,
+                  time="21:04")
     with app.test_request_context(f"/?lang={language}"):
         from flask import session
         session["language"] = language

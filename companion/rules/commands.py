@@ -50,7 +50,8 @@ class Command:
     answer: str = "CommandResult"    # the OpenAPI schema of its answer
     during_correction: bool = False  # allowed while a correction waits for both sides
     draws_words: bool = False        # the service passes the language's word pack
-    timed: bool = False              # the service passes its clock (the sand timer)
+    timed: bool = False              # the service passes its clock (`at`: the sand timer, the log's times)
+    phones_in_use: bool = False      # the service passes the seats whose phone is in use (`in_use`)
     seats_a_phone: bool = False      # counts against the join rate limit
 
 
@@ -205,14 +206,15 @@ COMMANDS = {c.name: c for c in (
         "Issue a new link to a player's seat",
         "With the host token, in a real game (a try-out's seats stay on its one device): a fresh link for a "
         "player whose phone died (any earlier link to that seat stops working). The answer holds the link, "
-        "which the table screen also shows as a QR code. The new phone claims the seat with it (`claim-seat`); "
-        "`cancel-seat-link` withdraws it.",
+        "which the table screen also shows as a QR code; the phones of the seat's team show at once that it "
+        "was made, and when (`view.you.seat_links`), and can cancel it (`reject-seat-link`). The new phone "
+        "claims the seat with it (`claim-seat`); `cancel-seat-link` withdraws it.",
         fields=(SEAT,),
         targets=(_target("name", "text", "The seat holder's name, as the table screen showed it."),),
         checks=(targets.issue_seat_link,),
         refusals=("no_such_player", "try_out_fixed_seats"), example={"seat": 2, "name": "Ann"},
         answer="SeatLinkResult",
-        during_correction=True),
+        during_correction=True, timed=True),
     Command(
         "cancel-seat-link", "cancel_seat_link", host.cancel_seat_link, "host", "cancelSeatLink",
         "Cancel a seat link not claimed yet",
@@ -222,20 +224,41 @@ COMMANDS = {c.name: c for c in (
         during_correction=True),
     Command(
         "claim-seat", "claim_seat", host.claim_seat, "handoff", "claimSeat", "Claim a seat with its new link",
-        "With a seat link's token (from `seat-link`): this caller becomes the seat's player. When no teammate "
-        "has a working phone (each has a seat link or a new phone waiting, or there is none), at once (event "
-        "`seat_claimed`); otherwise the claim waits (event "
-        "`seat_claim_waiting`) until a teammate lets the new phone in (`let-in`). Either way the answer holds "
-        "the seat and its new token, and the link stops working; the old token stops working once the seat "
-        "is taken. While it waits, the new token is refused (`seat_waiting`, 403).",
-        refusals=("try_out_fixed_seats",), answer="ClaimResult", during_correction=True, seats_a_phone=True),
+        f"With a seat link's token (from `seat-link`): this caller becomes the seat's player once a phone of the "
+        f"seat's team lets it in. While any phone of that team is in use (it asked for its view, polled or held "
+        f"its stream in the last {host.PHONE_IN_USE_SECONDS // 60} minutes; the seat's own old phone counts too), "
+        "the claim waits (event `seat_claim_waiting`) until one of them lets the new phone in (`let-in`) or "
+        "turns it away (`reject-seat-link`). When none is, it takes the seat at once (event `seat_claimed` with "
+        "`unattended`), and every screen says so (`view.unattended`) until a teammate acknowledges it. Either "
+        "way the answer holds the seat and its new token, and the link stops working; the old token stops "
+        "working once the seat is taken. While it waits, the new token is refused (`seat_waiting`, 403).",
+        refusals=("try_out_fixed_seats",), answer="ClaimResult", during_correction=True, seats_a_phone=True,
+        timed=True, phones_in_use=True),
     Command(
-        "let-in", "let_in", host.let_in, "seat", "letIn", "Let a teammate's new phone in",
-        "By a player of the seat's team (not the seat itself), when that seat's new phone claimed its link "
-        "and waits (`view.waiting_phones`): the seat moves to the new phone and its old phone is signed out "
-        "(event `seat_handed`, in the public log with who let it in).",
+        "let-in", "let_in", host.let_in, "seat", "letIn", "Let a seat's new phone in",
+        "By a player of the seat's team (the seat's own old phone too), when that seat's new phone claimed its "
+        "link and waits (`view.you.waiting_phones`): the seat moves to the new phone and its old phone is signed "
+        "out (event `seat_handed`, in the public log with who let it in).",
         fields=(SEAT,), refusals=("no_such_player", "teammates_let_in", "no_waiting_phone"), example={"seat": 2},
         during_correction=True),
+    Command(
+        "reject-seat-link", "reject_seat_link", host.reject_seat_link, "seat", "rejectSeatLink",
+        "Turn away a seat link of the team",
+        "By a player of the seat's team (the seat's own phone too), while that seat has a link not claimed yet "
+        "(`view.you.seat_links`) or a new phone waiting (`view.you.waiting_phones`): \"that's not us\". The link "
+        "stops working and the waiting phone is sent away (event `seat_link_cancelled` with `by`, in the public "
+        "log).",
+        fields=(SEAT,), refusals=("no_such_player", "not_your_team", "no_seat_link"), example={"seat": 2},
+        during_correction=True),
+    Command(
+        "acknowledge-claim", "acknowledge_claim", host.acknowledge_claim, "seat", "acknowledgeClaim",
+        "Acknowledge a seat taken while the team was away",
+        "By a player of the seat's team other than the seat itself, for a seat in `view.unattended` (taken by a "
+        "new phone while no phone of the team was in use): the team has seen it, and every screen stops saying "
+        "so (event `claim_acknowledged`, in the public log with who). If the new phone is not the player's, ask "
+        "the table screen for a new seat link instead: its claim then waits for one of you.",
+        fields=(SEAT,), refusals=("no_such_player", "not_your_team", "teammates_acknowledge", "no_unattended_claim"),
+        example={"seat": 2}, during_correction=True),
     Command(
         "verdicts", "judge_keywords", play.judge_keywords, "host", "judgeKeywords",
         "Judge the keyword guesses (tiebreak)",
@@ -310,7 +333,17 @@ COMMANDS = {c.name: c for c in (
 
 # The rules' own name -> its declaration (`decide` dispatches on it); `create` has no URL of its own.
 CREATE = Command("create", "create", lobby.create, "host", "createGame", "Create a game", "See POST /api/games.")
-BY_TYPE = {c.type: c for c in (*COMMANDS.values(), CREATE)}
+# Moving the table screen: the table screen's own page sends these (web.pages), never the API.
+TABLE_MOVES = (
+    Command("move-table", "offer_table_move", host.offer_table_move, "host", "offerTableMove",
+            "Show a link to move the table screen", "", during_correction=True, timed=True),
+    Command("cancel-table-move", "cancel_table_move", host.cancel_table_move, "host", "cancelTableMove",
+            "Cancel the move link", "", refusals=("no_table_move",), during_correction=True),
+    Command("take-table", "take_table", host.take_table, "table_move", "takeTable",
+            "Make this device the table screen", "", refusals=("no_table_move",), during_correction=True,
+            timed=True),
+)
+BY_TYPE = {c.type: c for c in (*COMMANDS.values(), CREATE, *TABLE_MOVES)}
 
 
 def commands_for(sender: str) -> tuple[str, ...]:

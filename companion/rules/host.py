@@ -1,4 +1,5 @@
-"""The table screen's corrections (skip an Encryptor, take back an entry, correct a reveal) and seat links."""
+"""The table screen's corrections (skip an Encryptor, take back an entry, correct a reveal), seat links and
+moving the table screen."""
 
 from __future__ import annotations
 
@@ -11,6 +12,11 @@ from .play import after_resolution
 from .queries import correctable, keywords_public, last_entry, skip_problem
 from .state import OVER, PLAYING, TEAMS, replay
 from .text import parse_code
+
+# A phone is in use when it asked for its view (its page, a poll, its stream, a command) this recently; a claim
+# of a seat whose team has no phone in use goes through at once (`claim_seat`). A phone whose screen sleeps
+# stops asking (browsers suspend its page), so its team counts it as there for this long after it slept.
+PHONE_IN_USE_SECONDS = 120
 
 
 def skip_encryptor(game, command, actor, rng):
@@ -98,9 +104,9 @@ def withdraw_correction(game, command, actor, rng):
 
 def issue_seat_link(game, command, actor, rng):
     """A fresh link to a player's seat, for a new phone (the service mints the token); never in a try-out,
-    whose seats are all on the one device that made it."""
+    whose seats are all on the one device that made it. The seat's team sees it at once on its phones."""
     require_real_game(game)
-    return [{"type": "seat_link_issued", "seat": player_at(game, command).seat}]
+    return [{"type": "seat_link_issued", "seat": player_at(game, command).seat, "at": command.get("at")}]
 
 
 def cancel_seat_link(game, command, actor, rng):
@@ -112,25 +118,75 @@ def cancel_seat_link(game, command, actor, rng):
 
 
 def claim_seat(game, command, actor, rng):
-    """A new phone takes a seat with its link: it waits until a teammate lets it in (`let_in`), so a link
-    someone else scanned off the table screen gets them nothing; at once if no teammate has a working phone
-    to ask (none, or each one's phone died too: a seat link or a new phone waits for them as well)."""
+    """A new phone takes a seat with its link. While any phone of the seat's team is in use (the seat's own old
+    phone included) it waits until one of them lets it in (`let_in`), so a link someone else made or scanned
+    on the table screen gets them nothing. Only when none is does it take the seat at once, and everyone is
+    told (`unattended`). `in_use`: the seats whose phone asked for its view lately, as the service saw them
+    (without it, every phone counts as in use)."""
     require_real_game(game)         # a link issued before try-outs refused them
     if actor.seat not in game.seat_links:
         raise RuleError("seat_link_only")
+    in_use = command.get("in_use")
     team = game.player(actor.seat).team
-    if any(p.team == team and p.seat != actor.seat and p.seat not in game.seat_links | game.waiting_phones
-           for p in game.players):
+    if in_use is None or any(p.seat in in_use for p in game.team_players(team)):
         return [{"type": "seat_claim_waiting", "seat": actor.seat}]
-    return [{"type": "seat_claimed", "seat": actor.seat}]
+    return [{"type": "seat_claimed", "seat": actor.seat, "unattended": True, "at": command.get("at")}]
+
+
+def _team_seat(game, command, actor, refusal: str):
+    """(the sender, the player at the command's seat), refused with `refusal` unless both are on one team."""
+    me = seated_player(game, actor)
+    seat = player_at(game, command)
+    if seat.team != me.team:
+        raise RuleError(refusal)
+    return me, seat
 
 
 def let_in(game, command, actor, rng):
-    """A teammate lets a seat's waiting new phone in: the seat moves to it, the old phone is signed out."""
-    me = seated_player(game, actor)
-    seat = player_at(game, command)
-    if seat.team != me.team or seat.seat == me.seat:
-        raise RuleError("teammates_let_in")
+    """A phone of the seat's team (its own old phone too) lets the seat's waiting new phone in: the seat moves
+    to it, the old phone is signed out."""
+    me, seat = _team_seat(game, command, actor, "teammates_let_in")
     if seat.seat not in game.waiting_phones:
         raise RuleError("no_waiting_phone")
     return [{"type": "seat_handed", "seat": seat.seat, "by": me.seat}]
+
+
+def reject_seat_link(game, command, actor, rng):
+    """A phone of the seat's team says "that's not us": the seat's link stops working, and a new phone that
+    used it and waits is sent away."""
+    me, seat = _team_seat(game, command, actor, "not_your_team")
+    if seat.seat not in game.seat_links and seat.seat not in game.waiting_phones:
+        raise RuleError("no_seat_link")
+    return [{"type": "seat_link_cancelled", "seat": seat.seat, "by": me.seat}]
+
+
+def acknowledge_claim(game, command, actor, rng):
+    """A teammate saw that the seat went to a new phone while none of the team's phones was in use: the loud
+    notice goes. Never the seat itself, which can't vouch for its own new phone."""
+    me, seat = _team_seat(game, command, actor, "not_your_team")
+    if seat.seat == me.seat:
+        raise RuleError("teammates_acknowledge")
+    if seat.seat not in game.unattended:
+        raise RuleError("no_unattended_claim")
+    return [{"type": "claim_acknowledged", "seat": seat.seat, "by": me.seat}]
+
+
+# --- moving the table screen: in the public log, and a move, not a copy (the service replaces the host
+# token when the link is used: games._capability_changes)
+
+def offer_table_move(game, command, actor, rng):
+    """A one-time link that makes another device the table screen (replacing any earlier one)."""
+    return [{"type": "table_move_offered", "at": command.get("at")}]
+
+
+def cancel_table_move(game, command, actor, rng):
+    if not game.move_offered:
+        raise RuleError("no_table_move")
+    return [{"type": "table_move_cancelled"}]
+
+
+def take_table(game, command, actor, rng):
+    """The move link, used on the new device: it becomes the table screen, and the old one stops being it."""
+    if not game.move_offered:
+        raise RuleError("no_table_move")
+    return [{"type": "table_moved", "at": command.get("at")}]

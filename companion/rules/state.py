@@ -156,9 +156,13 @@ class Game:
     tiebreak: Tiebreak | None = None
     result: Result | None = None
     correction: Correction | None = None
-    seat_links: set = field(default_factory=set)       # seats with a new link the host issued, not yet taken
+    seat_links: dict = field(default_factory=dict)     # seat -> when the host issued its new link, not yet taken
     waiting_phones: set = field(default_factory=set)   # seats whose new phone used its link and waits for a
-                                                       # teammate to let it in (`let-in`)
+                                                       # phone of its team to let it in (`let-in`)
+    unattended: dict = field(default_factory=dict)     # seat -> when a new phone took it while no phone of its
+                                                       # team was in use, until a teammate acknowledges it
+    move_offered: bool = False                         # the table screen's move link is showing
+    moved_at: float | None = None                      # when the table screen last moved to another device
     last_encrypted: dict = field(default_factory=dict)  # seat -> (match, round) of its last turn as Encryptor
     notices: list[dict] = field(default_factory=list)  # corrections and host actions, for everyone
     corrections_proposed: int = 0                      # in this game, all matches
@@ -270,8 +274,8 @@ EVENT_TYPES = ("game_created", "player_joined", "player_left", "player_removed",
                "correction_proposed", "correction_answered", "correction_withdrawn", "round_reopened",
                "reveal_corrected", "tiebreak_started", "keyword_guesses_sealed", "keywords_judged",
                "game_ended", "seat_link_issued", "seat_link_cancelled", "seat_claimed", "seat_claim_waiting",
-               "seat_handed", "rematch_started",
-               "teams_shuffled", "timer_set")
+               "seat_handed", "claim_acknowledged", "table_move_offered", "table_move_cancelled", "table_moved",
+               "rematch_started", "teams_shuffled", "timer_set")
 
 
 def _count(game: Game, event: dict) -> None:
@@ -297,8 +301,9 @@ def _apply_in_place(game: Game, event: dict) -> None:
         game.players.append(Player(seat=event["seat"], name=event["name"], team=event["team"]))
     elif kind in ("player_left", "player_removed"):
         game.players = [p for p in game.players if p.seat != event["seat"]]
-        game.seat_links.discard(event["seat"])
+        game.seat_links.pop(event["seat"], None)
         game.waiting_phones.discard(event["seat"])
+        game.unattended.pop(event["seat"], None)
         game.last_encrypted.pop(event["seat"], None)     # a newcomer may get this seat number
     elif kind == "player_moved":
         moved = game.player(event["seat"])
@@ -406,22 +411,37 @@ def _apply_in_place(game: Game, event: dict) -> None:
         game.phase = OVER
         game.result = Result(winners=tuple(event["winners"]), reason=event["reason"], cause=event.get("cause"))
     elif kind == "seat_link_issued":       # a new link replaces the earlier one, and any phone waiting with it
-        game.seat_links.add(event["seat"])
+        game.seat_links[event["seat"]] = event.get("at")
         game.waiting_phones.discard(event["seat"])
         _notice(game, kind, seat=event["seat"])
-    elif kind == "seat_link_cancelled":
-        game.seat_links.discard(event["seat"])
+    elif kind == "seat_link_cancelled":    # by the table screen, or by a phone of the seat's team (`by`)
+        game.seat_links.pop(event["seat"], None)
         game.waiting_phones.discard(event["seat"])
-        _notice(game, kind, seat=event["seat"])
-    elif kind == "seat_claimed":
-        game.seat_links.discard(event["seat"])
-        _notice(game, kind, seat=event["seat"])
+        _notice(game, kind, seat=event["seat"], by=event.get("by"))
+    elif kind == "seat_claimed":           # (logs from before unattended claims were told apart: not loud)
+        game.seat_links.pop(event["seat"], None)
+        if event.get("unattended"):
+            game.unattended[event["seat"]] = event.get("at")
+        _notice(game, kind, seat=event["seat"], unattended=event.get("unattended", False), at=event.get("at"))
     elif kind == "seat_claim_waiting":     # the link is used up; the seat stays with its old phone meanwhile
-        game.seat_links.discard(event["seat"])
+        game.seat_links.pop(event["seat"], None)
         game.waiting_phones.add(event["seat"])
     elif kind == "seat_handed":
         game.waiting_phones.discard(event["seat"])
+        game.unattended.pop(event["seat"], None)        # the team let this seat's phone in itself
         _notice(game, kind, seat=event["seat"], by=event["by"])
+    elif kind == "claim_acknowledged":
+        game.unattended.pop(event["seat"], None)
+        _notice(game, kind, seat=event["seat"], by=event["by"])
+    elif kind == "table_move_offered":
+        game.move_offered = True
+        _notice(game, kind, at=event["at"])
+    elif kind == "table_move_cancelled":
+        game.move_offered = False
+        _notice(game, kind)
+    elif kind == "table_moved":
+        game.move_offered, game.moved_at = False, event["at"]
+        _notice(game, kind, at=event["at"])
     elif kind == "rematch_started":
         # Same seats, back in the lobby: players may switch, newcomers join, then the host starts.
         last_round = game.round.number if game.round else 0
@@ -433,6 +453,7 @@ def _apply_in_place(game: Game, event: dict) -> None:
         game.rounds, game.tiebreak, game.result, game.correction = [], None, None, None
         game.tokens = {t: Tokens() for t in TEAMS}
         game.keywords, game.swapped, game.notices = {}, set(), []
+        game.unattended = {}                     # shown until a teammate acknowledges it, or the match ends
         if "keywords" in event:
             # A log written before the rematch lobby: that rematch dealt at once, its rotation going on
             # from the last round played (replayed as it was played).

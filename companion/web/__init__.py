@@ -9,10 +9,12 @@ from jinja2 import pass_context
 from markupsafe import Markup
 
 from ..rules import TEAMS, other, three_player
+from ..rules.host import PHONE_IN_USE_SECONDS
 from ..rules.state import TOKENS_TO_END
 from ..rules.text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, LANGUAGES, NAME_LENGTH, TIMER_SECONDS
 
-from ..messages import CAUSES, catalogue, elided, reason_text, refusal, side_text, task_text, team_name, translate
+from ..messages import (CAUSES, catalogue, clock_time, elided, reason_text, refusal, side_text, task_text, team_name,
+                        translate)
 from ..views import TURN_TASKS
 from .security import init_security
 
@@ -24,6 +26,7 @@ LANGUAGE_NAMES = {"en": "English", "fr": "Français", "ko": "한국어"}
 RULES_FOR_TEMPLATES = {
     "TEAMS": TEAMS, "TOKENS_TO_END": TOKENS_TO_END, "TIMER_SECONDS": TIMER_SECONDS,
     "NAME_LENGTH": NAME_LENGTH, "CLUE_MAX_LENGTH": CLUE_MAX_LENGTH, "KEYWORD_GUESS_MAX_LENGTH": KEYWORD_GUESS_MAX_LENGTH,
+    "PHONE_IN_USE_MINUTES": PHONE_IN_USE_SECONDS // 60,
     "THREE_PLAYER": {"TEAM": three_player.TEAM, "INTERCEPTOR": three_player.INTERCEPTOR, "SIZES": three_player.SIZES,
                      "TOKENS_TO_WIN": three_player.TOKENS_TO_WIN},
 }
@@ -93,6 +96,7 @@ def init_web(app: Flask) -> None:
     app.jinja_env.filters["other"] = other          # the other team: `team|other`
     from .commands import CommandName
     app.url_map.converters["command"] = CommandName      # before the routes that use it
+    app.jinja_env.filters["clock"] = clock_time     # a moment of the view as a time of day: `at|clock`
     from .api import api
     from .assets import init_assets
     from .errors import init_errors

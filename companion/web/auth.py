@@ -9,6 +9,7 @@ from flask import Flask, current_app, g, request, session
 from flask.sessions import SecureCookieSessionInterface
 
 from ..games import GameService
+from ..messages import clock_time
 from ..rules import Actor, Game
 from ..store import Capability
 from ..views import Viewer, version_for
@@ -72,13 +73,16 @@ def from_token(token: str | None, game_id: str | None = None, kinds: tuple[str, 
                waiting: bool = False) -> Caller:
     """The caller `token` names, refused unless it is of one of `kinds` (any, if None) in `game_id`; a new
     phone's token still waiting to be let in only with `waiting`."""
-    found = service().resolve(token)
+    found = service().lookup(token)
     if found is None:                      # said for the kind of link the page expected
         raise Refused("no_capability", link=DEAD_LINKS.get(kinds[0] if kinds else None, "any"))
     capability, version = found
     g.game_id = capability.game_id        # the game's language words any refusal (web.__init__._locale)
     if game_id is not None and capability.game_id != game_id:
         raise Refused("wrong_game")
+    if capability.kind == "moved":         # the table screen's old key: say where the table screen went
+        moved_at = service().load(capability.game_id, version)[1].moved_at
+        raise Refused("table_moved", time=clock_time(moved_at))
     if capability.kind == "table_move" and "table_move" not in (kinds or ()):
         raise Refused("no_capability")     # a move link only moves the table screen (pages.table_move)
     if capability.kind == "waiting" and not waiting:
@@ -86,6 +90,8 @@ def from_token(token: str | None, game_id: str | None = None, kinds: tuple[str, 
     if kinds is not None and capability.kind not in kinds:
         refusals = {"host": "host_only", "seat": "players_only", "join": "join_link_only", "handoff": "seat_link_only"}
         raise Refused(refusals.get(kinds[0], "no_capability"))
+    if capability.kind in ("seat", "waiting"):
+        service().saw(capability)          # this phone is in use (rules.host.claim_seat)
     return Caller(capability, version)
 
 
@@ -130,7 +136,9 @@ def table_caller(game_id: str) -> Caller:
         raise Refused("not_table_screen")
     try:
         return from_token(token, game_id, kinds=("host",))
-    except Refused:
+    except Refused as refused:
+        if refused.code == "table_moved":
+            raise
         raise Refused("not_table_screen") from None
 
 

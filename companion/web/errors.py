@@ -4,7 +4,7 @@ from flask import Flask, jsonify, make_response, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from ..messages import refusal
+from ..messages import REFUSAL_HEADINGS, refusal
 from ..rules import RuleError
 
 # HTTP status per refusal code: every code of messages.REFUSALS has one (tests/test_refusals.py).
@@ -15,12 +15,14 @@ _STATUS = {
                      "correction_pending", "correction_resumes_play", "game_exists", "game_too_long", "game_in_progress", "game_not_started", "game_over",
                      "guess_sealed", "joining_locked", "judging_in_progress", "keyword_guesses_sealed", "name_taken",
                      "no_correction", "no_interception_round_one", "no_keywords", "no_seat_link", "no_waiting_phone", "no_spare_words",
+                     "no_unattended_claim", "no_table_move",
                      "nobody_to_skip_to", "not_enough_words", "nothing_to_correct", "nothing_to_take_back", "stale",
                      "summary_not_ready", "swap_too_late", "team_full", "team_size", "teams_uneven",
                      "three_player_seats", "tiebreak_in_progress", "too_few_to_shuffle", "too_late_to_join"), 409),
     **dict.fromkeys(("host_only", "players_only", "join_link_only", "not_encryptor", "encryptor_cannot_guess",
                      "no_capability", "wrong_game", "seat_gone", "cross_site", "seat_link_only", "try_out_fixed_seats", "not_table_screen",
-                     "seat_waiting", "teammates_let_in"), 403),
+                     "seat_waiting", "teammates_let_in", "not_your_team", "teammates_acknowledge", "move_link_only",
+                     "table_moved"), 403),
     **dict.fromkeys(("name_required", "name_length", "three_clues", "clue_empty", "text_too_long",
                      "text_has_control_characters", "guess_malformed", "four_keyword_guesses",
                      "verdicts_malformed", "malformed_body", "unknown_language", "clue_is_keyword", "clue_is_code_digit",
@@ -62,7 +64,8 @@ def refusal_response(code: str, params: dict | None = None, status: int | None =
     if request.path.startswith("/api/") or wants_json():
         response = make_response(jsonify(error=message, code=code), status)
     else:
-        response = make_response(render_template("pages/error.html", message=message, status=status), status)
+        response = make_response(render_template("pages/error.html", message=message, status=status,
+                                                 heading=REFUSAL_HEADINGS.get(code)), status)
     if status == 401:      # no credential: say which kind is accepted (a seat cookie also does, in browsers)
         response.headers["WWW-Authenticate"] = "Bearer"
     if code in _RETRY_AFTER:

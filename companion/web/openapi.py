@@ -20,7 +20,8 @@ from .openapi_views import answer_schemas
 
 # Refusals any command can meet besides its own (stale: an If-Match naming another version).
 COMMAND_REFUSALS = ("no_capability", "wrong_game", "not_seated", "seat_gone", "seat_waiting", "malformed_body", "csrf",
-                    "too_large", "busy", "rate_limited", "stale", "if_match_malformed", "cross_site", "game_too_long")
+                    "too_large", "busy", "rate_limited", "stale", "if_match_malformed", "cross_site", "game_too_long",
+                    "table_moved")
 GUESS_PATTERN = "^[-., /]*[1-4][-., /]*[1-4][-., /]*[1-4][-., /]*$"   # rules.codes.parse_guess, as a string
 
 
@@ -225,7 +226,7 @@ def paths() -> dict:
                             **json_body(ref("View"))},
                     "304": {"description": "Not modified since the `If-None-Match` ETag (no body).",
                             "headers": {"ETag": {"$ref": "#/components/headers/ETag"}}},
-                    **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting"),
+                    **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting", "table_moved"),
                 },
             },
         },
@@ -256,8 +257,8 @@ def paths() -> dict:
                                     "retry": integer(minimum=0),
                                 },
                                 "required": ["event", "data"]}}}},
-                    **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting", "too_many_streams",
-                               "streams_full"),
+                    **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting", "table_moved",
+                               "too_many_streams", "streams_full"),
                 },
             },
         },
@@ -277,7 +278,8 @@ def paths() -> dict:
                                                "finished one."}],
                 "responses": {
                     "200": {"description": "The match's summary.", **json_body(ref("Summary"))},
-                    **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting", "summary_not_ready"),
+                    **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting", "table_moved",
+                               "summary_not_ready"),
                 },
             },
         },

@@ -76,16 +76,15 @@ def _page_etag(caller: Caller, version: int, chosen: str | None = None) -> str:
     return f"{caller.etag(version)}-{chosen}" if chosen else caller.etag(version)
 
 
-def _stream(caller: Caller, suffix=lambda caller: ""):
-    """The page's stream (web/stream.py): its ETag as the page holds it, worked out again on every change;
-    `suffix(caller)`: what else the page shows that no event records (the table's move link)."""
+def _stream(caller: Caller):
+    """The page's stream (web/stream.py): its ETag as the page holds it, worked out again on every change."""
     chosen = session.get("language")
-    return event_stream(caller, lambda c: f'W/"{_page_etag(c, c.state()[0], chosen)}{suffix(c)}"')
+    return event_stream(caller, lambda c: f'W/"{_page_etag(c, c.state()[0], chosen)}"')
 
 
-def unchanged(caller: Caller, suffix: str = ""):
+def unchanged(caller: Caller):
     """The page's poll: a 304 when the page the phone shows is still current, without rendering it."""
-    etag = _page_etag(caller, caller.state()[0], session.get("language")) + suffix
+    etag = _page_etag(caller, caller.state()[0], session.get("language"))
     if request.if_none_match.contains_weak(etag):
         response = current_app.response_class(status=304)
         response.set_etag(etag, weak=True)
@@ -94,14 +93,13 @@ def unchanged(caller: Caller, suffix: str = ""):
 
 
 def render_view(template: str, caller: Caller, refused: RuleError | Refused | None = None, status: int = 200,
-                etag_suffix: str = "", **extra):
-    """A game page from the caller's view; `refused` is a command's refusal, worded on the page;
-    `etag_suffix`: what else the page shows that no event records (see `_moving`)."""
+                **extra):
+    """A game page from the caller's view; `refused` is a command's refusal, worded on the page."""
     version, game = caller.state()
     view = view_for(game, caller.viewer, now=service().clock())
     speak(view["mode"], view["language"])
     error = refusal(refused.code, **refused.params) if refused is not None else None
-    etag = _page_etag(caller, version, session.get("language")) + etag_suffix
+    etag = _page_etag(caller, version, session.get("language"))
     response = make_response(fill_csrf(render_template(
         template, view=view, game_id=caller.game_id, error=error,
         poll_interval=current_app.config["POLL_INTERVAL_MS"], stream_poll=current_app.config["STREAM_POLL_MS"],
@@ -260,7 +258,7 @@ def _table_page(caller: Caller, error=None, status=200, armed: tuple[str, str] |
     codes = service().join_codes(caller.game_id) if in_lobby else {}
     seat_links = {seat: seat_link_url(token) for seat, token in links.seat_links.items()}
     move = _move_link(links.move)
-    return render_view("pages/table.html", caller, error, status, etag_suffix=_moving(move is not None), join=join,
+    return render_view("pages/table.html", caller, error, status, join=join,
                        qr={team: qr_svg(url) for team, url in join.items()}, codes=codes,
                        home_url=base_url(),
                        seat_links={seat: {"url": url, "qr": qr_svg(url)} for seat, url in seat_links.items()},
@@ -275,31 +273,17 @@ def _move_link(token: str | None) -> dict | None:
     return {"url": url, "qr": qr_svg(url)}
 
 
-def _moving(pending: bool) -> str:
-    """The table page's ETag suffix: its page also shows the move link, which no event records (a used or
-    cancelled link must hide the QR code on every table screen), so its ETag says whether one is pending."""
-    return "-moving" if pending else ""
-
-
-def _table_suffix(caller: Caller) -> str:
-    return _moving(service().table_move_link(caller.game_id) is not None)
-
-
-def _table_unchanged(caller: Caller):
-    return unchanged(caller, suffix=_table_suffix(caller))
-
-
 @pages.get("/table/<game_id>")
 def table(game_id):
     if len(game_id) > GAME_ID_LENGTH:
         return _old_table_address(game_id)
     caller = table_caller(game_id)
-    return _table_unchanged(caller) or _table_page(caller)
+    return unchanged(caller) or _table_page(caller)
 
 
 @pages.get("/table/<game_id>/stream")
 def table_stream(game_id):
-    return _stream(table_caller(game_id), _table_suffix)
+    return _stream(table_caller(game_id))
 
 
 def _old_table_address(token: str):
@@ -312,13 +296,14 @@ def _old_table_address(token: str):
 
 @pages.post("/table/<game_id>/move")
 def table_move_issue(game_id):
-    """Show a one-time link (as a QR code) that makes another device the table screen."""
+    """Show a one-time link (as a QR code) that moves the table screen to another device, or cancel it; either
+    way a line of the public log."""
     caller = table_caller(game_id)
-    if request.form.get("cancel") == "1":
-        service().cancel_table_move(caller.game_id)
-    else:
-        service().issue_table_move(caller.game_id)
-    return jsonify({}) if wants_json() else redirect(url_for("pages.table", game_id=game_id), 303)
+    command = "cancel_table_move" if request.form.get("cancel") == "1" else "offer_table_move"
+    outcome, error = _run(caller, {"type": command})
+    if error:
+        return _table_page(caller, *error)
+    return _done(outcome, url_for("pages.table", game_id=game_id))
 
 
 @pages.get("/move/<token>")
@@ -331,12 +316,14 @@ def table_move(token):
 
 @pages.post("/move/<token>")
 def table_move_use(token):
-    used = service().use_table_move(token)
-    if used is None:
-        raise Refused("no_capability", link="move")
-    game_id, host = used
-    remember_table(game_id, host)
-    return redirect(url_for("pages.table", game_id=game_id), 303)
+    """This device becomes the table screen with a new key; the old device's key stops working at once."""
+    caller = from_token(token, kinds=("table_move",))
+    outcome, error = _run(caller, {"type": "take_table"})
+    if error:
+        return render_template("pages/move.html", game_id=caller.game_id,
+                               error=refusal(error[0].code, **error[0].params)), error[1]
+    remember_table(caller.game_id, outcome.host_token)
+    return redirect(url_for("pages.table", game_id=caller.game_id), 303)
 
 
 # Host commands that take a second tap naming the player (the field that names them).

@@ -139,6 +139,8 @@ class ViewStream:
             if (kind, seat) in withdrawn:
                 return GONE
             kind = next((new for was, new, at in promoted if (was, at) == (kind, seat)), kind)
+        if kind == "moved":                         # the table screen moved to another device
+            return GONE
         if kind != self.capability.kind:            # a new phone let in: its token is now the seat's
             self.capability = replace(self.capability, kind=kind)
         self.checked = max(self.checked, sight.version)

@@ -66,6 +66,14 @@ def play_standard(w: World):
     w.step("seat link issued")
     w.claim(link, "Bella")
     w.step("seat link claimed")
+    link = w.issue_seat_link("Walt")
+    w.step("seat link issued")
+    w.do(w.seats["Wanda"], "reject-seat-link", channel="browser", seat=w.seats["Walt"].seat)   # "not Walt's"
+    w.handoffs.remove(link)
+    w.expire(link, "a seat link its team turned away")
+    w.step("seat link turned away by the team")
+    w.move_table()
+    w.step("the table screen moved to another device")
 
     # round 2: interceptions, a take-back of a sealed guess, both teams miscommunicate: a collision
     w.do(w.encryptor("white"), "clues", clues=w.clues("white"))

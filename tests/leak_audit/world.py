@@ -20,6 +20,7 @@ from .checks import (COOKIE, SESSION_KEYS, WORDS, Resp, Truth, Viewer, body_of, 
                      check_summary_json, check_view, session_payload, set_cookie_payloads)
 
 _DEVICES = itertools.count(1)
+MOVED_AWAY = "the table screen moved away"
 
 
 # --- the world: a game, its viewers, and the audit ------------------------------------------------
@@ -112,8 +113,9 @@ class World(Driver):
 
     def allowed_tokens(self, v: Viewer) -> set[str]:
         if v.kind == "host":
+            links = self.service.table_links(self.id)
             return ({self.tokens[k] for k in ("spectator", "white", "black")}      # never its own key
-                    | set(self.service.seat_links(self.id).values()) | set(self.codes))
+                    | set(links.seat_links.values()) | ({links.move} if links.move else set()) | set(self.codes))
         return {v.token} if v.token else set()
 
     def viewers(self) -> list[Viewer]:
@@ -278,7 +280,8 @@ class World(Driver):
             if token not in allowed:
                 what = self.registry.get(token, "a token")
                 out.append(f"the session cookie holds {what} for game {game_id} in {where}")
-        own_key = self.tokens["host"] if v.kind == "host" else None       # only the table screen's own browser
+        # Only the table screen's own browser (or the device it moved away from, whose key is now refused).
+        own_key = self.tokens["host"] if v.kind == "host" else v.token if v.label.endswith(MOVED_AWAY) else None
         for game_id, token in (payload.get("tables") or {}).items():
             if token != own_key or game_id != self.id:
                 out.append(f"the session cookie holds {self.registry.get(token, 'a token')} as a table screen's "
@@ -425,6 +428,24 @@ class World(Driver):
         dead = Viewer(f"{v.label}: {why}", "expired", v.token, v.client if keep_client else None, api=v.api)
         self.expired.append(dead)
         return dead
+
+    def move_table(self) -> None:
+        """The table screen shows its move link and another device takes it: from then on that device is the
+        table screen, with a new key, and the old one (audited as expired, with its cookie) is refused."""
+        old = self.host
+        self.answered(old, old.client.post(f"/table/{self.id}/move", data={"csrf_token": old.csrf}), "move")
+        self.step("the table screen's move link shown")
+        link = f"/move/{self.service.table_links(self.id).move}"
+        device = self.device()
+        csrf = re.search(r'name="csrf-token" content="([^"]+)"', body_of(device.get(link)).decode()).group(1)
+        moved = device.post(link, data={"csrf_token": csrf})
+        assert moved.status_code == 303, moved.status_code
+        self.tokens["host"] = self.service.shared_tokens(self.id)["host"]
+        self.refresh_registry()
+        self.host = self.viewer("table screen (moved here)", "host", self.tokens["host"], browser=False)
+        self.host.client = device
+        self.host.api.environ_base["REMOTE_ADDR"] = device.environ_base["REMOTE_ADDR"]
+        self.expire(old, MOVED_AWAY)
 
     def issue_seat_link(self, name) -> Viewer:
         answer = self.do(self.host, "seat-link", seat=self.seats[name].seat).get_json()

@@ -1,0 +1,314 @@
+"""A team is the authority over its own secrets (issue 20, item 1): no sequence of taps on the table screen, or
+on a device the table screen moved to, seats a new phone on a team or shows its keywords, codes or drafts
+unless a phone of that team that is in use lets it in; every seat link shows at once on its team's phones;
+moving the table screen is a move, in the public log. Through the pages (a browser's cookie and forms) and
+through the API (bearer tokens). Time is the service's clock, moved by the test."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+from sqlalchemy import event
+
+from companion.messages import clock_time
+from companion.rules.host import PHONE_IN_USE_SECONDS
+
+from .api import browser, csrf_of, expected, table_path
+from .driver import ApiGame
+
+NOW = 1_000_000.0
+SEAT_LINK = re.compile(r'href="https?://[^/"]+(/seat/[\w-]+)"')
+MOVE_LINK = re.compile(r'href="https?://[^/"]+(/move/[\w-]+)"')
+# Keywords no page holds otherwise (a dealt PAGE or LINK would be "found" in the pages' own words).
+NO_PAGE_WORDS = {"words": "\n".join(("zorblax", "quimby", "fenwick", "gastrol", "moxley", "trundel", "vellum", "poskit",
+                                       "durnham", "skellig", "wombat", "yarrowby"))}
+
+
+@pytest.fixture
+def clock(app):
+    """The service's clock, which the test moves (`clock[0]`)."""
+    now = [NOW]
+    app.extensions["games"].clock = lambda: now[0]
+    return now
+
+
+def at(app, moment: float) -> str:
+    """A moment as the pages write it (English)."""
+    with app.test_request_context("/"):
+        return clock_time(moment)
+
+
+def text_of(answer) -> str:
+    return html.unescape(answer.get_data(as_text=True))
+
+
+def whites_secrets(game) -> dict:
+    """Round 1 with both transmissions announced and White's draft decryption saved: what only White may know
+    (its keywords, its code, its draft). Ann is White's Encryptor (she joined first), Abe drafts."""
+    game.announce("white")
+    game.announce("black")
+    code = game.code("white")
+    draft = [d % 4 + 1 for d in code]
+    game.ok(game.command(game.seats["Abe"], "guess", code=draft, confirm=False))
+    keywords = game.view(game.seats["Abe"])["teams"]["white"]["keywords"]
+    return {"keywords": keywords, "codes": [code, draft]}
+
+
+def assert_nothing_of(secrets: dict, bodies: list[str]) -> None:
+    """No keyword (as a word), code or draft (as the pages and the API write one) in any body."""
+    for body in bodies:
+        for word in secrets["keywords"]:
+            assert not re.search(rf"\b{re.escape(word)}\b", body, re.I), word
+        for code in secrets["codes"]:
+            for written in ("-".join(map(str, code)), json.dumps(code), json.dumps(code, separators=(",", ":"))):
+                assert written not in body, written
+
+
+def seat_link_of(page) -> str:
+    return SEAT_LINK.search(page.get_data(as_text=True)).group(1)
+
+
+# --- links for every teammate, then a claim -----------------------------------------------------------
+
+def test_links_for_every_teammate_then_a_claim_waits_and_reads_nothing_through_the_pages(app, client, clock):
+    """Bob (Black) taps the seat-link buttons of Ann and Abe (White) on the table screen and takes Ann's link
+    with a second phone: it waits for a phone of White, and nothing it gets holds White's secrets."""
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    secrets = whites_secrets(game)
+    table = browser(app)
+    address = table_path(table, game.host)
+    for name in ("Ann", "Abe"):
+        seat = game.seat_of(name)
+        tapped = table.post(f"{address}/seat-link", data={"seat": seat, "name": name, "csrf_token": table.csrf})
+        assert tapped.status_code == 303
+    link = seat_link_of(table.get(address))          # the first one shown: Ann's
+
+    second = browser(app)
+    bodies = [text_of(second.get(link))]
+    claimed = second.post(link, data={"csrf_token": csrf_of(second.get(link))})
+    assert claimed.status_code == 303 and claimed.headers["Location"] == f"/play/{game.id}"
+    assert [e["type"] for e in game.events()][-1] == "seat_claim_waiting"
+    page = second.get(f"/play/{game.id}")
+    bodies += [text_of(claimed), text_of(page)]
+    assert "A phone of your team must let this phone in" in bodies[-1]
+    for path in (f"/api/games/{game.id}", f"/summary/{game.id}.json"):
+        answer = second.get(path)
+        assert answer.status_code in (401, 403, 404), path
+        bodies.append(text_of(answer))
+    assert_nothing_of(secrets, bodies)
+    assert "Let Ann's new phone in" in text_of(browser(app, game.id, game.seats["Abe"]).get(f"/play/{game.id}"))
+
+
+def test_links_for_every_teammate_then_a_claim_waits_and_reads_nothing_through_the_api(client, clock):
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    secrets = whites_secrets(game)
+    links = [game.ok(game.post("seat-link", game.host, seat=game.seat_of(name))).get_json()["seat_link"]["token"]
+             for name in ("Ann", "Abe")]
+    claimed = game.ok(game.post("claim-seat", links[0]))
+    assert claimed.get_json()["events"] == ["seat_claim_waiting"]
+    token = claimed.get_json()["token"]
+    answers = [claimed, client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {token}"}),
+               game.post("guess", token, code=[1, 2, 3], confirm=False)]
+    assert [a.status_code for a in answers] == [200, 403, 403]
+    assert answers[1].get_json()["code"] == "seat_waiting"
+    assert_nothing_of(secrets, [a.get_data(as_text=True) for a in answers])
+
+
+# --- the remote variant: the table screen moved to Bob's phone first -------------------------------------
+
+def test_the_moved_table_screen_can_seat_no_phone_either_and_the_old_one_says_where_it_went(app, client, clock):
+    """Bob moves the table screen onto his own phone (one tap, one scan), then taps both links and claims from
+    his pocket: the claim still waits. The move is a line of the public log, and the old table screen is
+    refused with a sentence that says the table screen moved, and when."""
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    secrets = whites_secrets(game)
+    table = browser(app)
+    address = table_path(table, game.host)
+    assert table.post(f"{address}/move", data={"csrf_token": table.csrf}).status_code == 303
+    move = MOVE_LINK.search(table.get(address).get_data(as_text=True)).group(1)
+    bob = browser(app)
+    clock[0] += 5
+    assert bob.post(move, data={"csrf_token": csrf_of(bob.get(move))}).headers["Location"] == address
+    for name in ("Ann", "Abe"):
+        bob.post(f"{address}/seat-link", data={"seat": game.seat_of(name), "name": name, "csrf_token": bob.csrf})
+    link = seat_link_of(bob.get(address))
+    second = browser(app)
+    second.post(link, data={"csrf_token": csrf_of(second.get(link))})
+    assert [e["type"] for e in game.events()][-1] == "seat_claim_waiting"
+    assert_nothing_of(secrets, [text_of(second.get(f"/play/{game.id}")), text_of(bob.get(address))])
+
+    moved = expected(app, "table_moved", time=at(app, NOW + 5))
+    old = table.get(address)
+    assert old.status_code == 403 and moved in text_of(old)
+    assert table.post(f"{address}/seat-link", data={"seat": 1, "csrf_token": table.csrf}).status_code == 403
+    answer = client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {game.host}"})
+    assert answer.status_code == 403 and answer.get_json() == {"code": "table_moved", "error": moved}
+    log = game.view(game.seats["Bea"])["notices"]
+    assert {"kind": "table_moved", "round": 1, "at": NOW + 5} in log
+    assert f"The table screen moved to another device at {at(app, NOW + 5)}." in text_of(
+        browser(app, game.id, game.seats["Bea"]).get(f"/play/{game.id}"))
+
+
+def test_through_the_api_the_moved_table_screens_new_key_seats_no_phone_either(app, client, clock):
+    """Bob's phone holds the new host token in its cookie (signed, not encrypted: he can read it) and uses the
+    API with it: the links and the claim still wait for White."""
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    table = browser(app)
+    address = table_path(table, game.host)
+    table.post(f"{address}/move", data={"csrf_token": table.csrf})
+    move = MOVE_LINK.search(table.get(address).get_data(as_text=True)).group(1)
+    bob = browser(app)
+    bob.post(move, data={"csrf_token": csrf_of(bob.get(move))})
+    host = app.extensions["games"].shared_tokens(game.id)["host"]
+    assert host != game.host
+    links = [game.ok(game.post("seat-link", host, seat=seat)).get_json()["seat_link"]["token"] for seat in (1, 2)]
+    assert game.ok(game.post("claim-seat", links[1])).get_json()["events"] == ["seat_claim_waiting"]
+    assert game.post("seat-link", game.host, seat=1).get_json()["code"] == "table_moved"
+
+
+# --- the team's phones see each link, and can turn it away ------------------------------------------------
+
+def test_the_teams_phones_show_each_link_with_its_time_and_cancel_it_through_the_pages(app, client, clock):
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    table = browser(app)
+    address = table_path(table, game.host)
+    clock[0] += 60
+    table.post(f"{address}/seat-link", data={"seat": 1, "name": "Ann", "csrf_token": table.csrf})
+    link = seat_link_of(table.get(address))
+    phones = {name: browser(app, game.id, game.seats[name]) for name in ("Ann", "Abe", "Bea")}
+    made = at(app, NOW + 60)
+    abe = text_of(phones["Abe"].get(f"/play/{game.id}"))
+    assert f"At {made} the table screen made a new link to Ann's seat, for a new phone." in abe
+    assert "Not Ann's: cancel this link" in abe
+    assert f"At {made} the table screen made a new link to your seat" in text_of(phones["Ann"].get(f"/play/{game.id}"))
+    assert "made a new link" not in text_of(phones["Bea"].get(f"/play/{game.id}"))
+
+    turned = phones["Abe"].post(f"/play/{game.id}/reject-seat-link", data={"seat": 1, "csrf_token": phones["Abe"].csrf})
+    assert turned.status_code == 303
+    stranger = browser(app)
+    assert stranger.get(link).status_code == 403
+    assert "Abe turned away the new seat link for Ann." in text_of(phones["Bea"].get(f"/play/{game.id}"))
+    assert "made a new link" not in text_of(phones["Abe"].get(f"/play/{game.id}"))
+
+
+def test_the_teams_phones_show_each_link_with_its_time_and_cancel_it_through_the_api(client, clock):
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    link = game.ok(game.post("seat-link", game.host, seat=1)).get_json()["seat_link"]["token"]
+    assert game.view(game.seats["Abe"])["you"]["seat_links"] == [{"seat": 1, "at": NOW}]
+    assert game.view(game.seats["Ann"])["you"]["seat_links"] == [{"seat": 1, "at": NOW}]
+    assert game.view(game.seats["Bea"])["you"]["seat_links"] == []
+    before = game.events()
+    assert game.post("reject-seat-link", game.seats["Bea"], seat=1).get_json()["code"] == "not_your_team"
+    assert game.events() == before
+    assert game.ok(game.post("reject-seat-link", game.seats["Abe"], seat=1)).get_json()["events"] == [
+        "seat_link_cancelled"]
+    assert game.post("claim-seat", link).get_json()["code"] == "no_capability"
+    # A new phone already waiting with a link is sent away the same way, by the seat's own old phone too.
+    link = game.ok(game.post("seat-link", game.host, seat=1)).get_json()["seat_link"]["token"]
+    waiting = game.ok(game.post("claim-seat", link)).get_json()["token"]
+    assert game.view(game.seats["Ann"])["you"]["waiting_phones"] == [1]
+    game.ok(game.post("reject-seat-link", game.seats["Ann"], seat=1))
+    answer = client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {waiting}"})
+    assert answer.get_json()["code"] == "no_capability"
+    assert game.view(game.host)["notices"][-1] == {"kind": "seat_link_cancelled", "round": 1, "seat": 1, "by": 1}
+
+
+# --- no phone of the team in use: the claim goes through, loudly ------------------------------------------
+
+def quiet_white(game, clock):
+    """White's phones go quiet for longer than PHONE_IN_USE_SECONDS; Black's stay in use."""
+    clock[0] += PHONE_IN_USE_SECONDS + 1
+    for name in ("Bea", "Bob"):
+        game.view(game.seats[name])
+
+
+def test_with_no_phone_of_the_team_in_use_a_claim_goes_through_loudly_through_the_pages(app, client, clock):
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    table = browser(app)
+    address = table_path(table, game.host)
+    table.post(f"{address}/seat-link", data={"seat": 1, "name": "Ann", "csrf_token": table.csrf})
+    link = seat_link_of(table.get(address))
+    quiet_white(game, clock)
+    second = browser(app)
+    claimed = second.post(link, data={"csrf_token": csrf_of(second.get(link))})
+    assert claimed.status_code == 303
+    assert [e["type"] for e in game.events()][-1] == "seat_claimed"
+    when = at(app, clock[0])
+    loud = f"At {when} a new phone took Ann's seat on White while no White phone was in use: nobody of White let it in."
+    screen = text_of(table.get(address))
+    assert loud in screen and 'class="notice error unattended" role="alert"' in screen
+    assert loud in text_of(browser(app, game.id, game.seats["Bea"]).get(f"/play/{game.id}"))
+    assert "This phone took your seat at" in text_of(second.get(f"/play/{game.id}"))
+    # White's phones when they come back: Abe's says so and asks him; Ann's old one has lost its seat.
+    abe = browser(app, game.id, game.seats["Abe"])
+    page = text_of(abe.get(f"/play/{game.id}"))
+    assert f"At {when} a new phone took Ann's seat while no phone of your team was in use" in page
+    assert "It is Ann: all right" in page
+    assert browser(app, game.id, game.seats["Ann"]).get(f"/play/{game.id}").status_code == 403
+    assert abe.post(f"/play/{game.id}/acknowledge-claim", data={"seat": 1, "csrf_token": abe.csrf}).status_code == 303
+    assert loud not in text_of(table.get(address))
+    assert "Abe confirmed that Ann's new phone is theirs." in text_of(table.get(address))
+
+
+def test_with_no_phone_of_the_team_in_use_a_claim_goes_through_loudly_through_the_api(client, clock):
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    link = game.ok(game.post("seat-link", game.host, seat=1)).get_json()["seat_link"]["token"]
+    quiet_white(game, clock)
+    claimed = game.ok(game.post("claim-seat", link)).get_json()
+    assert claimed["events"] == ["seat_claimed"]
+    shown = [{"seat": 1, "team": "white", "at": clock[0]}]
+    for token in (game.host, game.tokens["spectator"], game.seats["Bea"], claimed["token"]):
+        assert game.view(token)["unattended"] == shown
+    assert game.view(game.host)["notices"][-1] == {"kind": "seat_claimed", "round": 1, "seat": 1,
+                                                  "unattended": True, "at": clock[0]}
+    assert game.post("acknowledge-claim", claimed["token"], seat=1).get_json()["code"] == "teammates_acknowledge"
+    assert game.post("acknowledge-claim", game.seats["Bea"], seat=1).get_json()["code"] == "not_your_team"
+    assert game.view(game.seats["Abe"])["unattended"] == shown          # Abe's phone comes back: still there
+    game.ok(game.post("acknowledge-claim", game.seats["Abe"], seat=1))
+    assert game.view(game.host)["unattended"] == []
+
+
+# --- "in use", and what it costs ------------------------------------------------------------------------
+
+def test_a_phone_is_in_use_while_it_polls_and_its_last_poll_is_written_at_most_once_a_minute(app, client, clock):
+    service = app.extensions["games"]
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    abe = browser(app, game.id, game.seats["Abe"])
+    seen = lambda: service.store.capability(game.seats["Abe"])[0].seen_at      # noqa: E731
+    assert seen() == NOW                                          # seated: in use
+    for step in range(1, 60):                                     # a poll a second for a minute: no write
+        clock[0] = NOW + step
+        assert abe.get(f"/play/{game.id}").status_code == 200
+        assert seen() == NOW
+    clock[0] = NOW + 60
+    abe.get(f"/play/{game.id}")
+    assert seen() == NOW + 60
+    clock[0] = NOW + 60 + PHONE_IN_USE_SECONDS
+    assert service.phones_in_use(game.id) >= {game.seat_of("Abe")}
+    clock[0] += 1
+    assert game.seat_of("Abe") not in service.phones_in_use(game.id)
+
+
+def test_a_phones_page_still_shows_when_the_database_takes_no_writes(app, client, clock):
+    """Writing that a phone is in use is not worth a page: a read-only database (healthz says so) still shows it."""
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    abe = browser(app, game.id, game.seats["Abe"])
+    engine = app.extensions["games"].store.engine
+
+    def _read_only(connection, _record):
+        if engine.dialect.name == "sqlite":
+            connection.execute("PRAGMA query_only=ON")
+        else:
+            connection.autocommit = True
+            connection.execute("SET default_transaction_read_only = on")
+            connection.autocommit = False
+    event.listen(engine, "connect", _read_only)
+    engine.dispose()
+    clock[0] += 61                                  # the phone's last poll is old enough to be written again
+    assert abe.get(f"/play/{game.id}").status_code == 200
+    assert app.extensions["games"].store.capability(game.seats["Abe"])[0].seen_at == NOW
+    event.remove(engine, "connect", _read_only)
+    engine.dispose()
