@@ -123,10 +123,11 @@ class Level:
         apps = ", ".join(f"{k[4:]} {v:.2f}" for k, v in self.step.rates.items() if k.startswith("cpu app"))
         statements = self.step.rates["statements"] - idle["statements"]
         syncs = self.step.rates["wal syncs"] - idle["wal syncs"]
+        moves = max(self.moves, 1e-9)
         return (f"{'pass' if self.passed else 'FAIL'} {self.step.brief()}\n"
-                f"            cores: {apps}, postgres {self.cores('postgres'):.2f}, haproxy {self.cores('haproxy'):.2f}; "
-                f"{self.moves:.1f} moves/s, {statements:.0f} statements/s ({statements / max(self.moves, 1e-9):.1f} "
-                f"a move), {syncs:.1f} WAL flushes/s ({syncs / max(self.moves, 1e-9):.2f} a move)")
+                f"            cores: {apps}, postgres {self.cores('postgres'):.2f}, "
+                f"haproxy {self.cores('haproxy'):.2f}; {self.moves:.1f} moves/s, {statements:.0f} statements/s "
+                f"({statements / moves:.1f} a move), {syncs:.1f} WAL flushes/s ({syncs / moves:.2f} a move)")
 
 
 def bare_cpu_ms(workdir: Path, seconds: float) -> float:
@@ -240,7 +241,8 @@ def lines(result: dict) -> list[str]:
         out.append(f"  a table, at {biggest.step.tables} tables ({cost['moves a table'] * 60:.1f} moves a minute): "
                    + ", ".join(f"{part} {cost[part + ' ms']:.2f} ms CPU/s ({cost[part + ' bare']:.1f} bare req/s)"
                                for part in ("app servers", "postgres", "haproxy"))
-                   + f"; a move: {cost['statements a move']:.1f} statements, {cost['wal flushes a move']:.2f} WAL flushes")
+                   + f"; a move: {cost['statements a move']:.1f} statements, "
+                     f"{cost['wal flushes a move']:.2f} WAL flushes")
         total = sum(calls for calls, _ in found["top"]) or 1
         out.append("  statements run most often (share of the top ones): "
                    + "; ".join(f"{calls / total:.0%} {query}" for calls, query in found["top"]))
