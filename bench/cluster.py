@@ -36,7 +36,7 @@ from .postgres import Postgres
 from .server import SECRET_KEY, Server, free_port
 
 LATENCY_LIMIT_MS = 100
-LEVELS = (10, 25, 50, 100, 150, 200, 300, 400)  # tables; the search stops at the first level that fails twice
+LEVELS = (25, 50, 100, 150, 200, 300, 400)      # tables tried in turn, up to the first that is not held
 IDLE_SECONDS = 5
 
 
@@ -48,7 +48,7 @@ def say(text: str = "") -> None:
 class Settings:
     layouts: tuple[int, ...]        # app servers behind HAProxy, one layout after the other
     levels: tuple[int, ...]         # tables tried, in order
-    tries: int                      # times a level is tried before it counts as failed
+    tries: int                      # times a level is tried before it counts as not held
     warmup: float
     measure: float
     action_every: float
@@ -57,7 +57,7 @@ class Settings:
 
 
 SMOKE = Settings((2,), (4,), 1, 1.5, 2, 2.5, 1, 1)
-FULL = Settings((1, 2), LEVELS, 2, 8, 20, 10.0, 5, IDLE_SECONDS)
+FULL = Settings((1, 2), LEVELS, 3, 8, 20, 10.0, 5, IDLE_SECONDS)
 
 
 class Database:
@@ -194,22 +194,32 @@ def layout(count: int, url: str, tables: list, settings: Settings, workdir: Path
         say(f"  {count} server(s), idle: {idle['statements']:.1f} statements/s, postgres {idle['cpu postgres']:.3f} "
             f"cores (HAProxy's health checks)")
         database.reset()
-        for n in settings.levels:
-            for attempt in range(settings.tries):   # a level that fails is tried again (the machine is shared)
+
+        def trial(n: int) -> bool:
+            """`n` tables held, in one of `tries` tries (the machine may be shared)."""
+            for _ in range(settings.tries):
                 workers = [pid for server in cluster.servers for pid in server.workers()]
                 step = T.run_step(cluster.proxy_port, tables[:n], settings.warmup, settings.measure,
                                   settings.action_every, len(levels), workers, "stream", found)
                 levels.append(Level(count, step))
                 say(f"    {levels[-1].brief(idle)}")
                 if levels[-1].passed:
-                    break
-            if not levels[-1].passed:
+                    return True
+            return False
+
+        # Up the ladder until a level is not held, then once halfway back to the last one held.
+        good = 0
+        for n in settings.levels:
+            if not trial(n):
+                middle = (good + n) // 2
+                if good and middle - good > good // 8 and trial(middle):
+                    good = middle
                 break
+            good = n
         top = database.top(12)
         errors = [line for log in folder.glob("app*.log") for line in log.read_text(errors="replace").splitlines()
                   if "Traceback" in line or "[ERROR]" in line]
-    held = max((level.step.tables for level in levels if level.passed), default=0)
-    return {"levels": levels, "idle": idle, "held": held, "top": top, "errors": errors}
+    return {"levels": levels, "idle": idle, "held": good, "top": top, "errors": errors}
 
 
 def per_table(level: Level, idle: dict[str, float], bare_ms: float) -> dict[str, float]:
