@@ -5,8 +5,8 @@ starts them (`python -m companion.serve`) on ports PORT+1 ... PORT+N, and HAProx
 docs/haproxy.cfg, the file a deployment on separate machines uses, with this machine's addresses put in.
 The tests (tests/test_cluster.py) and the benchmark (bench/cluster.py) run the same through `Cluster`.
 
-While it runs, a server that stops is started again; SIGHUP restarts the servers one by one (each taken out
-of HAProxy, stopped gracefully, started, and put back once HAProxy counts it up: players notice nothing);
+While it runs, a server that stops is started again; SIGHUP restarts the servers one by one (each drained in
+HAProxy, stopped gracefully, started, and put back once HAProxy counts it up: players notice nothing);
 Ctrl+C or SIGTERM stops everything.
 """
 
@@ -249,6 +249,10 @@ class Cluster:
         and back in once HAProxy counts it up."""
         self.proxy.set_state(server.name, "drain")
         server.stop()
+        self.revive(server)
+
+    def revive(self, server: AppServer) -> None:
+        """A stopped server started again, and back in HAProxy once it counts it up."""
         server.start()
         server.wait_until_answers()
         self.proxy.set_state(server.name, "ready")
@@ -288,25 +292,31 @@ def main(argv=None) -> int:
     for signum, what in ((signal.SIGHUP, "restart"), (signal.SIGTERM, "stop"), (signal.SIGINT, "stop")):
         signal.signal(signum, lambda *_, what=what: wanted.append(what))
     cluster = Cluster(args.servers, folder, port, database_url=os.environ.get("DATABASE_URL"))
+    started: dict[str, float] = {}
     try:
-        print(f"Starting PostgreSQL, {args.servers} app servers and HAProxy...", flush=True)
+        print(f"Starting {'' if cluster.database_url else 'PostgreSQL, '}{args.servers} app servers and "
+              "HAProxy...", flush=True)
         cluster.start()
         print(f"\n  Decrypto Companion: {args.servers} servers (ports "
-              f"{', '.join(str(s.port) for s in cluster.servers)}) behind HAProxy (port {port}), on "
-              f"{'PostgreSQL at ' + cluster.database_url.split('@')[-1]}.\n"
+              f"{', '.join(str(s.port) for s in cluster.servers)}) behind HAProxy (port {port}), on PostgreSQL "
+              f"at {cluster.database_url.split('@')[-1]}.\n"
               f"  Open {cluster.public_url} on the table screen (phones must be on the same Wi-Fi).\n"
               f"  Rolling restart: kill -HUP {os.getpid()}.  Stop with Ctrl+C.\n", flush=True)
         while "stop" not in wanted:
-            if "restart" in wanted:
-                wanted.remove("restart")
-                print("Restarting the servers one by one...", flush=True)
-                cluster.rolling_restart()
-                print("Every server restarted.", flush=True)
-            for server in cluster.servers:
-                if not server.running:
-                    print(f"{server.name} stopped (exit code {server.process.returncode}): starting it again",
-                          flush=True)
-                    server.start()
+            try:
+                if "restart" in wanted:
+                    wanted.remove("restart")
+                    print("Restarting the servers one by one...", flush=True)
+                    cluster.rolling_restart()
+                    print("Every server restarted.", flush=True)
+                for server in cluster.servers:      # one that stopped is started again, at most every 10 s
+                    if not server.running and time.monotonic() - started.get(server.name, float("-inf")) >= 10:
+                        print(f"{server.name} stopped (exit code {server.process.returncode}): starting it again",
+                              flush=True)
+                        started[server.name] = time.monotonic()
+                        cluster.revive(server)
+            except (RuntimeError, TimeoutError) as error:     # it stays out of HAProxy; the others serve
+                print(error, flush=True)
             time.sleep(0.2)
     finally:
         cluster.stop()
