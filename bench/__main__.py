@@ -12,7 +12,7 @@ load generator on loopback:
   6. poll throughput with 10 vs 10,000 stored games;   7. a worker's memory after the capacity run;
   8. a tap -> every other screen, in Chromium (bench/latency.py), with streams and with polling, and the
      requests an idle page makes;   9. one worker holding 5,000 open streams (bench/streams.py);
- 10. tables held by 1 and by 2 app servers behind HAProxy on PostgreSQL (bench/cluster.py: scripts/cluster),
+ 11. tables held by 1 and by 2 app servers behind HAProxy on PostgreSQL (bench/cluster.py: scripts/cluster),
      and the CPU of each part and PostgreSQL's round trips per move.
 Throughput runs are interleaved (bare, 304, 200, actions, bare, ...) and their medians compared, so a
 change in the machine's background load hits every scenario alike.
@@ -36,7 +36,7 @@ from pathlib import Path
 
 from companion.store import Store, make_engine
 
-from . import cluster as C
+from . import cluster as CL
 from . import games as G
 from . import latency as L
 from . import machine
@@ -423,8 +423,8 @@ def report(settings: Settings, results: dict, extra: dict, started: float, heade
         say(f"     worker memory with them <= {TARGET_STREAM_RSS_MB} MB"
             f"{verdict(result['rss_held'] <= TARGET_STREAM_RSS_MB, settings.smoke)}")
     if "cluster" in extra:
-        say("\n[PostgreSQL] 10. tables held by 1 and by 2 app servers behind HAProxy (scripts/cluster)")
-        for line in C.lines(extra["cluster"]):
+        say("\n[PostgreSQL] 11. tables held by 1 and by 2 app servers behind HAProxy (scripts/cluster)")
+        for line in CL.lines(extra["cluster"]):
             say(f"  {line}")
 
 
@@ -489,8 +489,8 @@ def main(argv=None) -> int:
         say(f"[SQLite] {settings.streams:,} streams on one worker (scenario 9)")
         extra["streams"] = ST.measure(settings.streams, settings.taps)
         if settings.smoke or "postgresql" in settings.databases:
-            say("[PostgreSQL] tables held by 1 and by 2 app servers behind HAProxy (scenario 10)")
-            extra["cluster"] = C.run(C.SMOKE if settings.smoke else C.FULL, workdir, rng)
+            say("[PostgreSQL] tables held by 1 and by 2 app servers behind HAProxy (scenario 11)")
+            extra["cluster"] = CL.run(CL.SMOKE if settings.smoke else CL.FULL, workdir, rng)
     finally:
         bare.stop()
         if postgres is not None:
