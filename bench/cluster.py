@@ -62,7 +62,8 @@ FULL = Settings((1, 2), LEVELS, 3, 8, 20, 10.0, 5, IDLE_SECONDS)
 
 class Database:
     """PostgreSQL's own counts, read by the superuser: statements run (pg_stat_statements, this database's,
-    less these reads themselves) and log flushes (pg_stat_wal)."""
+    less these reads themselves) and log flushes (pg_stat_wal, which each process publishes about once a
+    second: a window of a few seconds is off by that much, one of 20 s hardly)."""
 
     def __init__(self, postgres: Postgres, name: str):
         import psycopg
