@@ -14,6 +14,8 @@ load generator on loopback:
      requests an idle page makes;   9. one worker holding 5,000 open streams (bench/streams.py);
  10. another game's reads while one client holds all the streams it may and drafts as fast as the rate
      limits let it (bench/crowd.py).
+ 11. tables held by 1 and by 2 app servers behind HAProxy on PostgreSQL (bench/cluster.py: scripts/cluster),
+     and the CPU of each part and PostgreSQL's round trips per move.
 Throughput runs are interleaved (bare, 304, 200, actions, bare, ...) and their medians compared, so a
 change in the machine's background load hits every scenario alike.
 """
@@ -36,6 +38,7 @@ from pathlib import Path
 
 from companion.store import Store, make_engine
 
+from . import cluster as CL
 from . import crowd as C
 from . import games as G
 from . import latency as L
@@ -426,6 +429,10 @@ def report(settings: Settings, results: dict, extra: dict, started: float, heade
         say("\n[SQLite] 10. one client at its share of streams, drafting as fast as allowed")
         for line in C.lines(extra["crowd"]):
             say(f"  {line}")
+    if "cluster" in extra:
+        say("\n[PostgreSQL] 11. tables held by 1 and by 2 app servers behind HAProxy (scripts/cluster)")
+        for line in CL.lines(extra["cluster"]):
+            say(f"  {line}")
 
 
 def main(argv=None) -> int:
@@ -490,6 +497,9 @@ def main(argv=None) -> int:
         extra["streams"] = ST.measure(settings.streams, settings.taps)
         say("[SQLite] one client at its share of streams, drafting (scenario 10)")
         extra["crowd"] = C.measure(settings.rounds, settings.duration, bare)
+        if settings.smoke or "postgresql" in settings.databases:
+            say("[PostgreSQL] tables held by 1 and by 2 app servers behind HAProxy (scenario 11)")
+            extra["cluster"] = CL.run(CL.SMOKE if settings.smoke else CL.FULL, workdir, rng)
     finally:
         bare.stop()
         if postgres is not None:

@@ -1,53 +1,39 @@
-"""A throwaway PostgreSQL server on loopback, as scripts/with-postgres starts one (but with PostgreSQL's
-default durability: fsync on, like a production server, where scripts/with-postgres turns it off)."""
+"""A throwaway PostgreSQL server on loopback, started by scripts/postgres as scripts/with-postgres starts one,
+but with PostgreSQL's default durability (fsync on, like a production server, where scripts/with-postgres
+turns it off)."""
 
 from __future__ import annotations
 
-import os
-import random
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
-
-def _bin() -> Path:
-    found = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name))
-    if not found:
-        raise RuntimeError("PostgreSQL is not installed: run bench/install")
-    return found[-1]
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "postgres"
 
 
 class Postgres:
-    def __init__(self):
-        self.bin = _bin()
+    def __init__(self, *settings: str):
+        """`settings`: NAME=VALUE, each given to the server as `postgres -c NAME=VALUE`."""
+        self.settings = settings
         self.dir = Path(tempfile.mkdtemp(prefix="decrypto-bench-pg."))
-        self.port = 20000 + random.randrange(20000)
-        self.started = False
-
-    def _as_postgres(self, *argv: str) -> None:
-        command = list(argv)
-        if os.getuid() == 0:
-            command = ["runuser", "-u", "postgres", "--"] + command
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.port: int | None = None
 
     def start(self) -> "Postgres":
-        self.dir.chmod(0o755)
-        if os.getuid() == 0:
-            shutil.chown(self.dir, "postgres")
-        self._as_postgres(str(self.bin / "initdb"), "-D", str(self.dir / "data"), "-A", "trust", "-U", "postgres")
-        self._as_postgres(str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), "-l", str(self.dir / "log"), "-w",
-                          "-o", f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.dir}", "start")
-        self.started = True
-        subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-qc",
-                        "CREATE ROLE decrypto LOGIN PASSWORD 'decrypto'"], check=True, stdout=subprocess.DEVNULL)
+        url = subprocess.run([str(SCRIPT), "start", str(self.dir), *self.settings], check=True,
+                             capture_output=True, text=True).stdout.strip()
+        self.port = urlsplit(url).port
         return self
+
+    def sql(self, statement: str, database: str = "postgres") -> str:
+        """Run `statement` as the superuser; what psql printed (unaligned, tuples only)."""
+        return subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d", database,
+                               "-qAtc", statement], check=True, capture_output=True, text=True).stdout
 
     def database(self, name: str) -> str:
         """An empty database of this name (dropped first if it exists); its URL."""
-        for sql in (f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", f"CREATE DATABASE {name} OWNER decrypto"):
-            subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-qc", sql],
-                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        self.sql(f"CREATE DATABASE {name} OWNER decrypto")
         return f"postgresql://decrypto:decrypto@127.0.0.1:{self.port}/{name}"
 
     def pid(self) -> int:
@@ -55,13 +41,8 @@ class Postgres:
         return int((self.dir / "data" / "postmaster.pid").read_text().split()[0])
 
     def stop(self) -> None:
-        if self.started:
-            try:
-                self._as_postgres(str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), "-m", "fast", "stop")
-            except subprocess.CalledProcessError:
-                pass
-            self.started = False
-        shutil.rmtree(self.dir, ignore_errors=True)
+        subprocess.run([str(SCRIPT), "stop", str(self.dir)], check=False)
+        self.port = None
 
     def __enter__(self):
         return self.start()

@@ -286,6 +286,7 @@ class StepResult:
     server_cpu: float              # cores the gunicorn workers used
     connects: int
     other_cpu: float = 0.0         # cores used by other processes on the machine meanwhile
+    rates: dict[str, float] = field(default_factory=dict)   # each probe's growth per second in the window
 
     @property
     def total(self) -> int:
@@ -325,7 +326,7 @@ def _cpu_seconds(pids: list[int]) -> float:
 
 
 async def _step(port: int, tables: list[Prepared], warmup: float, measure: float, every: float,
-                seed: int, worker_pids: list[int], design: str) -> StepResult:
+                seed: int, worker_pids: list[int], design: str, probes: dict) -> StepResult:
     loop = asyncio.get_running_loop()
     screens = {(n, seat): Screen(game, seat) for n, game in enumerate(tables) for seat in game.cookies}
     await load_all(port, list(screens.values()))
@@ -350,8 +351,10 @@ async def _step(port: int, tables: list[Prepared], warmup: float, measure: float
     tick = asyncio.create_task(ticker())
     await asyncio.sleep(max(0.0, start - loop.time()))
     cpu0, server0, wall0, m0 = time.process_time(), _cpu_seconds(worker_pids), time.monotonic(), machine.snapshot()
+    probed0 = {name: probe() for name, probe in probes.items()}
     await asyncio.sleep(max(0.0, end - loop.time()))
     cpu1, server1, wall1, m1 = time.process_time(), _cpu_seconds(worker_pids), time.monotonic(), machine.snapshot()
+    probed1 = {name: probe() for name, probe in probes.items()}
     await asyncio.gather(*tasks, tick)
     everything = [x for values in stats.latencies.values() for x in values]
     counts = {k: len(v) for k, v in stats.latencies.items()}
@@ -361,12 +364,14 @@ async def _step(port: int, tables: list[Prepared], warmup: float, measure: float
     p50["all"], p99["all"] = percentile(everything, 50) * 1000, percentile(everything, 99) * 1000
     return StepResult(len(tables), measure, counts_all, p50, p99, stats.errors, stats.first_errors,
                       percentile(lags, 99) * 1000, (cpu1 - cpu0) / (wall1 - wall0),
-                      (server1 - server0) / (wall1 - wall0), stats.connects, machine.other_cores(m0, m1))
+                      (server1 - server0) / (wall1 - wall0), stats.connects, machine.other_cores(m0, m1),
+                      {name: (probed1[name] - probed0[name]) / (wall1 - wall0) for name in probes})
 
 
 def run_step(port: int, tables: list[Prepared], warmup: float, measure: float, every: float, seed: int,
-             worker_pids: list[int], design: str = "poll") -> StepResult:
-    """`design`: "poll" (every screen polls its page every 1.5 s) or "stream" (it holds its stream)."""
-    if uvloop is not None:
-        return uvloop.run(_step(port, tables, warmup, measure, every, seed, worker_pids, design))
-    return asyncio.run(_step(port, tables, warmup, measure, every, seed, worker_pids, design))
+             worker_pids: list[int], design: str = "poll", probes: dict | None = None) -> StepResult:
+    """`design`: "poll" (every screen polls its page every 1.5 s) or "stream" (it holds its stream).
+    `probes`: name -> a function returning a running count (CPU seconds of some processes, statements the
+    database ran...), read as the measured window opens and closes: the result's `rates`, per second."""
+    step = _step(port, tables, warmup, measure, every, seed, worker_pids, design, probes or {})
+    return uvloop.run(step) if uvloop is not None else asyncio.run(step)
