@@ -11,7 +11,8 @@ Secrets and when they open up:
 - a team's guess (draft or sealed): that team; everyone once the transmission is resolved;
 - clues: their Encryptor once announced; everyone once their transmission opens;
 - keyword guesses in the tiebreak: their team; everyone once both teams sealed them;
-- which keyword a team swapped: that team only (everyone sees *that* it swapped).
+- which keyword a team swapped: that team only (everyone sees *that* it swapped);
+- a team's notes (rules/notes.py): that team, for the match; nobody else ever (not even once it is over).
 
 The public log (`notices`) and a pending correction only ever hold what is already public.
 """
@@ -21,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .rules import KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other
+from .rules import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other
+from .rules.notes import takes_notes
 from .rules.queries import (correctable, keywords_public, last_entry, proposed_verdicts, skippable, start_problem,
                             swap_problem, task)
 from .rules.round_end import standings
@@ -183,7 +185,18 @@ def _you(game: Game, me) -> view_types.You:
             "code": list(own.code) if encryptor and not own.resolved else None,
             "task": task(game, me),
             "can_swap": game.phase == PLAYING and game.correction is None and swap_problem(game, me.team) is None,
-            "waiting_phones": sorted(s for s in game.waiting_phones if s != me.seat and game.player(s).team == me.team)}
+            "waiting_phones": sorted(s for s in game.waiting_phones if s != me.seat and game.player(s).team == me.team),
+            "notes": _notes(game, me.team)}
+
+
+def _notes(game: Game, team: str) -> view_types.Notes | None:
+    """The team's notes on the other team, from the start of the match to its end (none in a lobby)."""
+    if game.phase == LOBBY or not takes_notes(game, team):
+        return None
+    notes = game.notes[team]
+    return {"keywords": list(notes.keywords),
+            "lines": [notes.lines.get(number, "") for number in range(1, game.round.number + 1)],
+            "editable": game.phase in (PLAYING, KEYWORD_GUESSING)}
 
 
 def _tiebreak(game: Game, my_team: str | None) -> view_types.Tiebreak | None:
