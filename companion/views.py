@@ -49,7 +49,7 @@ TURN_TASKS = frozenset({"write_clues", "decrypt", "intercept", "intercept_alone"
 
 def version_for(game: Game, viewer: Viewer) -> int:
     """The version of `viewer`'s view: the number of events it could see (rules/audience.py). A team's draft
-    moves only that team's versions, so nobody else's poll, ETag, stream or command answer learns of it."""
+    or note moves only that team's versions, so nobody else's poll, ETag, stream or command answer learns of it."""
     return game.version_seen_by(viewer.seat if viewer.kind == "seat" else None)
 
 

@@ -1,8 +1,9 @@
-"""A team's private steps (its draft guesses) in storage and in version numbers (issue 20, items 2 and 3).
+"""A team's private steps (its draft guesses, its notes) in storage and in version numbers (issue 20, items 2
+and 3; issue 21, the team's notes).
 
-- No player can end or stall a game: a draft equal to the team's draft writes nothing, and a team's drafts
-  replace one another in the log (one stored per slot: rules/audience.py), so they never bring the game to
-  its event limit, which counts the events everyone sees.
+- No player can end or stall a game: a draft equal to the team's draft (a note as it stands) writes nothing,
+  and a team's drafts (each of its notes) replace one another in the log (one stored per slot:
+  rules/audience.py), so they never bring the game to its event limit, which counts the events everyone sees.
 - Versions reveal only what the viewer sees: each viewer's version counts the events it can see (+1 for
   each), so nothing another team's viewer receives (view, ETag, stream, command answer) moves with a draft.
 """
