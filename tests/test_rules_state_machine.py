@@ -13,7 +13,8 @@ After every single command the invariants below are checked. Each one names the 
   touches the state it is given; folding the events into a separate copy, and replaying the whole log from
   scratch after every step, give exactly the state folded command by command, also the log as stored, where
   a replaceable event replaced the earlier ones of its slot (rules/audience.py); an accepted command without
-  events is a draft equal to the team's draft, and changes nothing;
+  events is a draft equal to the team's draft or a note as it stands, and changes nothing; a lobby holds
+  no notes (a rematch starts blank);
 - per-viewer versions (rules/audience.py): every viewer's version moves by exactly the number of the
   command's events it can see, and a viewer whose version did not move sees exactly the same view;
 - tokens never go negative and are exactly what the resolved transmissions gave; a transmission gives at
