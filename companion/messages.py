@@ -155,6 +155,9 @@ REFUSALS = {
     "keyword_guesses_sealed": _l("Your team's keyword guesses are already sealed."),
     "four_keyword_guesses": _l("Write one guess for each of the other team's four keywords (a blank is allowed)."),
     "verdicts_malformed": _l("Mark each of the eight keyword guesses as right or wrong."),
+    # the team's notes
+    "nothing_to_note": _l("The Interceptor has no keywords: your team has nothing to take notes on."),
+    "note_malformed": _l("A note is text about one of the other team's keywords (1 to 4) or one round played so far."),
     # text
     "text_too_long": N_plural("That is too long: at most %(limit)s character.", "That is too long: at most %(limit)s characters.", "limit"),
     "text_has_control_characters": _l("That text contains invisible control characters."),

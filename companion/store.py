@@ -4,7 +4,7 @@ The event log is the only game state: `events(game_id, seq)` is UNIQUE, so two w
 read version N can't both append event N+1; the loser gets `Conflict` and decides again. (A version here is
 the log's sequence number, which no viewer is shown: a viewer's version counts the events it can see.)
 
-An event with a `slot` (a team's draft: rules/audience.py) replaces the stored events of its game with the
+An event with a `slot` (a team's draft or note: rules/audience.py) replaces the stored events of its game with the
 same slot, in the same transaction, so a team's private steps keep one row per slot however often they are
 taken.
 """

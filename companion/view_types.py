@@ -20,7 +20,8 @@ from typing_extensions import NotRequired, TypeAliasType, TypedDict    # pydanti
 from .messages import CAUSES, REASONS, REFUSALS, TASKS
 from .rules import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, three_player
 from .rules.commands import START_PROBLEMS
-from .rules.text import LANGUAGES, TIMER_SECONDS
+from .rules.notes import KEYWORD_NOTE_MAX_LENGTH
+from .rules.text import LANGUAGES, NOTE_LINE_MAX_LENGTH, TIMER_SECONDS
 from .rules.state import EVENT_TYPES, MAX_ROUNDS, MAX_TEAM, MIN_TEAM, MODES, STANDARD
 
 PHASES = (LOBBY, PLAYING, KEYWORD_GUESSING, KEYWORD_JUDGING, OVER)
@@ -173,6 +174,17 @@ class Unattended(TypedDict):
     at: Annotated[Moment | None, described("When the new phone took the seat.")]
 
 
+class Notes(TypedDict):
+    """The team's notes on the other team (command `note`): its own players' alone, never anyone else's."""
+    keywords: Annotated[list[Annotated[str, Field(max_length=KEYWORD_NOTE_MAX_LENGTH)]], described(
+        "What the team thinks each of the other team's four keywords is, in their order (empty: no note); the "
+        "tiebreak's keyword guesses start from them.", min_length=4, max_length=4)]
+    lines: Annotated[list[Annotated[str, Field(max_length=NOTE_LINE_MAX_LENGTH)]], described(
+        "The team's free line on each round so far, round 1 first (empty: no note).", max_length=MAX_ROUNDS)]
+    editable: Annotated[bool, described("The notes can still be written: phases `playing` and `keyword_guessing` "
+                                        "(afterwards they stay readable until a rematch).")]
+
+
 class You(TypedDict):
     """Only for a seated player (null for every other viewer)."""
     team: TeamName
@@ -188,6 +200,9 @@ class You(TypedDict):
     waiting_phones: Annotated[list[Seat], described(
         "Seats of your team (yours included) whose new phone used its seat link and waits for a phone of the "
         "team to let it in (`let-in`) or turn it away (`reject-seat-link`).")]
+    notes: Annotated[Notes | None, described("Your team's notes on the other team, for this match: null in the lobby, "
+                                             "and for the three-player game's team (the Interceptor has no "
+                                             "keywords).")]
 
 
 class StartProblemParams(TypedDict, total=False):
@@ -468,7 +483,7 @@ class _Game(TypedDict):
 class View(_Game):
     """Everything this viewer may see of the game, and nothing more."""
     version: Annotated[int, described("This view's version: how many events this viewer could see, +1 for each. A team's "
-                                       "draft guess moves only that team's players' versions; every other event moves "
+                                       "draft guess or note moves only that team's players' versions; every other event moves "
                                        "everyone's. Two viewers' versions differ: compare only versions of one view.", ge=1)]
     phase: Literal[PHASES]
 
@@ -529,7 +544,7 @@ class CommandResult(TypedDict):
                                       "expects next).", ge=1)]
     events: Annotated[list[Literal[EVENT_TYPES]], described("The types of the events this command caused, in "
                                                             "order; none when it changed nothing (a draft equal "
-                                                            "to the team's draft).")]
+                                                            "to the team's draft, a note as it stands).")]
 
 
 class JoinResult(TypedDict):

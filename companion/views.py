@@ -11,7 +11,8 @@ Secrets and when they open up:
 - a team's guess (draft or sealed): that team; everyone once the transmission is resolved;
 - clues: their Encryptor once announced; everyone once their transmission opens;
 - keyword guesses in the tiebreak: their team; everyone once both teams sealed them;
-- which keyword a team swapped: that team only (everyone sees *that* it swapped).
+- which keyword a team swapped: that team only (everyone sees *that* it swapped);
+- a team's notes (rules/notes.py): that team, for the match; nobody else ever (not even once it is over).
 
 The public log (`notices`), a pending correction and the seats taken while their team was away (`unattended`)
 only ever hold what is already public; a team's phones also see the seat links made for its seats.
@@ -22,7 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .rules import KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other
+from .rules import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other
+from .rules.notes import takes_notes
 from .rules.queries import (correctable, keywords_public, last_entry, proposed_verdicts, skippable, start_problem,
                             swap_problem, task)
 from .rules.round_end import standings
@@ -48,7 +50,7 @@ TURN_TASKS = frozenset({"write_clues", "decrypt", "intercept", "intercept_alone"
 
 def version_for(game: Game, viewer: Viewer) -> int:
     """The version of `viewer`'s view: the number of events it could see (rules/audience.py). A team's draft
-    moves only that team's versions, so nobody else's poll, ETag, stream or command answer learns of it."""
+    or note moves only that team's versions, so nobody else's poll, ETag, stream or command answer learns of it."""
     return game.version_seen_by(viewer.seat if viewer.kind == "seat" else None)
 
 
@@ -188,7 +190,18 @@ def _you(game: Game, me) -> view_types.You:
             "can_swap": game.phase == PLAYING and game.correction is None and swap_problem(game, me.team) is None,
             "seat_links": [{"seat": seat, "at": at} for seat, at in sorted(game.seat_links.items())
                            if game.player(seat).team == me.team],
-            "waiting_phones": sorted(s for s in game.waiting_phones if game.player(s).team == me.team)}
+            "waiting_phones": sorted(s for s in game.waiting_phones if game.player(s).team == me.team),
+            "notes": _notes(game, me.team)}
+
+
+def _notes(game: Game, team: str) -> view_types.Notes | None:
+    """The team's notes on the other team, from the start of the match to its end (none in a lobby)."""
+    if game.phase == LOBBY or not takes_notes(game, team):
+        return None
+    notes = game.notes[team]
+    return {"keywords": list(notes.keywords),
+            "lines": [notes.lines.get(number, "") for number in range(1, game.round.number + 1)],
+            "editable": game.phase in (PLAYING, KEYWORD_GUESSING)}
 
 
 def _tiebreak(game: Game, my_team: str | None) -> view_types.Tiebreak | None:

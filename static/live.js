@@ -31,11 +31,15 @@
       // Panels the player opened stay open across updates, and the focus stays on what it was on.
       var opened = Array.prototype.map.call(current.querySelectorAll("details[id][open]"), function (d) { return d.id; });
       var focused = current.contains(document.activeElement) ? what(document.activeElement) : null;
+      var writing = current.contains(document.activeElement) ? noteField(document.activeElement) : null;
       var before = current.dataset.task || "";
+      replacing = true;                   // the focused field goes: its blur is no player's
       current.innerHTML = region.innerHTML;
+      replacing = false;
       opened.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
       var again = focused && find(current, focused);
       if (again) again.focus({preventScroll: true});
+      keepNotes(current, writing);
       current.dataset.html = comparable(region.innerHTML);
       current.dataset.task = region.dataset.task || "";
       if (region.dataset.key) current.dataset.key = region.dataset.key;
@@ -54,7 +58,7 @@
   // button or panel is not: the region follows the game (an armed button too, see keepArmed).
   function busy(region) {
     var field = document.activeElement;
-    return (region.contains(field) && field.matches("input, select, textarea")) ||
+    return (region.contains(field) && field.matches("input, select, textarea") && !noteField(field)) ||
         Array.prototype.some.call(region.querySelectorAll("form"), function (f) { return dirty.has(f); });
   }
 
@@ -215,7 +219,87 @@
     }
   }
 
+  // The team's notes (partials/notes.html): each saved as its player types, after a pause or on leaving the
+  // field. A region update never holds them back: it brings the teammates' notes, and what this player typed
+  // and the team has not got yet is written back over it, with the focus and the caret where they were.
+  var NOTE_PAUSE_MS = 700, notes = {};     // a note's key -> {typed: text the team has not got yet, timer, ...}
+  var replacing = false;                   // a live region is being replaced (apply)
+  function noteOf(key) { return notes[key] || (notes[key] = {}); }
+  function noteField(el) {
+    var form = el.matches("form.note[data-note] input[name=text]") && el.form;
+    return form ? {key: form.dataset.note, start: el.selectionStart, end: el.selectionEnd} : null;
+  }
+  function noteInput(root, key) {
+    return root.querySelector('form.note[data-note="' + key + '"] input[name=text]');
+  }
+
+  function keepNotes(root, writing) {
+    root.querySelectorAll("form.note[data-note]").forEach(function (form) {
+      var note = noteOf(form.dataset.note);
+      if (note.typed !== undefined) form.elements.text.value = note.typed;
+      if (note.state) form.classList.add(note.state);
+    });
+    var input = writing && noteInput(root, writing.key);
+    if (!input) return;
+    input.focus({preventScroll: true});
+    try { input.setSelectionRange(writing.start, writing.end); } catch (e) {}
+  }
+
+  function showNote(key, state) {
+    var note = noteOf(key), input = noteInput(document, key);
+    note.state = state;
+    if (state === "saved") setTimeout(function () { if (note.state === "saved") showNote(key, null); }, 2000);
+    if (!input) return;
+    input.form.classList.remove("saving", "saved", "failed");
+    if (state) input.form.classList.add(state);
+  }
+
+  function saveNote(key) {
+    var note = noteOf(key), input = noteInput(document, key);
+    clearTimeout(note.timer);
+    if (!input || note.typed === undefined) return;
+    if (note.sending) { note.again = true; return; }
+    var sent = input.value;
+    note.sending = true;
+    showNote(key, "saving");
+    fetch(input.form.getAttribute("action"), {
+      method: "POST", credentials: "same-origin", headers: {"Accept": "application/json"}, keepalive: true,
+      body: formBody(input.form)
+    }).then(function (r) {
+      return r.json().then(function (answer) {
+        if (!r.ok) throw new Error(answer.error);
+        if (note.typed === sent) delete note.typed;        // else typed on meanwhile: saved next
+        showNote(key, note.typed === undefined ? "saved" : null);
+        poll();
+      });
+    }).catch(function (e) {
+      delete note.typed;                   // refused: the page shows the team's note as it is
+      showNote(key, "failed");
+      say(input.form, e.message);
+    }).then(function () {
+      note.sending = false;
+      if (note.again) { note.again = false; saveNote(key); }
+    });
+  }
+
+  function saveNotes() { Object.keys(notes).forEach(saveNote); }
+
+  function wireNote(form) {
+    var key = form.dataset.note, input = form.elements.text;
+    form.querySelector("button").hidden = true;           // saved as typed
+    input.addEventListener("input", function () {
+      var note = noteOf(key);
+      note.typed = input.value;
+      showNote(key, null);
+      clearTimeout(note.timer);
+      note.timer = setTimeout(function () { saveNote(key); }, NOTE_PAUSE_MS);
+    });
+    input.addEventListener("change", function () { if (!replacing) saveNote(key); });
+    form.addEventListener("submit", function (event) { event.preventDefault(); saveNote(key); });
+  }
+
   function wire(root) {
+    root.querySelectorAll("form.note[data-note]").forEach(wireNote);
     if (drafts) root.querySelectorAll("form[data-draft]").forEach(keepDraft);
     root.querySelectorAll("form[data-command]").forEach(function (form) {
       form.addEventListener("input", function () { dirty.add(form); });
@@ -356,7 +440,7 @@
   }
   // Leaving the page (a reload, a link; browsers fire this before or after visibilitychange): covered if it
   // comes back from the back-forward cache, as chosen if it loads again.
-  window.addEventListener("pagehide", function () { leaving = true; pageHidden(); });
+  window.addEventListener("pagehide", function () { leaving = true; pageHidden(); saveNotes(); });
   window.addEventListener("pageshow", function () { leaving = false; });
 
   // A careful host button takes two taps: the first makes it say what it will do, for a few seconds. One at
@@ -470,7 +554,7 @@
   }, {capture: true, once: true});
 
   document.addEventListener("visibilitychange", function () {
-    if (document.hidden) pageHidden();
+    if (document.hidden) { pageHidden(); saveNotes(); }
     awake();
     if (!document.hidden && pollUrl) schedule(0);              // catch up at once on waking
   });

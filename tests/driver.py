@@ -50,7 +50,7 @@ def targets(command: str, view: dict, body: dict | None = None) -> dict:
         found = {"match": match, "round": round_, "transmission": view.get("transmission")}
     elif command in ("clues", "swap-keyword"):
         found = {"match": match, "round": round_}
-    elif command in ("keyword-guesses", "verdicts", "start", "rematch"):
+    elif command in ("keyword-guesses", "verdicts", "start", "rematch", "note"):
         found = {"match": match}
     elif command == "take-back":
         entry = host.get("take_back") or {}

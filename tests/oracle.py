@@ -3,9 +3,10 @@
 `Oracle(events)` is the game its event log replays to, with what only the log knows (every word each team
 was dealt this match, a swapped-out one included; the clues the table took back). For a viewer (anything
 with `kind`, `seat` and `team`, as `companion.views.Viewer`) it says, from the rules alone and not from
-`companion/views.py`, which strings the viewer may not know yet (`hidden_words`), every code or guess it
-may see anywhere (`visible_codes`), the code it is encrypting now (`own_code`) and its view's version
-(`version_seen`: the events it could see, counted from the log in `versions_seen`). What needs the game only
+`companion/views.py`, which strings the viewer may not know yet (`hidden_words`; a team's notes are never
+anyone else's), every code or guess it may see anywhere (`visible_codes`), the code it is encrypting now
+(`own_code`) and its view's version (`version_seen`: the events it could see, counted from the log in
+`versions_seen`). What needs the game only
 is a function too: which of a transmission's code and guesses a viewer may see (`sees`), its own code
 (`own_code`). `walk` finds every code-like value in a JSON document.
 """
@@ -46,18 +47,30 @@ def transmission(game, number, team):
     return r.transmissions.get(team) if r else None
 
 
+def private_to(event: dict) -> str | None:
+    """The team an event is for, when it is for one team only: a draft guess (its guessing team's) or a note
+    (its writing team's); None for an event everyone sees."""
+    if event["type"] == "guess_saved" and not event["sealed"]:
+        return event["by"]
+    if event["type"] == "note_written":
+        return event["team"]
+    return None
+
+
 def versions_seen(events: list[dict], viewer) -> list[int]:
     """The version `viewer`'s view had after each event of the log: how many events it could see, which is
-    every event but the drafts of a team it was not on when they were saved (a seat's team; no team for the
-    table, spectators and links). The log keeps a team's latest draft of each transmission only: a draft says
-    how many drafts its team had saved (`ordinal`), the replaced ones included."""
-    public, drafts, seen, teams, after = 0, {}, {}, {}, []   # seen: seat -> drafts it saw; teams: seat -> team
+    every event but the drafts and notes of a team it was not on when they were saved (a seat's team; no team
+    for the table, spectators and links). The log keeps a team's latest draft of each transmission and latest
+    text of each note only: such an event says how many of them its team had saved (`ordinal`), the replaced
+    ones included."""
+    public, private, seen, teams, after = 0, {}, {}, {}, []   # seen: seat -> private events it saw; teams: seat -> team
     for e in events:
-        if e["type"] == "guess_saved" and not e["sealed"]:
-            had = drafts.get(e["by"], 0)
-            drafts[e["by"]] = e.get("ordinal", had + 1)
-            for seat in (s for s, team in teams.items() if team == e["by"]):
-                seen[seat] = seen.get(seat, 0) + drafts[e["by"]] - had
+        team = private_to(e)
+        if team is not None:
+            had = private.get(team, 0)
+            private[team] = e.get("ordinal", had + 1)
+            for seat in (s for s, on in teams.items() if on == team):
+                seen[seat] = seen.get(seat, 0) + private[team] - had
         else:
             public += 1
             if e["type"] in ("player_joined", "player_moved"):
@@ -83,6 +96,13 @@ class Oracle:
                 self.dealt = {t: list(w) for t, w in e["keywords"].items()}
             elif e["type"] == "keyword_swapped":
                 self.dealt[e["team"]].append(e["word"])
+        self.notes: list[tuple[int, str, str]] = []    # (match, team, text) of every note ever written
+        match = 1
+        for e in self.events:
+            if e["type"] == "rematch_started":
+                match += 1
+            elif e["type"] == "note_written" and e["text"]:
+                self.notes.append((match, e["team"], e["text"]))
         self.withdrawn: dict[str, int] = {}            # a clue taken back -> the Encryptor who wrote it
         for i, e in enumerate(self.events):
             if e["type"] == "entry_taken_back" and e["entry"] == "clues":
@@ -98,8 +118,8 @@ class Oracle:
         return self.game.phase in (KEYWORD_JUDGING, OVER)
 
     def hidden_words(self, v) -> dict[str, str]:
-        """Strings (matched case-insensitively) this viewer may not know: keywords, clues, keyword guesses;
-        each with what it is."""
+        """Strings (matched case-insensitively) this viewer may not know: keywords, clues, keyword guesses,
+        notes; each with what it is."""
         g, team = self.game, team_of(v)
         hidden = {}
         if not self.public_keywords:
@@ -117,6 +137,9 @@ class Oracle:
         for clue, seat in self.withdrawn.items():
             if clue not in announced and not (v.kind == "seat" and v.seat == seat):
                 hidden[clue] = f"a clue the table took back ({clue})"
+        for match, t, text in self.notes:              # a team's notes: its players', this match; nobody else's
+            if not (t == team and match == g.match):
+                hidden[text] = f"{t}'s note {text} of match {match}"
         if g.phase == KEYWORD_GUESSING:
             for t, guesses in g.tiebreak.keyword_guesses.items():
                 if guesses and t != team:

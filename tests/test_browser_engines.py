@@ -1,7 +1,7 @@
 """The phone's page in the engines people hold besides Chromium: WebKit (WebKitGTK: every iPhone browser is
 WebKit) and Firefox ESR. A phone joins, follows the game by its stream, shows its code for a tap or while
 held (by mouse and by finger) and covers its keywords, keeps its clue drafts through a reload, enters a
-guess, and says why when it was behind the game. One phone per test plays in the engine; the other players
+guess, saves a team note as it is typed and shows a teammate's, and says why when it was behind the game. One phone per test plays in the engine; the other players
 play through the JSON API (tests/engines.py). `docs/browsers.md` says what each engine lacks.
 
 The app runs under gunicorn's gevent workers, as in production (its streams are handed to a courier that
@@ -14,7 +14,7 @@ import pytest
 
 from .conftest import database_url
 from .driver import wrong
-from .engines import Firefox, Phone, WebKit, EngineGame, Xvfb
+from .engines import Firefox, Phone, WebKit, EngineGame, Xvfb, wait_until
 from .server import Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.engines]
@@ -229,6 +229,22 @@ def test_a_guess_is_saved_for_the_team_then_sealed(phone, server):
                dashed(code), what="the reveal of White's code")
     phone.shot("revealed")
     assert game.view(game.host)["rounds"][-1]["transmissions"]["white"]["decryption"]["code"] == code
+
+
+def test_a_note_is_saved_as_it_is_typed_and_a_teammates_note_comes_by_the_stream(phone, server):
+    game = EngineGame(server.url, phone, "Linus")              # Black: notes on White's sheet
+    game.round()
+    note = "form.note[data-note='{}'] input[name=text]"
+    phone.wait("!!document.querySelector(args[0])", note.format("line-1"), what="the notes on White's sheet")
+    assert not phone.visible("form.note button")               # saved as typed: no button
+    phone.fill(note.format("keyword-3"), "zqcastle")
+    grace = game.player("Grace")
+    wait_until(lambda: game.view(grace)["you"]["notes"]["keywords"][2] == "zqcastle", 10, "the note saved")
+    game.command(grace, "note", keyword=2, text="zqwhale")
+    phone.wait("document.querySelector(args[0]).value === 'zqwhale'", note.format("keyword-2"),
+               what="Grace's note")
+    assert phone.js("return document.querySelector(arguments[0]).value", note.format("keyword-3")) == "zqcastle"
+    phone.shot("notes")
 
 
 def test_a_phone_behind_the_game_is_told_why_its_seal_was_refused(phone, server):

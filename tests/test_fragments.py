@@ -116,7 +116,11 @@ def test_every_page_of_a_whole_game_is_the_same_with_reused_pieces(tmp_path, lan
     game = ComparedGame(*two_apps(tmp_path), white=("Ann", "Abe", "Ada"), black=("Bea", "Bob"),
                         settings={"language": language})
     game.round()
+    # Each team's notes on the other's sheet: a piece of its own phones' pages alone.
+    game.command(game.seats["Ann"], "note", keyword=2, text="whale?")
+    game.command(game.seats["Bob"], "note", line=1, text="all about the sea")
     game.round(white=(False, False), black=(True, True))
+    game.command(game.seats["Ada"], "note", keyword=2, text="orca")
     while game.view(game.host)["phase"] == "playing":      # to round 8: Black wins on points
         game.round()
     assert game.compared > 40
@@ -128,6 +132,7 @@ def test_every_page_of_a_three_player_game_is_the_same_with_reused_pieces(tmp_pa
     apps = two_apps(tmp_path)
     ComparedGame(*apps).announce("white")      # a standard game's pieces are held first (same teams, other words)
     game = ComparedGame(*apps, white=("Ann", "Abe"), black=("Ivy",), settings={"mode": "three_player"})
+    game.command(game.seats["Ivy"], "note", keyword=1, text="castle")
     while game.view(game.host)["phase"] == "playing":
         game.three_player_round(decrypted=True, intercepted=game.compared % 2 == 0)
     assert game.reused() > game.compared

@@ -12,12 +12,12 @@ from .driver import ApiGame, wrong
 FORM = re.compile(r'<form method="post" action="[^"]*/([\w-]+)"[^>]*>(.*?)</form>', re.S)
 HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
 # Hidden fields that are not targets: the CSRF token, a careful button's second tap, and the commands' own
-# fields (for skip-encryptor `team` is its own field; for move-player it is the target).
-NOT_TARGETS = {"csrf_token", "confirmed", "seat", "locked", "timer"}
+# fields (for skip-encryptor `team` is its own field; for move-player it is the target; a note's `keyword` or `line`).
+NOT_TARGETS = {"csrf_token", "confirmed", "seat", "locked", "timer", "keyword", "line"}
 # The commands whose forms carry a target (TARGETS.md), each of which the game below shows at least once.
 TARGETED = {"guess", "clues", "swap-keyword", "keyword-guesses", "verdicts", "start", "rematch", "take-back",
             "correction", "answer-correction", "withdraw-correction", "skip-encryptor", "move-player",
-            "switch-team", "seat-link"}
+            "switch-team", "seat-link", "note"}
 
 
 def command_forms(page: str) -> list[tuple[str, dict[str, str]]]:
@@ -38,6 +38,7 @@ def expected_target(command: str, fields: dict, view: dict) -> dict:
         "clues": lambda: {"match": view["match"], "round": view["round"]},
         "swap-keyword": lambda: {"match": view["match"], "round": view["round"]},
         "keyword-guesses": lambda: {"match": view["match"]},
+        "note": lambda: {"match": view["match"]},
         "verdicts": lambda: {"match": view["match"]},
         "start": lambda: {"match": view["match"]},
         "rematch": lambda: {"match": view["match"]},

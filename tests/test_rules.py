@@ -573,6 +573,7 @@ def test_every_event_a_game_produces_is_a_known_event_type():
     corrections.do({"type": "start", "words": WORDS}, HOST)
     corrections.do({"type": "swap_keyword", "number": 1, "words": WORDS}, corrections.seat(1))
     corrections.do({"type": "skip_encryptor", "team": "black"}, HOST)
+    corrections.do({"type": "write_note", "keyword": 1, "text": "whale"}, corrections.seat(1))
     corrections.announce("white")
     corrections.do({"type": "take_back"}, HOST)
     corrections.do({"type": "issue_seat_link", "seat": 2}, HOST)

@@ -13,7 +13,8 @@ After every single command the invariants below are checked. Each one names the 
   touches the state it is given; folding the events into a separate copy, and replaying the whole log from
   scratch after every step, give exactly the state folded command by command, also the log as stored, where
   a replaceable event replaced the earlier ones of its slot (rules/audience.py); an accepted command without
-  events is a draft equal to the team's draft, and changes nothing;
+  events is a draft equal to the team's draft or a note as it stands, and changes nothing; a lobby holds
+  no notes (a rematch starts blank);
 - per-viewer versions (rules/audience.py): every viewer's version moves by exactly the number of the
   command's events it can see, and a viewer whose version did not move sees exactly the same view;
 - tokens never go negative and are exactly what the resolved transmissions gave; a transmission gives at
@@ -55,7 +56,7 @@ from companion.rules import round_end as end
 from companion.rules import three_player
 from companion.rules.queries import correctable, last_entry
 from companion.rules.audience import EVERYONE, audience, seat_audience, team_audience
-from companion.rules.state import EVENT_TYPES, Guess, Tokens, _apply_in_place, token_awards
+from companion.rules.state import EVENT_TYPES, Guess, Notes, Tokens, _apply_in_place, token_awards
 from companion.rules.words import contains_word, same_word
 from companion.views import SPECTATOR, Viewer, version_for, view_for
 
@@ -83,15 +84,15 @@ COMMAND_TYPES = ["create", "join", "lock_joining", "move_player", "remove_player
                  "skip_encryptor", "take_back", "propose_correction", "answer_correction",
                  "withdraw_correction", "issue_seat_link", "cancel_seat_link", "claim_seat", "reject_seat_link",
                  "acknowledge_claim", "offer_table_move", "cancel_table_move", "take_table", "rematch",
-                 "announce_clues", "guess", "keyword_guesses", "judge_keywords", "no_such_command"]
+                 "announce_clues", "guess", "keyword_guesses", "judge_keywords", "write_note", "no_such_command"]
 FIELDS = ["name", "locked", "seat", "team", "number", "decryption", "interception", "accept", "clues", "code",
           "confirm", "guesses", "verdicts", "mode", "words", "language", "timer", "match", "round", "transmission",
-          "entry", "by", "correction", "encryptor"]
+          "entry", "by", "correction", "encryptor", "keyword", "line", "text"]
 
 # Commands whose immediate repeat may be accepted, being harmless: a draft saved again, the same sand timer
-# set again, a fresh seat link or move link (the earlier one stops working), another shuffle.
+# set again, a fresh seat link or move link (the earlier one stops working), another shuffle, a note written again.
 REPEATABLE = {("guess", False), ("set_timer", None), ("issue_seat_link", None), ("shuffle_teams", None),
-              ("offer_table_move", None)}
+              ("offer_table_move", None), ("write_note", None)}
 
 
 HOST_COMMANDS = {"take_back", "propose_correction", "withdraw_correction", "skip_encryptor", "move_player",
@@ -162,6 +163,12 @@ def off_by_one(field: str, value):
 
 def tidy(text: str) -> str:
     return " ".join(text.split())
+
+
+def note_now(game: Game, team: str, command: dict) -> str:
+    """What a team's note that `command` names says now ("" for none)."""
+    notes = game.notes[team]
+    return notes.keywords[command["keyword"] - 1] if "keyword" in command else notes.lines.get(command["line"], "")
 
 
 def rulebook_end(game: Game, tokens: dict, number: int):
@@ -235,7 +242,11 @@ class DecryptoTable(RuleBasedStateMachine):
         # decide is pure: even an accepted command does not touch the state it was given.
         assert game == untouched, f"decide mutated the state on {command}"
         if not events:
-            # Only a draft equal to the team's own draft is accepted without events (issue 20).
+            # Only a draft equal to the team's own draft, or a note as it stands, is accepted without events
+            # (issue 20, issue 21).
+            if command["type"] == "write_note":
+                assert note_now(game, game.player(actor.seat).team, command) == tidy(command["text"]), command
+                return events
             assert command["type"] == "guess" and command.get("confirm") is False, f"{command}: no event"
             guess = game.round.current.guess_by(actor.team)
             assert not guess.sealed and guess.code == tuple(parse_guess(command.get("code"))), command
@@ -740,6 +751,43 @@ class DecryptoTable(RuleBasedStateMachine):
 
     @precondition(lambda self: self.game.phase != LOBBY)
     @rule(data=st.data())
+    def notes(self, data):
+        """A team's notes (docs/rules.md "Notes", an option of the app): any player of a side facing keywords
+        writes a guess of one of them or a line on a round so far, from the start of the match until both
+        teams sealed their keyword guesses; each note keeps its latest text (a slot), the team sees it and
+        nobody else (check_versions). A few notes at a time, mostly legal ones, so that slots get rewritten."""
+        for _ in range(data.draw(st.integers(1, 4), label="notes")):
+            self.write_note(data)
+
+    def write_note(self, data):
+        game = self.game
+        writers = [self.seat(p.seat) for p in game.players if other(p.team) in game.transmitting]
+        actor = (data.draw(st.sampled_from(writers), label="writer")
+                 if writers and data.draw(st.integers(0, 4), label="writer?") else self.any_actor(data))
+        number = game.round.number
+        field, value = data.draw(st.sampled_from([("keyword", 1), ("keyword", 1), ("keyword", 4), ("line", 1),
+                                                  ("line", number), ("line", number + 1), ("keyword", 0),
+                                                  ("keyword", 5), ("keyword", "2"), ("keyword", True),
+                                                  ("line", 2.0)]), label="note")
+        player = game.player(actor.seat) if actor.kind == "seat" else None
+        names_a_note = type(value) is int and 1 <= value <= (4 if field == "keyword" else number)
+        current = note_now(game, player.team, {field: value}) if player and names_a_note else ""
+        text = data.draw(st.sampled_from(["whale", " Whale  ", "castle", "", "x" * 40, "x" * 41, "y" * 80, "y" * 81,
+                                          "a\x00b", 7, None, current, current]), label="text")
+        command = {"type": "write_note", field: value, "text": text}
+        if data.draw(st.integers(0, 9), label="both?") == 0:
+            command["line" if field == "keyword" else "keyword"] = 1
+        outcome = self.send(command, actor)
+        limit = 40 if field == "keyword" else 80
+        legal = (player is not None and game.phase in (PLAYING, KEYWORD_GUESSING)
+                 and other(player.team) in game.transmitting and len(command) == 3 and names_a_note
+                 and isinstance(text, str) and text.isprintable() and len(tidy(text)) <= limit)
+        assert isinstance(outcome, list) == legal, (command, actor, outcome)
+        if legal:
+            assert note_now(self.game, player.team, command) == tidy(text)
+
+    @precondition(lambda self: self.game.phase != LOBBY)
+    @rule(data=st.data())
     def rematch(self, data):
         before = self.game
         actor = HOST if data.draw(st.booleans(), label="host?") else self.any_actor(data)
@@ -876,6 +924,7 @@ class DecryptoTable(RuleBasedStateMachine):
         assert set(game.seat_links) | game.waiting_phones | set(game.unattended) <= {p.seat for p in game.players}
         if game.phase == LOBBY:
             assert not game.rounds and not game.keywords and game.correction is None and game.result is None
+            assert game.notes == {t: Notes() for t in TEAMS}          # a rematch starts with blank notes
             assert game.tokens == {t: Tokens() for t in TEAMS}
             return
         # Seats are fixed once started (docs/rules.md "Host corrections": lobby only), so the seating that

@@ -1,8 +1,9 @@
-"""A team's private steps (its draft guesses) in storage and in version numbers (issue 20, items 2 and 3).
+"""A team's private steps (its draft guesses, its notes) in storage and in version numbers (issue 20, items 2
+and 3; issue 21, the team's notes).
 
-- No player can end or stall a game: a draft equal to the team's draft writes nothing, and a team's drafts
-  replace one another in the log (one stored per slot: rules/audience.py), so they never bring the game to
-  its event limit, which counts the events everyone sees.
+- No player can end or stall a game: a draft equal to the team's draft (a note as it stands) writes nothing,
+  and a team's drafts (each of its notes) replace one another in the log (one stored per slot:
+  rules/audience.py), so they never bring the game to its event limit, which counts the events everyone sees.
 - Versions reveal only what the viewer sees: each viewer's version counts the events it can see (+1 for
   each), so nothing another team's viewer receives (view, ETag, stream, command answer) moves with a draft.
 """
@@ -199,3 +200,62 @@ def test_a_game_stored_before_draft_slots_loads_and_plays_on(tmp_path):
     assert stored_rows(app, game.id) == public + 3 + 1              # the old drafts, and one new one
     sealed = game.guess("white", "white", code)                        # the seal and the reveal
     assert sealed.status_code == 200 and game.view(game.host)["version"] == public + 2
+
+
+# --- a team's notes (rules/notes.py): private steps like its drafts ------------------------------------
+
+def test_one_player_writing_5000_notes_neither_ends_nor_grows_the_game(tmp_path):
+    """Every note a team keeps is one slot: however often its players rewrite them, the stored log holds one
+    event per note written, the other viewers' versions stay where they were, and the game plays on to the
+    next round even with the event limit at the public events."""
+    app = make_app(tmp_path)
+    game = ApiGame(app.test_client())
+    game.round()                                   # round 2: a line per round so far, and four keywords
+    service = app.extensions["games"]
+    writer = game.guesser("white", "white")
+    seat = next(s for s, t in game.seat_tokens.items() if t == writer)
+    actor = Actor("seat", "white", seat)
+    public = game.view(game.host)["version"]
+    other = game.view(game.guesser("black", "black"))["version"]
+    service.max_events = public                    # no room for one more event everyone sees... yet
+    notes = [{"keyword": n} for n in (1, 2, 3, 4)] + [{"line": n} for n in (1, 2)]
+    for n in range(5000):
+        which = notes[n % len(notes)]
+        service.execute(game.id, actor, {"type": "write_note", **which, "text": f"guess {n}", "match": 1}, writer)
+    assert stored_rows(app, game.id) == public + len(notes)            # one event per note
+    assert game.view(game.host)["version"] == public
+    assert game.view(game.guesser("black", "black"))["version"] == other
+    assert game.view(writer)["version"] == game.view(game.encryptor("white"))["version"]
+    assert game.view(writer)["you"]["notes"]["keywords"] == ["guess 4998", "guess 4999", "guess 4994", "guess 4995"]
+    service.max_events = 5000
+    game.round()                                   # the game plays on
+    assert game.view(game.host)["round"] == 3
+    folded = service.load(game.id)[1]
+    service.cache.forget([game.id])
+    assert service.load(game.id)[1] == folded      # the same from the stored log, without the replaced notes
+
+
+def test_a_note_as_it_stands_writes_nothing_and_moves_nobody_elses_numbers(tmp_path):
+    app = make_app(tmp_path)
+    client = app.test_client()
+    game = ApiGame(client)
+    writer = game.guesser("white", "white")
+    view_path = f"/api/games/{game.id}"
+    others = (game.host, game.tokens["spectator"], game.guesser("black", "black"))
+    before = {who: etag_of(client, view_path, bearer(who)) for who in others}
+    spectator = Stream(client, f"{view_path}/stream", bearer(game.tokens["spectator"]))
+    assert spectator.next()["id"] == before[game.tokens["spectator"]]
+    first = game.post("note", writer, keyword=3, text="castle", match=1).get_json()
+    assert first["events"] == ["note_written"]
+    rows = stored_rows(app, game.id)
+    again = game.post("note", game.encryptor("white"), keyword=3, text="castle ", match=1)
+    assert again.status_code == 200 and again.get_json() == {"version": first["version"], "events": []}
+    assert stored_rows(app, game.id) == rows
+    game.post("note", writer, keyword=3, text="castles", match=1)
+    assert stored_rows(app, game.id) == rows                           # it replaced the first one
+    for who, etag in before.items():
+        unmoved = client.get(view_path, headers={**bearer(who), "If-None-Match": etag})
+        assert unmoved.status_code == 304, who
+    spectator.heartbeats()                                             # nothing to say
+    spectator.close()
+    assert game.view(game.encryptor("white"))["you"]["notes"]["keywords"][2] == "castles"

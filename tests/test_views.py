@@ -37,6 +37,16 @@ def scenarios():
     yield "tiebreak-white-sealed", t
     t.do({"type": "keyword_guesses", "guesses": ["e", "f", "g", "h"]}, t.seat(3)); yield "tiebreak-judging", t
     t = Table(); t.round(black=(False, False)); t.round(black=(False, False)); yield "over", t
+    t = Table(); t.round(); t.announce("white"); write_notes(t); yield "round2-notes", t
+    t = Table(); write_notes(t); t.quiet_rounds(8); yield "tiebreak-notes", t
+    t = Table(); write_notes(t); t.round(black=(False, False)); t.round(black=(False, False)); yield "over-notes", t
+
+
+def write_notes(table):
+    """Both teams' notes: a keyword and a line each, with text found nowhere else."""
+    for team, seat in (("white", 1), ("black", 3)):
+        table.do({"type": "write_note", "keyword": 2, "text": f"zknote{team}kw2"}, table.seat(seat))
+        table.do({"type": "write_note", "line": 1, "text": f"zknote{team} line one"}, table.seat(seat))
 
 
 def viewers(table):
@@ -98,6 +108,23 @@ def test_own_secrets_do_reach_their_owners(name, table):
         if game.phase == "playing":
             own = game.round.transmissions[p.team]
             assert (view["you"]["code"] == list(own.code)) == (own.encryptor == p.seat and not own.resolved)
+
+
+def three_player_notes():
+    t = Table(white=("Ann", "Abe"), black=("Bea",), mode="three_player"); t.three_player_round()
+    t.do({"type": "write_note", "keyword": 1, "text": "zknotebkw1"}, t.seat(3))
+    return t
+
+
+@pytest.mark.parametrize("name", ["round2-notes", "tiebreak-notes", "over-notes", "three-player-notes"])
+def test_a_teams_notes_reach_its_players_and_nobody_else_even_once_the_game_is_over(name):
+    table = three_player_notes() if name == "three-player-notes" else dict(SCENARIOS)[name]
+    for viewer in viewers(table):
+        text = json.dumps(view_for(table.game, viewer))
+        for team in TEAMS:
+            mine = viewer.kind == "seat" and viewer.team == team
+            written = [note for _, t, note in Oracle(table.events).notes if t == team]
+            assert all((note in text) == mine for note in written), (viewer, team)
 
 
 def test_everything_is_public_once_the_game_is_over():

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from . import host, lobby, play, targets, three_player
+from . import host, lobby, notes, play, targets, three_player
 from .guards import PHASE_REFUSALS
 from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, MAX_TEAM, MIN_TEAM, OVER, PLAYING
-from .text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, NAME_LENGTH
+from .text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, NAME_LENGTH, NOTE_LINE_MAX_LENGTH
 
 _NO_DEFAULT = object()
 
@@ -23,7 +23,7 @@ class Field:
     """A field of a command's body. `kind` says its type (web.openapi and web.commands map each kind)."""
     name: str
     kind: str        # seat, team, boolean, digit, code, timer, clues, keyword_guesses, verdicts, text, match,
-                     # round, entry, correction
+                     # round, line, entry, correction
     doc: str
     required: bool = True
     default: object = _NO_DEFAULT
@@ -55,9 +55,9 @@ class Command:
     seats_a_phone: bool = False      # counts against the join rate limit
 
 
-def phase_refusals(allowed: str) -> tuple[str, ...]:
-    """The refusals of a command allowed only in phase `allowed`."""
-    return tuple(dict.fromkeys(code for phase, code in PHASE_REFUSALS.items() if phase != allowed))
+def phase_refusals(*allowed: str) -> tuple[str, ...]:
+    """The refusals of a command allowed only in the phases `allowed`."""
+    return tuple(dict.fromkeys(code for phase, code in PHASE_REFUSALS.items() if phase not in allowed))
 
 
 TEXT_REFUSALS = ("text_too_long", "text_has_control_characters")
@@ -329,6 +329,25 @@ COMMANDS = {c.name: c for c in (
         refusals=(*phase_refusals(KEYWORD_GUESSING), "keyword_guesses_sealed", "four_keyword_guesses",
                   *TEXT_REFUSALS),
         example={"guesses": ["WHALE", "", "CASTLE", "MOON"], "match": 1}),
+    Command(
+        "note", "write_note", notes.write_note, "seat", "writeNote", "Write one of the team's notes",
+        "By a player whose other side has keywords (not the three-player game's team), from the start of the "
+        "match until both teams sealed their keyword guesses (phases `playing` and `keyword_guessing`; also "
+        "while a correction waits): one note of the team's note sheet about the other team (`view.you.notes`), "
+        "name either `keyword` or `line`. Every teammate's phone shows it; no other viewer ever does, not even "
+        "once the game is over (event `note_written`, seen by the team only: it moves only the team's "
+        "versions). Writing the note as it stands changes nothing (no event); a note replaces the team's "
+        "earlier text of that note in the log. A rematch starts with blank notes. The tiebreak's form starts "
+        "from the keyword notes.",
+        fields=(Field("keyword", "digit", "The other team's keyword (1 to 4) this note guesses.", required=False),
+                Field("line", "line", "The round (1 to the current one) whose free line this is.", required=False),
+                Field("text", "text", f"Trimmed, inner spaces collapsed; at most {notes.KEYWORD_NOTE_MAX_LENGTH} "
+                                      f"characters for a keyword, {NOTE_LINE_MAX_LENGTH} for a line. Empty clears "
+                                      "the note.")),
+        targets=(MATCH,), checks=(targets.moved_on,),
+        refusals=(*phase_refusals(PLAYING, KEYWORD_GUESSING), "nothing_to_note", "note_malformed",
+                  *TEXT_REFUSALS),
+        example={"keyword": 2, "text": "whale?", "match": 1}, during_correction=True),
 )}
 
 # The rules' own name -> its declaration (`decide` dispatches on it); `create` has no URL of its own.

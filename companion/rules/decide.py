@@ -3,7 +3,7 @@
 A command is a dict with a "type"; an actor says who sends it (host, a team's join link, a seat).
 Nothing here mutates `game`; randomness comes only from `rng` and is written into the events. Each
 command's handler and facts are declared in `commands.py`. A command that would change nothing (a draft
-equal to the team's draft) gives no event; a replaceable event comes marked with its slot (audience.py).
+equal to the team's draft, a note as it stands) gives no event; a replaceable event comes marked with its slot (audience.py).
 """
 
 from __future__ import annotations

@@ -130,6 +130,18 @@ class Result:
 
 
 @dataclass
+class Notes:
+    """What a team wrote on its note sheet about the other team (rules/notes.py): a guess above each of its
+    four keyword columns, and a free line on each round (round number -> its line). Blank notes are left out."""
+    keywords: list = field(default_factory=lambda: [""] * 4)
+    lines: dict = field(default_factory=dict)
+
+
+def _no_notes() -> dict:
+    return {t: Notes() for t in TEAMS}
+
+
+@dataclass
 class Correction:
     """A proposed correction of the last reveal, waiting for both teams to confirm it on their phones."""
     round: int
@@ -165,6 +177,7 @@ class Game:
     moved_at: float | None = None                      # when the table screen last moved to another device
     last_encrypted: dict = field(default_factory=dict)  # seat -> (match, round) of its last turn as Encryptor
     notices: list[dict] = field(default_factory=list)  # corrections and host actions, for everyone
+    notes: dict[str, Notes] = field(default_factory=_no_notes)   # each team's, this match; its team's only
     corrections_proposed: int = 0                      # in this game, all matches
     # Per-viewer versions (rules/audience.py): how many events each audience had, and how many of the events
     # for fewer than everyone each seat saw (kept when its player leaves: a newcomer there goes on from it).
@@ -275,7 +288,7 @@ EVENT_TYPES = ("game_created", "player_joined", "player_left", "player_removed",
                "reveal_corrected", "tiebreak_started", "keyword_guesses_sealed", "keywords_judged",
                "game_ended", "seat_link_issued", "seat_link_cancelled", "seat_claimed", "seat_claim_waiting",
                "seat_handed", "claim_acknowledged", "table_move_offered", "table_move_cancelled", "table_moved",
-               "rematch_started", "teams_shuffled", "timer_set")
+               "rematch_started", "teams_shuffled", "timer_set", "note_written")
 
 
 def _count(game: Game, event: dict) -> None:
@@ -345,6 +358,14 @@ def _apply_in_place(game: Game, event: dict) -> None:
     elif kind == "guess_saved":
         guess = game.round.transmissions[event["transmission"]].guess_by(event["by"])
         guess.code, guess.sealed, guess.entered_by = tuple(event["code"]), event["sealed"], event.get("seat")
+    elif kind == "note_written":
+        notes = game.notes[event["team"]]
+        if "keyword" in event:
+            notes.keywords[event["keyword"] - 1] = event["text"]
+        elif event["text"]:
+            notes.lines[event["line"]] = event["text"]
+        else:
+            notes.lines.pop(event["line"], None)
     elif kind == "entry_taken_back":
         transmission = game.round.transmissions[event["transmission"]]
         if event["entry"] == "guess":
@@ -452,7 +473,7 @@ def _apply_in_place(game: Game, event: dict) -> None:
         game.phase, game.joining_locked = LOBBY, False
         game.rounds, game.tiebreak, game.result, game.correction = [], None, None, None
         game.tokens = {t: Tokens() for t in TEAMS}
-        game.keywords, game.swapped, game.notices = {}, set(), []
+        game.keywords, game.swapped, game.notices, game.notes = {}, set(), [], _no_notes()
         game.unattended = {}                     # shown until a teammate acknowledges it, or the match ends
         if "keywords" in event:
             # A log written before the rematch lobby: that rematch dealt at once, its rotation going on

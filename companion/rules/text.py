@@ -13,6 +13,7 @@ from .words import distinct_words
 NAME_LENGTH = (2, 20)
 CLUE_MAX_LENGTH = 60
 KEYWORD_GUESS_MAX_LENGTH = 40
+NOTE_LINE_MAX_LENGTH = 80         # a team's free line on a round (rules/notes.py); a keyword note is a guess's length
 WORD_MAX_LENGTH = 40
 # Words a deal leaves undealt: with no spare word, a team would know the other's keywords as "the list minus
 # ours"; with four, the other team's four keywords hide among eight words, as many decoys as keywords.

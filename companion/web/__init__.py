@@ -11,7 +11,8 @@ from markupsafe import Markup
 from ..rules import TEAMS, other, three_player
 from ..rules.host import PHONE_IN_USE_SECONDS
 from ..rules.state import TOKENS_TO_END
-from ..rules.text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, LANGUAGES, NAME_LENGTH, TIMER_SECONDS
+from ..rules.notes import KEYWORD_NOTE_MAX_LENGTH
+from ..rules.text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, LANGUAGES, NAME_LENGTH, NOTE_LINE_MAX_LENGTH, TIMER_SECONDS
 
 from ..messages import (CAUSES, catalogue, clock_time, elided, reason_text, refusal, side_text, task_text, team_name,
                         translate)
@@ -27,6 +28,7 @@ RULES_FOR_TEMPLATES = {
     "TEAMS": TEAMS, "TOKENS_TO_END": TOKENS_TO_END, "TIMER_SECONDS": TIMER_SECONDS,
     "NAME_LENGTH": NAME_LENGTH, "CLUE_MAX_LENGTH": CLUE_MAX_LENGTH, "KEYWORD_GUESS_MAX_LENGTH": KEYWORD_GUESS_MAX_LENGTH,
     "PHONE_IN_USE_MINUTES": PHONE_IN_USE_SECONDS // 60,
+    "KEYWORD_NOTE_MAX_LENGTH": KEYWORD_NOTE_MAX_LENGTH, "NOTE_LINE_MAX_LENGTH": NOTE_LINE_MAX_LENGTH,
     "THREE_PLAYER": {"TEAM": three_player.TEAM, "INTERCEPTOR": three_player.INTERCEPTOR, "SIZES": three_player.SIZES,
                      "TOKENS_TO_WIN": three_player.TOKENS_TO_WIN},
 }

@@ -22,7 +22,7 @@ class CommandName(BaseConverter):
 
 
 # How a form's text fields become the JSON types the rules expect (booleans are "1", numbers digits).
-_NUMBERS = ("seat", "digit", "match", "round", "correction")
+_NUMBERS = ("seat", "digit", "match", "round", "line", "correction")
 
 
 def from_json(name: str, body) -> dict:

@@ -148,12 +148,21 @@ def sheet_rows(rounds: list[dict], team: str) -> list[dict]:
     return rows
 
 
-def sheets_of(view: dict, *teams: str) -> list[list]:
-    """The arguments of `sheet` for each of `teams` that transmits, in that order (none before round 1)."""
+def sheets_of(view: dict, *teams: str, game_id: str | None = None) -> list[list]:
+    """The arguments of `sheet` for each of `teams` that transmits, in that order (none before round 1). On a
+    phone (`game_id`), the other team's sheet carries the phone's team's notes (`you.notes`): its own key."""
     if not view["rounds"]:
         return []
-    return [[team, view["teams"][team]["keywords"], view["teams"][team]["columns"], sheet_rows(view["rounds"], team)]
-            for team in teams if team in view["transmitting"]]
+    you = view["you"] or {}
+    sheets = []
+    for team in teams:
+        if team in view["transmitting"]:
+            sheet = [team, view["teams"][team]["keywords"], view["teams"][team]["columns"],
+                     sheet_rows(view["rounds"], team)]
+            if game_id and you.get("notes") and team != you["team"]:
+                sheet.append({**you["notes"], "game_id": game_id, "match": view["match"]})
+            sheets.append(sheet)
+    return sheets
 
 
 def names(view: dict) -> dict[int, str]:

@@ -132,6 +132,7 @@ FIELD_SCHEMAS = {
     "timer": nullable(integer(minimum=TIMER_SECONDS[0], maximum=TIMER_SECONDS[1])),
     "clues": words(3, None), "keyword_guesses": words(4, None), "verdicts": per_team(array(BOOLEAN, 4)),
     "match": integer(minimum=1), "round": integer(minimum=0, maximum=MAX_ROUNDS),
+    "line": integer(minimum=1, maximum=MAX_ROUNDS),
     "entry": enum(["guess", "clues"]), "correction": integer(minimum=1),
 }
 

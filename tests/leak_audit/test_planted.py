@@ -47,6 +47,9 @@ def _plant(monkeypatch, app, world, leak):
         def render_template(*args, **kwargs):
             return real_render(*args, **kwargs).replace("</main>", f"<p>{code[0]} {code[1]} {code[2]}</p></main>")
         monkeypatch.setattr(pages, "render_template", render_template)
+    elif leak == "notes":            # White's notes on every seated player's phone
+        real_notes = views._notes
+        monkeypatch.setattr(views, "_notes", lambda game, team: real_notes(game, "white"))
     elif leak == "header":           # the host token in a response header
         def header(response):
             response.headers["X-Debug"] = world.tokens["host"]
@@ -64,6 +67,7 @@ PLANTS = {     # the leak -> a piece of the problem the audit must report
     "sealed guess": "interception",
     "page code": "in the note sheet before its reveal",
     "spelled-out code": "spelled out",
+    "notes": "white's note ZKNOTEPLANTW",
     "header": "host token",
     "cookie": "session",
 }

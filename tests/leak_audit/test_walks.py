@@ -22,7 +22,7 @@ def test_no_viewer_ever_sees_a_secret_it_may_not_know(app, mode, walk):
     assert world.kinds == {"seat", "host", "spectator", "join", "handoff", "anonymous", "forged", "wrong", "expired"}
     for sighting in ("own keywords (page)", "own keywords (view)", "the Encryptor's own code",
                      "the team's own unrevealed guess", "join links on the table screen", "summaries",
-                     "304 Not Modified"):
+                     "304 Not Modified", "the team's own notes (page)", "the team's own notes (view)"):
         assert world.seen[sighting] > 0, (sighting, world.seen)
     print(f"\n{mode}: {world.steps} steps, {world.requests} requests, {len(world.static)} static answers, "
           f"{time.perf_counter() - started:.1f}s; seen: {dict(world.seen)}")

@@ -28,6 +28,11 @@ def play_standard(w: World):
     w.step("Boris joined")
     w.form(w.host, "start", {})
     w.step("started")
+    # the teams' notes: each team's alone, for the match (never the other team's, the table's, a summary's)
+    w.do(w.seats["Wanda"], "note", keyword=1, text="ZKNOTEWKA")
+    w.step("white's note on black's keyword 1", private_to="white")
+    w.form(w.seats["Bella"], "note", {"keyword": "3", "text": "ZKNOTEBKC"})
+    w.step("black's note on white's keyword 3, without JavaScript", private_to="black")
 
     # round 1: swaps, a take-back of clues, drafts, no interception
     w.do(w.guesser("white", "white"), "swap-keyword", channel="browser", number=2)
@@ -38,6 +43,8 @@ def play_standard(w: World):
     w.step("white announced")
     w.do(w.host, "take-back")
     w.step("white's clues taken back")
+    w.do(w.seats["Walt"], "note", channel="browser", line=1, text="ZKNOTEWLINEONE")
+    w.step("white's line on round 1", private_to="white")
     w.form(w.encryptor("white"), "clues", {"clues": w.clues("white")})
     w.step("white announced again")
     w.do(w.encryptor("black"), "clues", channel="browser", clues=w.clues("black"))
@@ -95,6 +102,11 @@ def play_standard(w: World):
     w.step("white's draft replaced by another", private_to="white")
     w.do(w.guesser("white", "white"), "guess", channel="browser", code=wrong2(code), confirm=False)
     w.step("white's draft saved again: nothing changes", private_to="white")
+    w.do(w.seats["Boris"], "note", line=2, text="ZKNOTEBLINETWO")
+    w.do(w.seats["Bella"], "note", channel="browser", keyword=3, text="ZKNOTEBKCTWICE")
+    w.step("black's line on round 2, and its note on keyword 3 rewritten", private_to="black")
+    w.do(w.seats["Walt"], "note", keyword=1, text="ZKNOTEWKA")
+    w.step("white's note written again as it stands: nothing changes", private_to="white")
     w.do(w.guesser("white", "white"), "guess", channel="browser", code=wrong(code), confirm=True)
     w.step("white's transmission revealed")
     code = w.code("black")
@@ -105,7 +117,9 @@ def play_standard(w: World):
     w.do(w.guesser("black", "black"), "guess", code=wrong(code), confirm=True)
     w.step("collision: tiebreak")
 
-    # the tiebreak
+    # the tiebreak: the guessing form starts from the team's keyword notes
+    w.do(w.seats["Boris"], "note", keyword=2, text="ZKNOTEBKBTIE")
+    w.step("black's note during the tiebreak", private_to="black")
     w.do(w.seats["Walt"], "keyword-guesses", guesses=["ZKGUESSWA", "ZKGUESSWB", "", "ZKGUESSWD"])
     w.step("white sealed its keyword guesses")
     w.form(w.seats["Boris"], "keyword-guesses", {"guesses": ["ZKGUESSBA", "ZKGUESSBB", "ZKGUESSBC", "ZKGUESSBD"]})
@@ -126,6 +140,8 @@ def play_standard(w: World):
     w.step("rematch: the sand timer changed")
     w.do(w.host, "start")
     w.step("rematch: started")
+    w.do(w.seats["Walt"], "note", keyword=1, text="ZKNOTEREMATCH")
+    w.step("rematch: a note of Walt's new team", private_to=w.seats["Walt"].team)
     for team in TEAMS:
         w.do(w.encryptor(team), "clues", clues=w.clues(team))
         w.step(f"rematch: {team} announced")
@@ -172,6 +188,8 @@ def play_three(w: World):
     w.expire(link, "a cancelled seat link")
     w.step("seat link cancelled")
 
+    w.do(w.seats["Ivan"], "note", keyword=2, text="ZKNOTEIVAN")
+    w.step("the Interceptor's note", private_to="black")
     w.form(w.encryptor("white"), "clues", {"clues": w.clues("white")})
     w.step("round 1 announced")
     code = w.code("white")
@@ -227,7 +245,8 @@ def report(problems: list[str], limit=25) -> str:
 
 
 def round_two_in_play(app) -> World:
-    """Round 2, both announced; Black's interception of White's code sealed, White's decryption a draft."""
+    """Round 2, both announced; Black's interception of White's code sealed, White's decryption a draft;
+    a note of each team."""
     w = World(app)
     for name, team in (("Wanda", "white"), ("Bella", "black"), ("Walt", "white"), ("Boris", "black")):
         w.join(name, team)
@@ -241,4 +260,6 @@ def round_two_in_play(app) -> World:
     code = w.code("white")
     w.do(w.guesser("black", "white"), "guess", code=wrong(code), confirm=True)
     w.do(w.guesser("white", "white"), "guess", code=wrong2(code), confirm=False)
+    for team, text in (("white", "ZKNOTEPLANTW"), ("black", "ZKNOTEPLANTB")):
+        w.do(w.guesser(team, team), "note", keyword=2, text=text)
     return w

@@ -330,6 +330,9 @@ class World(Driver):
             self.seen[f"own keywords ({resp.kind})"] += 1
         if resp.kind == "page" and truth.own_code(v) and '<p class="your-code">' in body:
             self.seen["the Encryptor's own code"] += 1
+        if v.kind == "seat" and any(team == v.team and match == truth.game.match and text in body
+                                    for match, team, text in truth.notes):
+            self.seen[f"the team's own notes ({resp.kind})"] += 1
         if resp.kind == "view" and v.kind == "seat":
             view = json.loads(body)
             if any(t["decryption"]["code"] and not t["resolved"] for r in view["rounds"]
@@ -349,6 +352,7 @@ class World(Driver):
                 everything.update({c: f"the clue {c}" for c in e["clues"]})
             elif e["type"] == "keyword_guesses_sealed":
                 everything.update({x: f"the keyword guess {x}" for x in e["guesses"] if x})
+        everything.update({text: f"{team}'s note {text}" for _, team, text in truth.notes})
         problems = []
         for v, resp in self.static:
             problems += self.check(truth, v, resp, everything, self.forbidden_tokens(v))

@@ -1,0 +1,47 @@
+"""A team's notes: what a team scribbles on its paper note sheet about the other team, kept by the app (an
+option of this app, not in the rulebook). Above each of the other team's four keyword columns, a guess of
+that keyword; beside each round's clues, a free line.
+
+Any player of the team writes them, during the match (from its start until the keywords are out); they are
+the team's alone (rules/audience.py: each note is a replaceable event of its team, one stored per note), kept
+for the match, and a rematch starts blank. The tiebreak's keyword guesses start from the keyword notes.
+"""
+
+from __future__ import annotations
+
+from .errors import RuleError
+from .guards import require_phase, seated_player
+from .state import KEYWORD_GUESSING, PLAYING, Game, other
+from .text import KEYWORD_GUESS_MAX_LENGTH, NOTE_LINE_MAX_LENGTH, clean_text
+
+KEYWORD_NOTE_MAX_LENGTH = KEYWORD_GUESS_MAX_LENGTH    # a keyword note is what the tiebreak form starts from
+
+
+def takes_notes(game: Game, team: str) -> bool:
+    """The other side of `team` has keywords and clues to take notes on (not the three-player game's team:
+    the Interceptor has none)."""
+    return other(team) in game.transmitting
+
+
+def _note(game: Game, command: dict) -> tuple[str, int, int]:
+    """Which note the command writes: ("keyword", 1 to 4) or ("line", a round so far), with its length limit."""
+    keyword, line = command.get("keyword"), command.get("line")
+    if keyword is not None and line is None and type(keyword) is int and 1 <= keyword <= 4:
+        return "keyword", keyword, KEYWORD_NOTE_MAX_LENGTH
+    if line is not None and keyword is None and type(line) is int and 1 <= line <= game.round.number:
+        return "line", line, NOTE_LINE_MAX_LENGTH
+    raise RuleError("note_malformed")
+
+
+def write_note(game, command, actor, rng):
+    player = seated_player(game, actor)
+    require_phase(game, PLAYING, KEYWORD_GUESSING)
+    if not takes_notes(game, player.team):
+        raise RuleError("nothing_to_note")
+    kind, number, limit = _note(game, command)
+    text = clean_text(command.get("text"), limit, "note_malformed")
+    notes = game.notes[player.team]
+    now = notes.keywords[number - 1] if kind == "keyword" else notes.lines.get(number, "")
+    if text == now:
+        return []               # the team's note already: writing it again changes nothing, and writes nothing
+    return [{"type": "note_written", "team": player.team, kind: number, "text": text}]
