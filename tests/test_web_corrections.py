@@ -807,7 +807,7 @@ def test_a_rematch_goes_back_to_the_lobby_where_phones_keep_their_seats_and_the_
     abe = browser(app, game.id, game.seats["Abe"])                 # the same cookie, no new scan
     page = abe.get(f"/play/{game.id}").get_data(as_text=True)
     assert "Rematch: you keep your seat." in page and "Switch to Black" in page
-    assert abe.post(f"/play/{game.id}/switch-team", data={"csrf_token": abe.csrf}).status_code == 303
+    assert abe.post(f"/play/{game.id}/switch-team", data={"confirmed": "1", "csrf_token": abe.csrf}).status_code == 303
     assert [p["name"] for p in game.view(host)["teams"]["black"]["players"]] == ["Bea", "Bob", "Abe"]
     assert game.view(game.seats["Abe"])["viewer"]["team"] == "black"
     cy = game.post("join", game.tokens["white"], name="Cy")          # the join links work for newcomers
