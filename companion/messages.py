@@ -347,6 +347,9 @@ SIDE_SENTENCES = {
                 "team": _l("Move to the team"), "interceptor": _l("Make them the Interceptor")},
     "switch_to": {"white": _l("Switch to White"), "black": _l("Switch to Black"),
                   "team": _l("Switch to the team"), "interceptor": _l("Become the Interceptor")},
+    "switch_to_confirm": {"white": _l("Tap again to switch to White"), "black": _l("Tap again to switch to Black"),
+                          "team": _l("Tap again to switch to the team"),
+                          "interceptor": _l("Tap again to become the Interceptor")},
     # a transmission (keyed by the transmitting side)
     "transmission": {"white": _l("White's transmission"), "black": _l("Black's transmission"),
                      "team": _l("The team's transmission")},

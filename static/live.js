@@ -528,6 +528,21 @@
       if (wanted) video.play().catch(function () {});
       else if (video) video.pause();
     }
+    askForTap();
+  }
+
+  // A phone's page needs one tap before it may play the fallback video or the cue's sound: during a game,
+  // it asks for that tap (a card that says what for), only where something needs it; not in a try-out,
+  // whose one player taps from seat to seat.
+  var tapCard = document.querySelector("[data-tap-card]");
+  function askForTap() {
+    if (!tapCard) return;
+    var asking = !tapped && body.classList.contains("in-game") && !body.classList.contains("try-out");
+    var needs = !asking ? [] : [
+      !("wakeLock" in navigator) && body.dataset.awake ? "awake" : "",
+      soundSwitch && soundSwitch.checked ? "sound" : ""].filter(Boolean);
+    tapCard.hidden = !needs.length;
+    if (needs.length) tapCard.textContent = tapCard.getAttribute("data-ask-" + needs.join("-"));
   }
 
   function awakeVideo() {

@@ -1,4 +1,5 @@
-"""Every page, in every phase, passes axe-core's WCAG 2.2 AA rules and has one `h1`, in English and Korean.
+"""Every page, in every phase, passes axe-core's WCAG 2.2 AA rules and its heading order, and has one `h1`, in
+English and Korean.
 
 A real game is played in Chromium (a table screen, four phones, a spectator); each page object is kept
 across phases and audited after each step. Problems are gathered and reported together at the end, each
@@ -14,11 +15,13 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from .browser import TABLE, ApiSession, Phone, refused
-from .driver import wrong
+from .driver import ApiGame, wrong
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+# Best practices checked too: a screen reader's user skims a page by its headings, level by level.
+EXTRA_RULES = {"heading-order": {"enabled": True}}
 AXE = Axe()
 
 
@@ -33,7 +36,7 @@ class Audit:
         headings = page.locator("h1").count()
         if headings != 1:
             problems.append(f"{headings} h1 elements (a page has exactly one)")
-        results = AXE.run(page, options={"runOnly": {"type": "tag", "values": WCAG_22_AA},
+        results = AXE.run(page, options={"runOnly": {"type": "tag", "values": WCAG_22_AA}, "rules": EXTRA_RULES,
                                          "resultTypes": ["violations", "incomplete"]}).response
         # What axe could not decide counts too, but for contrast over a gradient (the try-out bar's
         # stripes), which it can't measure: those colours were checked by hand.
@@ -340,3 +343,50 @@ def test_every_page_in_every_phase_passes_axe_wcag_22_aa(browser, live_server, l
     table_context.close()
 
     assert not audit.failures, "Accessibility problems (axe rule, impact, elements):\n" + audit.report()
+
+
+# Every text the table's live region takes after the page loads, in order (a screen reader says each once).
+NEWS = """() => {
+  const news = window.__news = document.getElementById('news'), said = window.__said = [];
+  new MutationObserver(() => said.push(news.textContent.replace(/\\s+/g, ' ').trim()))
+    .observe(news, {childList: true, subtree: true, characterData: true});
+}"""
+
+
+def test_the_table_screen_announces_each_round_and_each_reveal_once(browser, live_server):
+    """A screen reader beside the table hears, politely, the round as it starts and each reveal as it comes,
+    and nothing again when the screen updates for anything else (clues announced, a guess sealed)."""
+    game = ApiGame(live_server.server.app.test_client())
+    table = browser.new_context(viewport=TABLE).new_page()
+    table.goto(game.urls["table"])
+    news = table.locator("#news")
+    expect(news).to_have_attribute("aria-live", "polite")
+    expect(news).to_have_text("Round 1 of 8")
+    table.evaluate(NEWS)
+
+    def said() -> list[str]:
+        return table.evaluate("window.__said")
+
+    for team in ("white", "black"):
+        game.announce(team)
+    expect(table.locator(".big-clues li")).to_have_count(3)          # the screen changed; the news did not
+    assert said() == []
+    game.transmission("white", decrypted=False)
+    expect(table.locator(".last-reveal")).to_contain_text("White's transmission")
+    game.transmission("black")
+    expect(table.locator(".round-title")).to_contain_text("Round 2 of 8")
+    for team in ("white", "black"):
+        game.announce(team)
+    game.guess("black", "white", wrong(game.code("white")))           # Black's interception, sealed
+    expect(table.locator(".stage .guess-status")).to_contain_text("sealed")
+    texts = said()
+    assert len(texts) == 2, texts
+    assert texts[0].startswith("Round 1 · White's transmission. White decrypts") and texts[0].endswith(
+        "+1 Miscommunication for White"), texts[0]
+    assert texts[1].startswith("Round 1 · Black's transmission.") and texts[1].endswith("No token Round 2 of 8"), \
+        texts[1]
+    game.guess("white", "white", game.code("white"))                  # White's decryption: the reveal
+    expect(news).to_contain_text("Round 2 · White's transmission. Black intercepts")
+    assert len(said()) == 3
+    assert table.evaluate("document.getElementById('news') === window.__news"), "the live region was replaced"
+    table.context.close()

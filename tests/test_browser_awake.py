@@ -389,3 +389,53 @@ def test_the_late_encryptors_phone_calls_when_the_sand_timer_runs_out(browser, p
         phone.close()
     table_context.close()
     host.close()
+
+
+MUTED = "localStorage.setItem('decrypto-sound-phone', 'off');"        # muted on this phone earlier
+ASKS = {"awake and sound": "Tap here to keep this screen awake and hear your turn",
+        "awake": "Tap here to keep this screen awake", "sound": "Tap here to hear your turn"}
+
+
+@pytest.mark.parametrize("case,scripts,tapped_in_lobby,asks", [
+    ("no-wake-lock", (NO_WAKE_LOCK,), False, ASKS["awake and sound"]),
+    ("no-wake-lock-muted", (NO_WAKE_LOCK, MUTED), False, ASKS["awake"]),
+    ("wake-lock", (WAKE_LOCK,), False, ASKS["sound"]),
+    ("wake-lock-muted", (WAKE_LOCK, MUTED), False, None),
+    ("no-wake-lock-tapped", (NO_WAKE_LOCK,), True, None),
+    ("wake-lock-tapped", (WAKE_LOCK,), True, None),
+])
+def test_a_phone_asks_for_its_first_tap_when_the_game_starts_only_where_it_needs_one(
+        browser, playwright, live_server, case, scripts, tapped_in_lobby, asks):
+    """Without the Wake Lock (plain http) the phone stays awake only after a tap, and no phone sounds its cue
+    before one: when the game starts, a card across the phone asks for that tap, saying what for, and the
+    first tap takes it away. A phone that needs nothing (a Wake Lock and no sound, or a tap already) shows none."""
+    host = Host(playwright, live_server.url)
+    phone = seated(browser, host, VISIBILITY, *scripts)
+    page = phone.page
+    card = page.locator(".tap-card")
+    if tapped_in_lobby:
+        page.locator(".topbar .who").tap()
+    expect(card).to_be_hidden()                                    # not in the lobby
+    host.post("start")
+    in_game(phone)
+    if asks is None:
+        expect(page.locator("#task")).to_have_attribute("data-task", re.compile("write_clues|wait_for_clues"))
+        expect(card).to_be_hidden()
+    else:
+        expect(card).to_have_text(asks)
+        for size, label in ((PHONE, "390"), ({"width": 320, "height": 640}, "320")):
+            page.set_viewport_size(size)
+            box, main = card.bounding_box(), page.locator("main").bounding_box()
+            assert box["y"] + box["height"] <= size["height"], f"below the fold at {label}: {box}"
+            assert box["width"] >= main["width"] - 2 * 16, f"not across the phone at {label}: {box} in {main}"
+            shot(page, f"awake-tap-card-{case}-{label}")
+        page.set_viewport_size(PHONE)
+        card.tap()
+        expect(card).to_be_hidden()
+        if NO_WAKE_LOCK in scripts:
+            page.wait_for_function(PLAYING, timeout=10_000)          # the tap did what it asked for
+    host.misread_round()
+    expect(page.locator(".round .round, .topbar .round")).to_contain_text("Round 2")
+    expect(card).to_be_hidden()                                    # asked once
+    phone.close()
+    host.close()

@@ -279,7 +279,11 @@ def test_a_rematch_through_the_lobby(browser, live_server):
         linus.set_viewport_size(viewport)
         shot(linus, f"51-phone-rematch-lobby-{size}")
     linus.set_viewport_size(PHONE)
-    linus.get_by_role("button", name="Switch to White").click()
+    linus.get_by_role("button", name="Switch to White").click()        # a stray tap moves nobody:
+    armed = linus.get_by_role("button", name="Tap again to switch to White")
+    expect(armed).to_have_class(re.compile(r"\barmed\b"))
+    expect(linus.locator(".topbar .who")).to_contain_text("Black")
+    armed.click()                                                      # the second does
     expect(linus.locator(".topbar .who")).to_contain_text("White")
     expect(table.locator(".lobby .team-white .roster li")).to_have_count(3)
     expect(table.get_by_role("button", name="Start the game")).to_be_disabled()   # 3 against 1

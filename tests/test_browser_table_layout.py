@@ -114,8 +114,11 @@ class Regions:
         self.fold += (max(filed.values()) - longest) * line
         assert self.fold <= self.size["height"], (
             f"with a keyword number in every round the sheets would end at {self.fold:.0f}px, below the window")
-        if self.size["width"] == 1280:
-            assert self.sheet_font >= 18, f"sheet text of {self.sheet_font}px: read across a table it needs 18px"
+        # Read across a table, from a tablet up: the clues and the column numbers.
+        numbers = min(box["fontSize"] for box in self.boxes(".sheet .column h3"))
+        assert min(self.sheet_font, numbers) >= 18, (
+            f"sheet text of {self.sheet_font}px, column numbers of {numbers}px at {self.size['width']} wide: "
+            "read across a table they need 18px")
 
     def no_scrolling(self) -> None:
         scroll = self.page.evaluate("[scrollX, scrollY]")
@@ -248,3 +251,91 @@ def test_korean_shows_in_hangul_on_the_table_screen(browser, live_server):
     assert not drawn["same"], (f"Hangul is drawn as boxes in {drawn['font']}: install a Korean font "
                                "(scripts/install-test-tools installs fonts-nanum)")
     table.context.close()
+
+
+def lobby_buttons(regions: Regions) -> None:
+    """Start and Shuffle, in view and uncovered, and enabled: everyone is seated."""
+    for name in ("Shuffle teams", "Start the game"):
+        button = regions.page.get_by_role("button", name=name)
+        expect(button).to_be_enabled()
+        box = button.bounding_box()
+        where = f"“{name}” at {regions.size['width']}×{regions.size['height']}: {box}"
+        assert box["y"] >= 0 and box["y"] + box["height"] <= regions.size["height"], f"out of the window: {where}"
+        seen = regions.page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('button')?.innerText",
+                                     [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+        assert seen == name, f"covered by {seen!r}: {where}"
+
+
+def test_start_and_shuffle_are_in_view_with_eight_players_seated(browser, live_server):
+    """The host looks for Start once everyone is seated: with the fullest lobby (two teams of four, long names),
+    in the first lobby and in a rematch's (with its sentence at the top), at every size, without scrolling."""
+    white, black = NAMES["en"]
+    game = ApiGame(live_server.server.app.test_client(), white=white, black=black, start=False)
+    table = table_screen(browser, live_server, game)
+    expect(table.locator(".lobby .host-roster li")).to_have_count(8)
+    look_at_every_size(table, "81-lobby-8-players", lobby_buttons)
+
+    game.ok(game.command(game.host, "start"))
+    game.round()
+    game.round(white=(True, True))
+    game.round(white=(True, True))                   # Black intercepts twice: the game is over
+    expect(table.locator(".result")).to_be_visible()
+    table.get_by_role("button", name="Rematch: back to the lobby, same seats").click()
+    expect(table.locator(".rematch-intro")).to_be_visible()
+    look_at_every_size(table, "81-rematch-lobby-8-players", lobby_buttons)
+    table.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "ko"])
+def test_the_end_of_a_tiebreak_fits_the_window(browser, live_server, language):
+    """The fullest result: eight rounds without a winner, the keyword guesses judged. The winner, why, each
+    team's guesses marked right or wrong, both teams' keywords and scores, the link to the summary, and the final
+    round's reveals, all in view at every size (a laptop's 1280×680 window cut it by 12px in English)."""
+    white, black = NAMES[language]
+    game = ApiGame(live_server.server.app.test_client(), white=white, black=black, settings={"language": language})
+    clues = clues_for(game, language)
+    for number in range(1, 9):
+        game.round(clues=of_round(clues, number))
+    guesses = {"en": ["gondola", "pepper", "lantern", "meadow"], "fr": ["gondole", "poivron", "lanterne", "prairie"],
+               "ko": ["곤돌라", "고추", "등불", "초원"]}[language]
+    for team in TEAMS:
+        game.command(game.guesser(team, team), "keyword-guesses", guesses=guesses)
+    game.command(game.host, "verdicts", verdicts={"white": [True, False, True, False],
+                                                  "black": [False, True, False, False]})
+    table = table_screen(browser, live_server, game)
+    expect(table.locator(".result .verdicts li")).to_have_count(2)
+
+    def tiebreak_over(regions: Regions) -> None:
+        game_over(regions, {team: clues[team][21:24] for team in TEAMS})
+        regions.inside(".result .verdicts li", 2)
+        regions.inside(".result .final-keywords .team-card", 2)
+        regions.inside(".result a.button", 1)            # the summary
+
+    look_at_every_size(table, f"82-{language}-tiebreak-over", tiebreak_over)
+    table.context.close()
+
+
+def test_a_spectator_on_a_wide_screen_sees_the_table_screens_layout(browser, live_server):
+    """The spectators' page on a second screen: the table screen's layout once the window is wide (the whole
+    round in view, the sheets in 18px text), the phone's below 721px."""
+    white, black = NAMES["en"]
+    game = ApiGame(live_server.server.app.test_client(), white=white, black=black)
+    clues = clues_for(game, "en")
+    for number in range(1, 8):
+        game.round(white=(True, number == 2), clues=of_round(clues, number))      # Black intercepts White once
+    game.round(white=(True, True), clues=of_round(clues, 8), stop_before="black")     # and twice: it wins
+    watch = browser.new_context(viewport=SIZES[0]).new_page()
+    watch.goto(game.urls["spectator"])
+    expect(watch.locator(".big-clues li")).to_have_text(clues["black"][21:24])
+    look_at_every_size(watch, "83-watch-round8", lambda regions: round_in_progress(
+        regions, clues["black"][21:24], {"white": 8, "black": 7}))
+    for width in (390, 320):
+        watch.set_viewport_size({"width": width, "height": 844})
+        assert watch.locator(".sheets").evaluate("e => getComputedStyle(e).gridTemplateColumns.split(' ').length") == 1
+        shot(watch, f"83-watch-round8-{width}")
+    game.transmission("black")
+    watch.set_viewport_size(SIZES[0])
+    expect(watch.locator(".result")).to_be_visible()
+    look_at_every_size(watch, "83-watch-over", lambda regions: game_over(
+        regions, {team: clues[team][21:24] for team in TEAMS}))
+    watch.context.close()

@@ -5,7 +5,8 @@ import itertools
 import pytest
 from playwright.sync_api import expect
 
-from .browser import TABLE, ApiSession, Phone, shot
+from .browser import SHOTS, TABLE, ApiSession, Phone, shot
+from .driver import ApiGame
 
 pytestmark = pytest.mark.browser
 
@@ -108,3 +109,45 @@ def test_eight_quiet_rounds_end_in_the_keyword_tiebreak_judged_on_the_table_scre
         phone.see("Shared victory!")
     shot(phones["Grace"].page, "28-phone-shared-victory-390")
     table_context.close()
+
+
+# The contrast of an element's text on its own background (WCAG's formula), as the page paints it now.
+CONTRAST = """el => {
+  const rgb = value => value.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = c => { const [r, g, b] = c.map(v => { v /= 255; return v <= .03928 ? v / 12.92 : ((v + .055) / 1.055) ** 2.4; });
+                     return .2126 * r + .7152 * g + .0722 * b; };
+  let back = el;
+  while (back && getComputedStyle(back).backgroundColor.replace(/\\s/g, '').match(/^rgba\\(.*,0\\)$|transparent/))
+    back = back.parentElement;
+  const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(rgb(back ? getComputedStyle(back).backgroundColor : 'rgb(255,255,255)'))];
+  return (Math.max(a, b) + .05) / (Math.min(a, b) + .05);
+}"""
+
+
+def test_the_summary_prints_without_its_buttons_and_with_readable_tiebreak_marks(browser, live_server):
+    game = ApiGame(live_server.server.app.test_client())
+    game.quiet_rounds(8)                                   # a tie: the keyword guesses decide
+    for team in ("white", "black"):
+        game.command(game.guesser(team, team), "keyword-guesses", guesses=["gondola", "pepper", "lantern", "meadow"])
+    game.command(game.host, "verdicts", verdicts={"white": [True, False, True, False], "black": [False] * 4})
+    page = browser.new_context(viewport=TABLE).new_page()
+    page.goto(game.urls["spectator"].replace("/watch/", "/summary/"))
+    marks = page.locator(".summary-tiebreak .verdict-mark")
+    expect(marks).to_have_count(8)
+    expect(page.locator(".summary .actions")).to_be_visible()
+    page.emulate_media(media="print")
+    shot(page, "29-summary-print")
+    page.pdf(path=str(SHOTS / "29-summary-print.pdf"))
+    for hidden in (".summary .actions", ".language-switch"):
+        expect(page.locator(hidden)).to_be_hidden()
+    for i in range(marks.count()):
+        ratio = marks.nth(i).evaluate(CONTRAST)
+        assert ratio >= 4.5, f"“{marks.nth(i).inner_text()}” prints at a contrast of {ratio:.1f}:1"
+    # And every other text on the paper: headings, the tables' heads, the true codes, "No token".
+    faint = page.evaluate(f"""() => Array.from(document.querySelectorAll('.summary *'))
+        .filter(el => el.checkVisibility() && Array.from(el.childNodes).some(n => n.nodeType === 3 && n.data.trim()))
+        .map(el => [el.tagName.toLowerCase() + '.' + el.className + ' “' + el.innerText.trim().slice(0, 20) + '”',
+                    ({CONTRAST})(el)])
+        .filter(([, ratio]) => ratio < 4.5)""")
+    assert not faint, f"faint on paper: {faint[:8]}"
+    page.context.close()

@@ -812,7 +812,7 @@ def test_a_rematch_goes_back_to_the_lobby_where_phones_keep_their_seats_and_the_
     abe = browser(app, game.id, game.seats["Abe"])                 # the same cookie, no new scan
     page = abe.get(f"/play/{game.id}").get_data(as_text=True)
     assert "Rematch: you keep your seat." in page and "Switch to Black" in page
-    assert abe.post(f"/play/{game.id}/switch-team", data={"csrf_token": abe.csrf}).status_code == 303
+    assert abe.post(f"/play/{game.id}/switch-team", data={"confirmed": "1", "csrf_token": abe.csrf}).status_code == 303
     assert [p["name"] for p in game.view(host)["teams"]["black"]["players"]] == ["Bea", "Bob", "Abe"]
     assert game.view(game.seats["Abe"])["viewer"]["team"] == "black"
     cy = game.post("join", game.tokens["white"], name="Cy")          # the join links work for newcomers
@@ -857,6 +857,27 @@ def test_a_careful_host_button_without_javascript_asks_again_naming_the_player(a
         assert re.search(r'<details id="fix-a-mistake"[^>]* open', page)     # the panel shows it
     second = table.post(f"{address}/{command}", data={field: value, "confirmed": "1", "csrf_token": table.csrf})
     assert second.status_code == 303 and len(log(game)) == len(before) + 1
+
+
+def test_switching_team_without_javascript_takes_a_second_tap(app, client):
+    """A stray tap on the phone's "Switch to Black" moves nobody: the page comes back asking again (the button
+    focused), and only that second tap moves the player. A first tap that can't be done says why at once."""
+    game = state(client, "lobby")
+    abe = browser(app, game.id, game.seats["Abe"])
+    lobby = html.unescape(abe.get(f"/play/{game.id}").get_data(as_text=True))
+    assert 'data-confirm="Tap again to switch to Black"' in lobby and 'name="confirmed"' not in lobby
+    before = log(game)
+    first = abe.post(f"/play/{game.id}/switch-team", data={"team": "white", "csrf_token": abe.csrf})
+    page = html.unescape(first.get_data(as_text=True))
+    assert first.status_code == 200 and log(game) == before                    # nothing done yet
+    form = re.search(r'<form[^>]*action="/play/[^"]+/switch-team".*?</form>', page, re.S).group(0)
+    assert 'name="confirmed" value="1"' in form and "Tap again to switch to Black" in form and "autofocus" in form
+    second = abe.post(f"/play/{game.id}/switch-team", data={"team": "white", "confirmed": "1", "csrf_token": abe.csrf})
+    assert second.status_code == 303 and len(log(game)) == len(before) + 1
+    assert "Abe" in [p["name"] for p in game.view(game.tokens["host"])["teams"]["black"]["players"]]
+    assert game.post("lock-joining", game.tokens["host"], locked=True).status_code == 200
+    locked = abe.post(f"/play/{game.id}/switch-team", data={"team": "black", "csrf_token": abe.csrf})
+    assert locked.status_code == 409 and 'name="confirmed"' not in locked.get_data(as_text=True)
 
 
 def test_the_table_screen_offers_each_careful_button_with_its_second_tap_named(app, client):

@@ -326,8 +326,24 @@ def table_move_use(token):
     return redirect(url_for("pages.table", game_id=caller.game_id), 303)
 
 
-# Host commands that take a second tap naming the player (the field that names them).
-CAREFUL = {"remove-player": "seat", "skip-encryptor": "team", "cancel-seat-link": "seat"}
+# Commands whose button takes a second tap (the field that names what it acts on): the host's that name a
+# player, and a player's switching team, which a stray tap would do in the lobby.
+CAREFUL = {"remove-player": "seat", "skip-encryptor": "team", "cancel-seat-link": "seat", "switch-team": "team"}
+
+
+def _first_tap(caller: Caller, command: str, page):
+    """A careful command's first tap, which comes without JavaScript (the script asks for the second tap
+    itself): `page(armed=...)`, the same page with that button now asking to be tapped again, or
+    `page(refusal, status)` saying at once why it can't be done. None for any other post."""
+    if command not in CAREFUL or request.form.get("confirmed") == "1":
+        return None
+    try:
+        service().check(caller.game_id, caller.actor, from_form(command, request.form))
+    except RuleError as error:
+        if wants_json():
+            raise
+        return page(error, status_of(error.code))
+    return page(armed=(command, request.form.get(CAREFUL[command], "")))
 
 
 @pages.post("/table/<game_id>/<command:command>")
@@ -335,16 +351,9 @@ def table_command(game_id, command):
     if command not in commands_for("host"):
         raise Refused("unknown_command")
     caller = table_caller(game_id)
-    if command in CAREFUL and request.form.get("confirmed") != "1":
-        # The first tap without JavaScript: the same page, that button now asking to be tapped again
-        # (or saying at once why it can't be done).
-        try:
-            service().check(caller.game_id, caller.actor, from_form(command, request.form))
-        except RuleError as error:
-            if wants_json():
-                raise
-            return _table_page(caller, error, status_of(error.code))
-        return _table_page(caller, armed=(command, request.form.get(CAREFUL[command], "")))
+    first = _first_tap(caller, command, lambda *refused, **armed: _table_page(caller, *refused, **armed))
+    if first is not None:
+        return first
     outcome, error = _run(caller, from_form(command, request.form))
     if error:
         return _table_page(caller, *error)
@@ -437,6 +446,10 @@ def play_command(game_id, command):
     if command not in commands_for("seat"):
         raise Refused("unknown_command")
     caller = api_caller(game_id, cookie_only=True)
+    first = _first_tap(caller, command,
+                       lambda *refused, **armed: render_view("pages/play.html", caller, *refused, **armed))
+    if first is not None:
+        return first
     outcome, error = _run(caller, from_form(command, request.form))
     if error:
         return render_view("pages/play.html", caller, *error)
