@@ -29,6 +29,7 @@ from .store import Capability, Conflict, Store, Withdrawn
 TOKEN_BYTES = 24          # 192 bits: capabilities are unguessable
 GAME_ID_BYTES = 9
 GAME_ID_LENGTH = len(secrets.token_urlsafe(GAME_ID_BYTES))   # 12: shorter than any token
+TOKEN_LENGTH = len(secrets.token_urlsafe(TOKEN_BYTES))       # 32: a longer "token" is looked up nowhere
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 20
@@ -317,7 +318,7 @@ class GameService:
     def lookup(self, token: str | None) -> tuple[Capability, int] | None:
         """As `resolve`, but a host token the table screen moved away from is found too (kind `moved`), so that
         its holder can be told where the table screen went."""
-        if not token or len(token) > 100:
+        if not token or len(token) > TOKEN_LENGTH:
             return None
         return self.store.capability(token)
 

@@ -93,6 +93,9 @@ def _add_slots(conn) -> None:
 
 
 # The schema's history: (version, what it does, upgrade(connection)). Append; never edit a step that shipped.
+# PostgreSQL: the advisory lock that lets one server at a time migrate (any number no other app uses)
+MIGRATION_LOCK = 727465
+
 MIGRATIONS = [
     (1, "games, capabilities and the event log",
      lambda conn: metadata.create_all(conn, tables=[games, capabilities, events], checkfirst=True)),
@@ -279,7 +282,7 @@ class Store:
                 conn.exec_driver_sql("COMMIT")
         else:
             with self.engine.begin() as conn:
-                conn.execute(text("SELECT pg_advisory_xact_lock(727465)"))
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
                 yield conn
 
     def create_game(self, game_id: str, first_events: list[dict], caps: list[Capability],

@@ -42,6 +42,7 @@ from markupsafe import Markup, escape
 # Where a reused piece's form puts the CSRF token. Escaped text (a clue, a name) never holds a raw "<".
 CSRF_SLOT = Markup("<csrf-token>")
 KEYS_HEADER = "X-Live-Keys"           # the keys of the regions a page shows, space-separated
+MAX_SHOWN_KEYS = 64     # the most regions a page has is about 20: more keys are a forged header, ignored
 _LETTERS = str.maketrans("0123456789", "ghijklmnop")    # a key is letters only: never read as a code
 
 
@@ -111,7 +112,7 @@ def _shown() -> frozenset[str]:
     """The region keys the page's script says it shows (read once per request)."""
     shown = g.get("live_keys")
     if shown is None:
-        shown = g.live_keys = frozenset(request.headers.get(KEYS_HEADER, "").split()[:64])
+        shown = g.live_keys = frozenset(request.headers.get(KEYS_HEADER, "").split()[:MAX_SHOWN_KEYS])
     return shown
 
 

@@ -55,6 +55,7 @@ log = logging.getLogger(__name__)
 
 RETRY_MS = 1000
 HEARTBEAT = ": still here\n\n"
+HEARTBEATS_BETWEEN_YIELDS = 200   # a worker with thousands of streams lets requests in between
 GONE = "event: gone\ndata: gone\n\n"
 
 
@@ -336,8 +337,8 @@ class Courier:
                     streams = list(self._streams)
                 for count, handed in enumerate(streams, 1):
                     handed.send(HEARTBEAT)
-                    if count % 200 == 0:
-                        time.sleep(0)       # thousands of them: let requests in between
+                    if count % HEARTBEATS_BETWEEN_YIELDS == 0:
+                        time.sleep(0)
             with self._lock:
                 if not self._streams and not self._due:
                     self._thread = None
