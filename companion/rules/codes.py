@@ -2,8 +2,14 @@
 
 from itertools import permutations
 import random
+import re
 
 Code = tuple[int, int, int]
+
+# A guess typed as text: three digits from 1 to 4, anything of " -.,/" around them ("314", "3-1-4", "3, 1, 4").
+# The API's description of a guess (web/openapi.py) is this pattern.
+_SEPARATORS = "[-., /]*"
+GUESS_TEXT = re.compile("^" + _SEPARATORS + _SEPARATORS.join(["[1-4]"] * 3) + _SEPARATORS + "$")
 
 ALL_CODES: tuple[Code, ...] = tuple(permutations((1, 2, 3, 4), 3))
 
@@ -19,7 +25,9 @@ def parse_guess(value) -> Code | None:
     Accepts [3, 1, 4], ["3", "1", "4"] or "314"/"3-1-4"; returns None when it is not a guess.
     """
     if isinstance(value, str):
-        value = [c for c in value if c not in " -.,/"]
+        if not GUESS_TEXT.fullmatch(value):
+            return None
+        value = [c for c in value if c in "1234"]
     if not isinstance(value, (list, tuple)) or len(value) != 3:
         return None
     digits = []

@@ -11,6 +11,7 @@ answer that grows a field must be declared first (tests/test_openapi.py checks r
 from __future__ import annotations
 
 from ..rules import TEAMS
+from ..rules.codes import GUESS_TEXT
 from ..rules.commands import COMMANDS, TEXT_REFUSALS
 from ..rules.guards import SENDER_REFUSALS
 from ..rules.state import MAX_ROUNDS, MODES, STANDARD
@@ -22,7 +23,6 @@ from .openapi_views import answer_schemas
 COMMAND_REFUSALS = ("no_capability", "wrong_game", "not_seated", "seat_gone", "seat_waiting", "malformed_body", "csrf",
                     "too_large", "busy", "rate_limited", "stale", "if_match_malformed", "cross_site", "game_too_long",
                     "table_moved")
-GUESS_PATTERN = "^[-., /]*[1-4][-., /]*[1-4][-., /]*[1-4][-., /]*$"   # rules.codes.parse_guess, as a string
 
 
 # --- schema helpers -----------------------------------------------------------------------
@@ -99,7 +99,7 @@ def words(count: int, description: str) -> dict:
 CODE_INPUT = {"description": "Three digits from 1 to 4, one per clue (a guess may repeat a digit; it is then "
                              "wrong): a list, or a string such as \"314\" or \"3-1-4\".",
               "oneOf": [array({"oneOf": [DIGIT, enum(["1", "2", "3", "4"])]}, 3),
-                        {"type": "string", "pattern": GUESS_PATTERN}]}
+                        {"type": "string", "pattern": GUESS_TEXT.pattern}]}
 
 
 # --- operations ---------------------------------------------------------------------------
