@@ -1,11 +1,12 @@
 """Sentences a player understands, for every reason the rules or the web layer refuse a command.
 
 The rules raise `RuleError(code, **params)`; this is the one place that words them (through
-Flask-Babel, so every sentence can be translated).
+Flask-Babel, so every sentence can be translated) and gives each its HTTP status (`REFUSALS`).
 """
 
 import re
 from datetime import datetime
+from typing import NamedTuple
 
 from babel.dates import format_time
 from flask import g, has_request_context
@@ -65,134 +66,150 @@ TEAM_NAMES = {"white": N_("White"), "black": N_("Black")}
 # The three-player game: the team plays behind the white screen against one Interceptor.
 THREE_PLAYER_NAMES = {"white": N_("The team"), "black": N_("The Interceptor")}
 
+class Refusal(NamedTuple):
+    """A refusal code's HTTP status and sentence (a side's own, or a kind of link's, where it is a dict), and
+    for a refusal that passes with time, when to try again (seconds, `Retry-After`)."""
+    status: int
+    sentence: object
+    retry_after: int | None = None
+
+
+def refused(status: int, sentence, retry_after: int | None = None) -> Refusal:
+    return Refusal(status, sentence, retry_after)
+
+
+# Every refusal, declared once (web/errors.py answers with it, tests/test_refusals.py checks it). Statuses:
+# 400 the request itself is malformed; 401 no credential at all; 403 this token or seat may not do that;
+# 404, 405, 413 as in HTTP; 409 not possible in the game's current state (or the caller's screen was
+# behind it); 429 too much from this client; 503 the server is full for now.
 REFUSALS = {
     # joining and starting
-    "join_link_only": _l("Only a team's join link can seat a player."),
-    "name_required": _l("Type your name to take a seat."),
-    "name_length": N_plural("A name has %(min)s to %(max)s character.", "A name has %(min)s to %(max)s characters.", "max"),
-    "name_taken": _l("Someone on this team is already called %(name)s. Add an initial or pick a nickname."),
-    "team_full": N_plural("This team already has %(max)s player. Join the other team, or watch.",
-                          "This team already has %(max)s players. Join the other team, or watch.", "max"),
-    "team_size": {"white": _l("Each team needs %(min)s to %(max)s players before the game can start (White does not)."),
-                  "black": _l("Each team needs %(min)s to %(max)s players before the game can start (Black does not).")},
-    "three_player_seats": N_plural("The three-player game needs two players in the team and one Interceptor (so far: %(players)s in the team, %(interceptors)s Interceptor).",
-                                   "The three-player game needs two players in the team and one Interceptor (so far: %(players)s in the team, %(interceptors)s Interceptors).",
-                                   "interceptors"),
-    "teams_uneven": {"white": _l("Teams must be as even as possible (White %(white)s, Black %(black)s): someone from White can tap “Switch to Black” on their phone."),
-                     "black": _l("Teams must be as even as possible (White %(white)s, Black %(black)s): someone from Black can tap “Switch to White” on their phone.")},
-    "already_seated": _l("This phone already has a seat on this team."),
-    "not_enough_words": _l("The word list has fewer than %(min)s distinct words: a team could tell the other team's keywords by elimination."),
-    "host_only": _l("Only the table screen can do that."),
-    "players_only": _l("Only a seated player can do that. Scan your team's QR code to take a seat."),
-    "game_exists": _l("This game has already been created."),
-    "unknown_language": _l("That language is not available."),
-    "unknown_mode": _l("Choose the standard game or the three-player game."),
-    "timer_length": N_plural("The sand timer runs %(min)s to %(max)s second.", "The sand timer runs %(min)s to %(max)s seconds.", "max"),
-    "words_malformed": _l("Write your words one per line (or separated by commas), at most 40 characters each."),
-    "too_many_words": N_plural("That list is too long: at most %(max)s word.", "That list is too long: at most %(max)s words.", "max"),
-    "too_few_words": N_plural("Your list has %(count)s different word; it needs at least %(min)s. Repeated or plural forms of one word count once (%(repeated)s).",
-                              "Your list has %(count)s different words; it needs at least %(min)s. Repeated or plural forms of one word count once (%(repeated)s).", "count"),
+    "join_link_only": refused(403, _l("Only a team's join link can seat a player.")),
+    "name_required": refused(400, _l("Type your name to take a seat.")),
+    "name_length": refused(400, N_plural("A name has %(min)s to %(max)s character.", "A name has %(min)s to %(max)s characters.", "max")),
+    "name_taken": refused(409, _l("Someone on this team is already called %(name)s. Add an initial or pick a nickname.")),
+    "team_full": refused(409, N_plural("This team already has %(max)s player. Join the other team, or watch.",
+                                       "This team already has %(max)s players. Join the other team, or watch.", "max")),
+    "team_size": refused(409, {"white": _l("Each team needs %(min)s to %(max)s players before the game can start (White does not)."),
+                               "black": _l("Each team needs %(min)s to %(max)s players before the game can start (Black does not).")}),
+    "three_player_seats": refused(409, N_plural("The three-player game needs two players in the team and one Interceptor (so far: %(players)s in the team, %(interceptors)s Interceptor).",
+                                                "The three-player game needs two players in the team and one Interceptor (so far: %(players)s in the team, %(interceptors)s Interceptors).",
+                                                "interceptors")),
+    "teams_uneven": refused(409, {"white": _l("Teams must be as even as possible (White %(white)s, Black %(black)s): someone from White can tap “Switch to Black” on their phone."),
+                                  "black": _l("Teams must be as even as possible (White %(white)s, Black %(black)s): someone from Black can tap “Switch to White” on their phone.")}),
+    "already_seated": refused(409, _l("This phone already has a seat on this team.")),
+    "not_enough_words": refused(409, _l("The word list has fewer than %(min)s distinct words: a team could tell the other team's keywords by elimination.")),
+    "host_only": refused(403, _l("Only the table screen can do that.")),
+    "players_only": refused(403, _l("Only a seated player can do that. Scan your team's QR code to take a seat.")),
+    "game_exists": refused(409, _l("This game has already been created.")),
+    "unknown_language": refused(400, _l("That language is not available.")),
+    "unknown_mode": refused(400, _l("Choose the standard game or the three-player game.")),
+    "timer_length": refused(400, N_plural("The sand timer runs %(min)s to %(max)s second.", "The sand timer runs %(min)s to %(max)s seconds.", "max")),
+    "words_malformed": refused(400, _l("Write your words one per line (or separated by commas), at most 40 characters each.")),
+    "too_many_words": refused(400, N_plural("That list is too long: at most %(max)s word.", "That list is too long: at most %(max)s words.", "max")),
+    "too_few_words": refused(400, N_plural("Your list has %(count)s different word; it needs at least %(min)s. Repeated or plural forms of one word count once (%(repeated)s).",
+                                           "Your list has %(count)s different words; it needs at least %(min)s. Repeated or plural forms of one word count once (%(repeated)s).", "count")),
     # One refusal for every code that opens nothing (unknown, or its game started, over, locked): no oracle.
-    "no_such_join_code": _l("No game is taking players with this code. Check it on the table screen: codes show there only while joining is open."),
-    "try_out_fixed_seats": _l("A try-out keeps its own seats: create a new game to play with other people."),
+    "no_such_join_code": refused(404, _l("No game is taking players with this code. Check it on the table screen: codes show there only while joining is open.")),
+    "try_out_fixed_seats": refused(403, _l("A try-out keeps its own seats: create a new game to play with other people.")),
     # host corrections
-    "joining_locked": _l("Joining is locked. Ask the table screen to reopen it."),
-    "locked_malformed": _l("Say whether joining is locked or open."),
-    "already_locked": _l("Joining is already locked."),
-    "already_open": _l("Joining is already open."),
-    "too_few_to_shuffle": _l("Seat at least two players before shuffling the teams."),
-    "no_such_player": _l("There is no such player in this game."),
-    "no_such_team": _l("There is no such team in this round."),
-    "nobody_to_skip_to": _l("Nobody else on that team can take the round."),
-    "nothing_to_take_back": _l("There is nothing to take back: every entry of this round is revealed, or none was made."),
-    "nothing_to_correct": _l("Only the last reveal can be corrected, and only before the next clues are announced."),
-    "correction_changes_nothing": _l("That correction changes nothing: enter the guesses as they should have been."),
-    "correction_resumes_play": _l("That correction would resume a game whose keywords everyone has seen. Start a rematch instead."),
-    "correction_pending": _l("A correction of the last reveal is waiting: both teams must first answer it on their phones."),
-    "no_correction": _l("There is no correction to answer."),
-    "correction_already_confirmed": _l("Your team has already confirmed this correction."),
-    "accept_malformed": _l("Confirm or reject the correction."),
-    "no_seat_link": _l("That player has no new seat link waiting."),
-    "seat_link_only": _l("Only a seat link from the table screen can do that."),
-    "seat_waiting": _l("This phone is waiting for a phone of its team to let it in."),
-    "teammates_let_in": _l("Only a phone of that player's team can let their new phone in."),
-    "no_waiting_phone": _l("No new phone is waiting to take that seat."),
-    "not_your_team": _l("That player is on the other team: only their own team decides about their seat."),
-    "teammates_acknowledge": _l("Only a teammate of that player can say that the new phone is theirs."),
-    "no_unattended_claim": _l("That seat was not taken while its team was away: there is nothing to acknowledge."),
-    "move_link_only": _l("Only a move link from the table screen can do that."),
-    "no_table_move": _l("There is no link to move the table screen: it was used or cancelled."),
-    "summary_not_ready": _l("The summary is ready once the game is over."),
+    "joining_locked": refused(409, _l("Joining is locked. Ask the table screen to reopen it.")),
+    "locked_malformed": refused(400, _l("Say whether joining is locked or open.")),
+    "already_locked": refused(409, _l("Joining is already locked.")),
+    "already_open": refused(409, _l("Joining is already open.")),
+    "too_few_to_shuffle": refused(409, _l("Seat at least two players before shuffling the teams.")),
+    "no_such_player": refused(400, _l("There is no such player in this game.")),
+    "no_such_team": refused(400, _l("There is no such team in this round.")),
+    "nobody_to_skip_to": refused(409, _l("Nobody else on that team can take the round.")),
+    "nothing_to_take_back": refused(409, _l("There is nothing to take back: every entry of this round is revealed, or none was made.")),
+    "nothing_to_correct": refused(409, _l("Only the last reveal can be corrected, and only before the next clues are announced.")),
+    "correction_changes_nothing": refused(409, _l("That correction changes nothing: enter the guesses as they should have been.")),
+    "correction_resumes_play": refused(409, _l("That correction would resume a game whose keywords everyone has seen. Start a rematch instead.")),
+    "correction_pending": refused(409, _l("A correction of the last reveal is waiting: both teams must first answer it on their phones.")),
+    "no_correction": refused(409, _l("There is no correction to answer.")),
+    "correction_already_confirmed": refused(409, _l("Your team has already confirmed this correction.")),
+    "accept_malformed": refused(400, _l("Confirm or reject the correction.")),
+    "no_seat_link": refused(409, _l("That player has no new seat link waiting.")),
+    "seat_link_only": refused(403, _l("Only a seat link from the table screen can do that.")),
+    "seat_waiting": refused(403, _l("This phone is waiting for a phone of its team to let it in.")),
+    "teammates_let_in": refused(403, _l("Only a phone of that player's team can let their new phone in.")),
+    "no_waiting_phone": refused(409, _l("No new phone is waiting to take that seat.")),
+    "not_your_team": refused(403, _l("That player is on the other team: only their own team decides about their seat.")),
+    "teammates_acknowledge": refused(403, _l("Only a teammate of that player can say that the new phone is theirs.")),
+    "no_unattended_claim": refused(409, _l("That seat was not taken while its team was away: there is nothing to acknowledge.")),
+    "move_link_only": refused(403, _l("Only a move link from the table screen can do that.")),
+    "no_table_move": refused(409, _l("There is no link to move the table screen: it was used or cancelled.")),
+    "summary_not_ready": refused(409, _l("The summary is ready once the game is over.")),
     # the keyword swap
-    "no_keywords": _l("You have no keywords to swap."),
-    "swap_too_late": _l("Keywords can only be swapped in round 1, before your team's clues are announced."),
-    "already_swapped": _l("Your team has already swapped a keyword."),
-    "keyword_number": _l("Choose which keyword to swap: 1, 2, 3 or 4."),
-    "no_spare_words": _l("There is no spare word left in this game's word list."),
+    "no_keywords": refused(409, _l("You have no keywords to swap.")),
+    "swap_too_late": refused(409, _l("Keywords can only be swapped in round 1, before your team's clues are announced.")),
+    "already_swapped": refused(409, _l("Your team has already swapped a keyword.")),
+    "keyword_number": refused(400, _l("Choose which keyword to swap: 1, 2, 3 or 4.")),
+    "no_spare_words": refused(409, _l("There is no spare word left in this game's word list.")),
     # phases
-    "game_not_started": _l("The game has not started yet."),
-    "game_in_progress": _l("The game is under way: that isn't possible at this point of the game."),
-    "too_late_to_join": _l("The game has already started: new players can't join now."),
-    "judging_in_progress": _l("Both teams' keyword guesses are in: the table screen is comparing them."),
-    "tiebreak_in_progress": _l("The rounds are over: the game is in its tiebreak."),
-    "game_over": _l("The game is over."),
+    "game_not_started": refused(409, _l("The game has not started yet.")),
+    "game_in_progress": refused(409, _l("The game is under way: that isn't possible at this point of the game.")),
+    "too_late_to_join": refused(409, _l("The game has already started: new players can't join now.")),
+    "judging_in_progress": refused(409, _l("Both teams' keyword guesses are in: the table screen is comparing them.")),
+    "tiebreak_in_progress": refused(409, _l("The rounds are over: the game is in its tiebreak.")),
+    "game_over": refused(409, _l("The game is over.")),
     # clues
-    "not_encryptor": _l("Only this round's Encryptor announces the clues."),
-    "clues_already_announced": _l("The clues are announced: they can't be changed any more."),
-    "three_clues": _l("Announce exactly three clues, one for each digit of the code."),
-    "clue_empty": _l("Every clue needs at least one letter."),
-    "clue_is_keyword": _l("“%(clue)s” uses your keyword %(keyword)s. Pick another clue."),
-    "clue_is_code_digit": _l("“%(clue)s” gives a digit of your code: the code's digits are never a clue. Pick another clue."),
-    "clue_reused": _l("Your team already gave the clue “%(clue)s” in this game."),
-    "clue_repeated": _l("“%(clue)s” appears twice: give three different clues."),
+    "not_encryptor": refused(403, _l("Only this round's Encryptor announces the clues.")),
+    "clues_already_announced": refused(409, _l("The clues are announced: they can't be changed any more.")),
+    "three_clues": refused(400, _l("Announce exactly three clues, one for each digit of the code.")),
+    "clue_empty": refused(400, _l("Every clue needs at least one letter.")),
+    "clue_is_keyword": refused(400, _l("“%(clue)s” uses your keyword %(keyword)s. Pick another clue.")),
+    "clue_is_code_digit": refused(400, _l("“%(clue)s” gives a digit of your code: the code's digits are never a clue. Pick another clue.")),
+    "clue_reused": refused(400, _l("Your team already gave the clue “%(clue)s” in this game.")),
+    "clue_repeated": refused(400, _l("“%(clue)s” appears twice: give three different clues.")),
     # guesses
-    "clues_not_announced": _l("Wait until both Encryptors have announced their clues."),
-    "encryptor_cannot_guess": _l("You are this transmission's Encryptor: let your team guess on its own."),
-    "no_interception_round_one": _l("Nobody intercepts in round 1: listen and take notes for later."),
-    "guess_sealed": _l("Your team's guess is sealed: it can't be changed any more."),
-    "guess_malformed": _l("A guess is three digits from 1 to 4, one for each clue."),
+    "clues_not_announced": refused(409, _l("Wait until both Encryptors have announced their clues.")),
+    "encryptor_cannot_guess": refused(403, _l("You are this transmission's Encryptor: let your team guess on its own.")),
+    "no_interception_round_one": refused(409, _l("Nobody intercepts in round 1: listen and take notes for later.")),
+    "guess_sealed": refused(409, _l("Your team's guess is sealed: it can't be changed any more.")),
+    "guess_malformed": refused(400, _l("A guess is three digits from 1 to 4, one for each clue.")),
     # tiebreak
-    "keyword_guesses_sealed": _l("Your team's keyword guesses are already sealed."),
-    "four_keyword_guesses": _l("Write one guess for each of the other team's four keywords (a blank is allowed)."),
-    "verdicts_malformed": _l("Mark each of the eight keyword guesses as right or wrong."),
+    "keyword_guesses_sealed": refused(409, _l("Your team's keyword guesses are already sealed.")),
+    "four_keyword_guesses": refused(400, _l("Write one guess for each of the other team's four keywords (a blank is allowed).")),
+    "verdicts_malformed": refused(400, _l("Mark each of the eight keyword guesses as right or wrong.")),
     # the team's notes
-    "nothing_to_note": _l("The Interceptor has no keywords: your team has nothing to take notes on."),
-    "note_malformed": _l("A note is text about one of the other team's keywords (1 to 4) or one round played so far."),
+    "nothing_to_note": refused(403, _l("The Interceptor has no keywords: your team has nothing to take notes on.")),
+    "note_malformed": refused(400, _l("A note is text about one of the other team's keywords (1 to 4) or one round played so far.")),
     # text
-    "text_too_long": N_plural("That is too long: at most %(limit)s character.", "That is too long: at most %(limit)s characters.", "limit"),
-    "text_has_control_characters": _l("That text contains invisible control characters."),
-    "unknown_command": _l("That is not something the app knows how to do."),
-    "busy": _l("The game is very busy right now. Please try again."),
+    "text_too_long": refused(400, N_plural("That is too long: at most %(limit)s character.", "That is too long: at most %(limit)s characters.", "limit")),
+    "text_has_control_characters": refused(400, _l("That text contains invisible control characters.")),
+    "unknown_command": refused(400, _l("That is not something the app knows how to do.")),
+    "busy": refused(503, _l("The game is very busy right now. Please try again.")),
     # web layer
     # keyed by the kind of link that no longer works (`link`): each says what to do instead
-    "no_capability": {"any": _l("This link is not valid. Ask the table screen for your team's QR code."),
-                      "seat": _l("This seat link no longer works: it was used, cancelled or replaced by a newer one. Ask the table screen for a new seat link."),
-                      "move": _l("This link no longer moves the table screen: it was used or cancelled. On the table screen, tap “Move the table screen to another device” again."),
-                      "watch": _l("This link to watch the game no longer works: the game is over and was deleted, or the link was mistyped.")},
-    "wrong_game": _l("That link belongs to another game."),
-    "not_table_screen": _l("This device is not this game's table screen. To move the table screen here, use "
-                           "“Move the table screen to another device” on the table screen."),
-    "not_seated": _l("This phone has no seat in this game. Scan your team's QR code to join."),
-    "table_moved": _l("The table screen moved to another device at %(time)s: this device is no longer the table "
-                      "screen. Carry on there; if nobody here moved it, start a new game from the home page."),
-    "seat_gone": _l("This phone no longer has its seat: it moved to another phone, or the table screen removed it. Ask the table screen for a new seat link to play here."),
-    "malformed_body": _l("The request could not be read: send a JSON object."),
-    "csrf": _l("This page was open too long or came from elsewhere. Reload it and try again."),
-    "cross_site": _l("This request came from another web site. Open Decrypto Companion itself and try again there."),
-    "game_too_long": _l("This game has reached its limit of %(limit)s actions. Start a new game from the home page."),
-    "not_found": _l("There is nothing here. Check the link, or scan the QR code again."),
-    "too_large": _l("That request is too large."),
-    "rate_limited": _l("Too many attempts from this device in a short time. Wait a minute, then try again."),
-    "server_error": _l("Something went wrong on the server. Nothing was lost: reload the page in a moment."),
-    "method_not_allowed": _l("That action can't be done from here."),
+    "no_capability": refused(403, {"any": _l("This link is not valid. Ask the table screen for your team's QR code."),
+                                   "seat": _l("This seat link no longer works: it was used, cancelled or replaced by a newer one. Ask the table screen for a new seat link."),
+                                   "move": _l("This link no longer moves the table screen: it was used or cancelled. On the table screen, tap “Move the table screen to another device” again."),
+                                   "watch": _l("This link to watch the game no longer works: the game is over and was deleted, or the link was mistyped.")}),
+    "wrong_game": refused(403, _l("That link belongs to another game.")),
+    "not_table_screen": refused(403, _l("This device is not this game's table screen. To move the table screen here, use "
+                                        "“Move the table screen to another device” on the table screen.")),
+    "not_seated": refused(401, _l("This phone has no seat in this game. Scan your team's QR code to join.")),
+    "table_moved": refused(403, _l("The table screen moved to another device at %(time)s: this device is no longer the table "
+                                   "screen. Carry on there; if nobody here moved it, start a new game from the home page.")),
+    "seat_gone": refused(403, _l("This phone no longer has its seat: it moved to another phone, or the table screen removed it. Ask the table screen for a new seat link to play here.")),
+    "malformed_body": refused(400, _l("The request could not be read: send a JSON object.")),
+    "csrf": refused(400, _l("This page was open too long or came from elsewhere. Reload it and try again.")),
+    "cross_site": refused(403, _l("This request came from another web site. Open Decrypto Companion itself and try again there.")),
+    "game_too_long": refused(409, _l("This game has reached its limit of %(limit)s actions. Start a new game from the home page.")),
+    "not_found": refused(404, _l("There is nothing here. Check the link, or scan the QR code again.")),
+    "too_large": refused(413, _l("That request is too large.")),
+    "rate_limited": refused(429, _l("Too many attempts from this device in a short time. Wait a minute, then try again.")),
+    "server_error": refused(500, _l("Something went wrong on the server. Nothing was lost: reload the page in a moment.")),
+    "method_not_allowed": refused(405, _l("That action can't be done from here.")),
     # a page's stream (web/stream_budget.py); its page then checks for changes by itself
-    "too_many_streams": _l("Too many screens follow games from this device or network at once: this one will "
-                           "check for changes every few seconds instead."),
-    "streams_full": _l("The server is keeping as many screens up to date as it can: this one will check for "
-                       "changes every few seconds instead."),
-    "if_match_malformed": _l("If-Match must hold the version you saw: the view's version or its ETag."),
+    "too_many_streams": refused(429, _l("Too many screens follow games from this device or network at once: this one will "
+                                        "check for changes every few seconds instead."), retry_after=30),
+    "streams_full": refused(503, _l("The server is keeping as many screens up to date as it can: this one will check for "
+                                    "changes every few seconds instead."), retry_after=30),
+    "if_match_malformed": refused(400, _l("If-Match must hold the version you saw: the view's version or its ETag.")),
     # a tap made on a screen that was behind the game (rules.targets); `change` says what changed
-    "stale": _l("Your screen was behind the game: %(change)s Nothing was changed, and your screen now shows the game as it is."),
+    "stale": refused(409, _l("Your screen was behind the game: %(change)s Nothing was changed, and your screen now shows the game as it is.")),
 }
 
 # The heading of a refusal's page, where "Not possible" would say too little.
@@ -220,7 +237,7 @@ STALE_CHANGES = {
 def refusal(code: str, **params) -> str:
     """The translated sentence for a refusal code (a side's own sentence when it names one). Every code has
     one (tests/test_refusals.py): an unknown code is a bug, not a reason to say something else."""
-    message = REFUSALS[code]
+    message = REFUSALS[code].sentence
     if code == "stale":
         return worded(message, {"change": stale_change(**params)})
     if isinstance(message, dict):        # a side's own sentence, or a kind of link's

@@ -17,7 +17,7 @@ def expected(app, code, **params) -> str:
 def refusal_pattern(app, code) -> re.Pattern:
     """Every sentence a refusal code may be worded as (each side's, singular and plural), its %(params)s
     matching anything."""
-    message = REFUSALS[code]
+    message = REFUSALS[code].sentence
     variants = (list(message.values()) if isinstance(message, dict)
                 else list(message[:2]) if isinstance(message, tuple) else [message])
     with app.test_request_context("/api/x"):

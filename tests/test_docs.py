@@ -10,7 +10,7 @@ from pathlib import Path
 from companion.messages import TASKS
 from companion.rules.commands import COMMANDS
 from companion.rules.text import LANGUAGES
-from companion.web.errors import _STATUS
+from companion.messages import REFUSALS
 from companion.web.openapi import openapi_document
 
 API_MD = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
@@ -44,9 +44,10 @@ def test_the_errors_table_is_every_refusal_code_with_its_status():
         for code in codes(listed):
             assert code not in documented, f"{code} is listed twice"
             documented[code] = int(status)
-    assert set(_STATUS) - set(documented) == set(), "codes the Errors table doesn't list"
-    assert set(documented) - set(_STATUS) == set(), "codes the Errors table lists that the app never answers"
-    assert {code: status for code, status in documented.items() if _STATUS[code] != status} == {}, \
+    statuses = {code: refusal.status for code, refusal in REFUSALS.items()}
+    assert set(statuses) - set(documented) == set(), "codes the Errors table doesn't list"
+    assert set(documented) - set(statuses) == set(), "codes the Errors table lists that the app never answers"
+    assert {code: status for code, status in documented.items() if statuses[code] != status} == {}, \
         "codes listed under another status than the app's"
 
 

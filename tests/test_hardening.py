@@ -34,7 +34,7 @@ def test_creating_games_is_rate_limited_per_address_and_a_refusal_creates_nothin
     answer = client.post("/api/games")
     assert answer.status_code == 429
     with app.test_request_context():
-        assert answer.get_json()["error"] == str(REFUSALS["rate_limited"])
+        assert answer.get_json()["error"] == str(REFUSALS["rate_limited"].sentence)
     assert "Retry-After" in answer.headers
     csrf = client.get("/").data.split(b'name="csrf_token" value="')[1].split(b'"')[0].decode()
     page = client.post("/games", data={"mode": "standard", "csrf_token": csrf})   # the form shares the limit
@@ -323,7 +323,7 @@ def test_every_route_allows_exactly_its_methods_and_refuses_the_others_with_405(
             assert answer.status_code == 405 and answer.headers["Allow"] == allowed, f"{method} {rule.rule}"
             if method != "HEAD":        # the sentence, as JSON for the API, on a page otherwise
                 assert (answer.get_json()["code"] == "method_not_allowed" if path.startswith("/api/") else
-                        str(REFUSALS["method_not_allowed"]).replace("'", "&#39;") in answer.get_data(as_text=True))
+                        str(REFUSALS["method_not_allowed"].sentence).replace("'", "&#39;") in answer.get_data(as_text=True))
 
 
 def test_an_oversized_chunked_body_is_413(tmp_path):

@@ -64,7 +64,7 @@ def message_ids(entry) -> list[str]:
 
 def test_babel_extracts_the_sentences_from_python_and_templates():
     flat = extracted_messages()
-    for table in (REFUSALS, TASKS, THREE_PLAYER_TASKS, REASONS, CAUSES, SIDE_SENTENCES):
+    for table in ({code: refused.sentence for code, refused in REFUSALS.items()}, TASKS, THREE_PLAYER_TASKS, REASONS, CAUSES, SIDE_SENTENCES):
         for entry in table.values():
             for message in message_ids(entry):
                 assert message in flat

@@ -103,7 +103,7 @@ def _messages(message) -> list[str]:
 def test_every_refusal_sentence_is_translated(language):
     with open(ROOT / "translations" / language / "LC_MESSAGES" / "messages.po", "rb") as f:
         catalogue = read_po(f, locale=language)
-    sentences = [m for message in (*REFUSALS.values(), *STALE_CHANGES.values()) for m in _messages(message)]
+    sentences = [m for message in (*(r.sentence for r in REFUSALS.values()), *STALE_CHANGES.values()) for m in _messages(message)]
     sentences += [m for key, by_side in SIDE_SENTENCES.items() if key.startswith("stale_") for m in _messages(by_side)]
     untranslated = []
     for sentence in sentences:

@@ -211,7 +211,7 @@ def refused(stream: Stream, status: int, code: str) -> None:
     """The stream was refused with `code`'s sentence, to try again later; no stream began."""
     answer = stream.answer
     assert answer.status_code == status, answer.data[:200]
-    assert answer.get_json() == {"code": code, "error": str(REFUSALS[code])}
+    assert answer.get_json() == {"code": code, "error": str(REFUSALS[code].sentence)}
     assert int(answer.headers["Retry-After"]) > 0
 
 
@@ -256,7 +256,7 @@ def test_one_token_past_its_share_of_streams_is_refused_from_any_address(tmp_pat
     Stream(phone, f"/play/{game.id}/stream").next()
     Stream(phone, f"/play/{game.id}/stream").next()
     answer = Stream(phone, f"/play/{game.id}/stream").answer
-    assert answer.status_code == 429 and str(REFUSALS["too_many_streams"]) in answer.get_data(as_text=True)
+    assert answer.status_code == 429 and str(REFUSALS["too_many_streams"].sentence) in answer.get_data(as_text=True)
 
 
 def test_behind_a_trusted_proxy_each_client_has_its_own_share_of_streams(tmp_path):

@@ -158,7 +158,7 @@ def test_with_1024_open_files_the_streams_past_capacity_are_refused_and_nothing_
                 continue
             assert wire.status_line.startswith("HTTP/1.1 503"), wire.status_line
             assert int(wire.headers["retry-after"]) > 0
-            assert json.loads(wire.body()) == {"code": "streams_full", "error": str(REFUSALS["streams_full"])}
+            assert json.loads(wire.body()) == {"code": "streams_full", "error": str(REFUSALS["streams_full"].sentence)}
             wire.connection.close()
             refused += 1
         assert held and refused, (len(held), refused)

@@ -11,6 +11,7 @@ from flask.sessions import SecureCookieSessionInterface
 from ..games import GameService
 from ..messages import clock_time
 from ..rules import Actor, Game
+from ..rules.guards import SENDER_REFUSALS
 from ..store import Capability
 from ..views import Viewer, version_for
 from .errors import Refused
@@ -88,8 +89,7 @@ def from_token(token: str | None, game_id: str | None = None, kinds: tuple[str, 
     if capability.kind == "waiting" and not waiting:
         raise Refused("seat_waiting")      # a new phone's token, until a teammate lets it in
     if kinds is not None and capability.kind not in kinds:
-        refusals = {"host": "host_only", "seat": "players_only", "join": "join_link_only", "handoff": "seat_link_only"}
-        raise Refused(refusals.get(kinds[0], "no_capability"))
+        raise Refused(SENDER_REFUSALS.get(kinds[0], "no_capability"))
     if capability.kind in ("seat", "waiting"):
         service().saw(capability)          # this phone is in use (rules.host.claim_seat)
     return Caller(capability, version)
