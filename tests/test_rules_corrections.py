@@ -39,6 +39,17 @@ def test_the_host_moves_a_player_to_the_other_team_or_removes_them_before_the_st
     assert refused(table, {"type": "remove_player", "seat": 2}, Actor("seat", "white", 2)) == "host_only"
 
 
+def test_a_seat_number_names_one_player_for_the_whole_game():
+    """A removed player's seat number is never given to a newcomer: the host's second tap on Remove (or a
+    table screen behind the game) can't remove whoever joined after."""
+    table = Table(white=("Ann", "Abe"), black=("Bea", "Bob"), start=False)
+    table.do({"type": "remove_player", "seat": 4}, HOST)
+    table.do({"type": "join", "name": "Cy"}, Actor("join", "black"))
+    assert table.game.player(4) is None and [p.seat for p in table.game.team_players("black")] == [3, 5]
+    assert refused(table, {"type": "remove_player", "seat": 4}) == "no_such_player"
+    assert table.game.player(5).name == "Cy"
+
+
 def test_moving_refuses_a_full_team_or_a_name_already_there():
     table = Table(white=("Ann", "Abe", "Amy", "Al"), black=("Ann", "Bob", "Bea", "Ben"), start=False)
     assert refused(table, {"type": "move_player", "seat": 1}) == "team_full"

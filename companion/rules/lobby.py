@@ -51,7 +51,7 @@ def join(game, command, actor, rng):
     if len(name) < NAME_LENGTH[0]:
         raise RuleError("name_length", min=NAME_LENGTH[0], max=NAME_LENGTH[1])
     check_room(game, actor.team, name)
-    seat = max((p.seat for p in game.players), default=0) + 1
+    seat = game.last_seat + 1
     joined = {"type": "player_joined", "seat": seat, "team": actor.team, "name": name}
     # A phone already seated in this game (its seat comes from its cookie) switches teams.
     current = game.player(actor.seat) if actor.seat is not None else None

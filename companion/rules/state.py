@@ -159,6 +159,7 @@ class Game:
     match: int = 1                  # 2 after the first rematch, and so on
     joining_locked: bool = False
     players: list[Player] = field(default_factory=list)
+    last_seat: int = 0              # the highest seat number given: a seat number names one player for good
     rotation: dict[str, int] = field(default_factory=lambda: {t: 0 for t in TEAMS})
     keywords: dict[str, tuple] = field(default_factory=dict)
     dealt: list[str] = field(default_factory=list)     # every keyword dealt in this game, all matches
@@ -312,12 +313,13 @@ def _apply_in_place(game: Game, event: dict) -> None:
                                  words=tuple(words) if words else None)
     elif kind == "player_joined":
         game.players.append(Player(seat=event["seat"], name=event["name"], team=event["team"]))
+        game.last_seat = max(game.last_seat, event["seat"])
     elif kind in ("player_left", "player_removed"):
         game.players = [p for p in game.players if p.seat != event["seat"]]
         game.seat_links.pop(event["seat"], None)
         game.waiting_phones.discard(event["seat"])
         game.unattended.pop(event["seat"], None)
-        game.last_encrypted.pop(event["seat"], None)     # a newcomer may get this seat number
+        game.last_encrypted.pop(event["seat"], None)
     elif kind == "player_moved":
         moved = game.player(event["seat"])
         game.players = [p for p in game.players if p is not moved] + [Player(moved.seat, moved.name, event["team"])]
