@@ -48,7 +48,7 @@ class Prepared:
         return next(c.token for c in self.caps if c.kind == kind and (team is None or c.team == team))
 
     def etag(self, seat: int | str) -> str:
-        """The weak ETag of a seat's page and view at this version (companion/web/pages.py, api.py), for a
+        """The weak ETag of a seat's page and view at this version (companion/web/pages/rendering.py, api.py), for a
         phone that has not chosen a language of its own; of the table screen's page for "table"."""
         if seat == "table":
             return f'W/"v{self.state.version_seen_by(None)}-host--"'

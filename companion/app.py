@@ -15,6 +15,8 @@ from .games import MAX_EVENTS_PER_GAME, GameService
 from .logs import mask_secrets_in_logs
 from .push import Hub
 from .store import Store, make_engine
+from .web import init_web
+from .web.stream import init_streams
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCE = ROOT / "instance"
@@ -119,8 +121,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     hub = app.extensions["push"] = Hub(store, interval=app.config["PUSH_LOOK_SECONDS"])
     service.changed = hub.ring
 
-    from .web import init_web
-    from .web.stream import init_streams
     init_streams(app)
     init_web(app)
     return app

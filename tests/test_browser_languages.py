@@ -19,7 +19,7 @@ from playwright.sync_api import Page, expect
 
 from companion.messages import TASKS, refusal, side_text
 from companion.rules.words import contains_word
-from companion.web import LANGUAGE_NAMES
+from companion.web.locale import LANGUAGE_NAMES
 
 from .browser import PHONE, SHOTS, TABLE, read_qr, refused, shot
 

@@ -21,6 +21,7 @@ UNDEALT_WORDS = 4
 MIN_WORDS = 2 * 4 + UNDEALT_WORDS  # a custom list must hold at least this many distinct words (two teams' four)
 MAX_WORDS = 500                   # fits the request size limit with room to spare
 TIMER_SECONDS = (10, 600)         # the sand timer's allowed lengths; 30 is the rulebook's
+DEFAULT_TIMER = 30                # the rulebook's sand timer, offered first
 LANGUAGES = ("en", "fr", "ko")    # each has a keyword pack and a catalogue
 # Kept for emoji like 👩‍🚀 (elsewhere the comparisons ignore it: words.normalize); every other format
 # character is refused.

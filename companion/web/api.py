@@ -10,7 +10,7 @@ from .auth import api_caller, service
 from .commands import COMMANDS, expected_version, from_json
 from .errors import Refused
 from .openapi import openapi_document
-from .pages import command_answer, game_links
+from .answers import command_answer, game_links
 from .stream import event_stream
 
 api = Blueprint("api", __name__, url_prefix="/api")

@@ -46,7 +46,7 @@ class Caller:
     @property
     def viewer(self) -> Viewer:
         c = self.capability
-        # A new phone waiting to be let in sees what its seat link showed (web.pages.play), nothing more.
+        # A new phone waiting to be let in sees what its seat link showed (web/pages/phone.py `play`), nothing more.
         return Viewer("handoff" if c.kind == "waiting" else c.kind, seat=c.seat, team=c.team)
 
     def state(self) -> tuple[int, Game]:

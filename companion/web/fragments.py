@@ -23,7 +23,7 @@ pages together from their changed regions, and compares them byte for byte.
 
 A reused macro writes nothing tied to the request or the time: its forms carry `CSRF_SLOT` where the CSRF
 token goes (the token is signed for each phone's session), and `fill_csrf` writes each page's own token there
-as the page is sent (web/pages.py `render_view`). The cache is per process, least recently used first out,
+as the page is sent (web/pages/rendering.py `render_view`). The cache is per process, least recently used first out,
 and bounded by the characters it holds.
 """
 

@@ -16,6 +16,7 @@ INLINE = "PerTeam"    # `PerTeam[X]` is an object with `white` and `black`: writ
 @cache
 def answer_schemas() -> dict:
     """Each answer's type and every type it uses, by name (the type's name in view_types)."""
+    # Imported here: a server loads pydantic (a few MB a worker) only if someone asks for the document.
     from pydantic import TypeAdapter
 
     from .. import view_types

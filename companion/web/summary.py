@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, render_template, request, url_for
 
 from ..views import summary_for
-from . import speak
+from .locale import speak
 from .auth import Caller, api_caller, from_token, service, table_caller
 from .errors import Refused
 

@@ -7,7 +7,7 @@ from .walks import report, round_two_in_play
 def _plant(monkeypatch, app, world, leak):
     import companion.views as views
     import companion.web.api as api
-    import companion.web.pages as pages
+    import companion.web.pages.rendering as pages
     from flask import session
 
     if leak == "keywords":           # one team's keywords in everyone's view

@@ -1,0 +1,72 @@
+"""Which language a request speaks, and the templates' translations in it."""
+
+from urllib.parse import urlencode
+
+from flask import Flask, g, redirect, request, session
+from flask_babel import Babel, get_translations
+from flask_babel import refresh as refresh_locale
+from jinja2 import pass_context
+from markupsafe import Markup
+
+from ..messages import catalogue, elided, translate
+from ..rules.text import LANGUAGES
+from .auth import service
+
+# Each language in its own words, for the language switch.
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "ko": "한국어"}
+
+def _locale():
+    """This phone's own choice, else the game's language, else the browser's, else English."""
+    chosen = session.get("language")
+    if chosen in LANGUAGES:
+        return chosen
+    return g.get("game_language") or _game_language() or request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+def _game_language() -> str | None:
+    """The language of the game this request is about (an API refusal speaks it too); read only when
+    something is translated, so a poll answered 304 never loads the game."""
+    game_id = g.get("game_id")
+    if game_id is None:
+        return None
+    return service().load(game_id)[1].language
+
+
+def speak(mode: str, language: str) -> None:
+    """From here on this request speaks the game's language (unless this phone chose its own) and names
+    its sides for the game's mode; its catalogue is looked up once, here."""
+    g.mode, g.game_language = mode, language
+    refresh_locale()
+    g.catalogue = get_translations()
+
+
+def _formatted(context, text: str, variables: dict) -> str:
+    text = elided(text, variables)
+    return (Markup(text) if context.eval_ctx.autoescape else text) % variables
+
+
+@pass_context
+def _gettext(context, string: str, **variables) -> str:
+    return _formatted(context, translate(string), variables)
+
+
+@pass_context
+def _ngettext(context, singular: str, plural: str, num: int, **variables) -> str:
+    variables.setdefault("num", num)
+    return _formatted(context, catalogue().ungettext(singular, plural, num), variables)
+
+
+def init_locale(app: Flask) -> None:
+    Babel(app, locale_selector=_locale)
+    # Templates translate through this request's catalogue (see `speak`), formatting as Jinja's "newstyle"
+    # gettext does (the values escaped), with French elision before names (messages.elided).
+    app.jinja_env.install_gettext_callables(gettext=_gettext, ngettext=_ngettext, newstyle=False)
+
+    @app.before_request
+    def _language_from_link():
+        """`?lang=fr` on any page: this phone's interface language from now on (other phones keep theirs)."""
+        language = request.args.get("lang")
+        if request.method == "GET" and language in LANGUAGES:
+            session["language"] = language
+            rest = {k: v for k, v in request.args.items() if k != "lang"}
+            return redirect(request.path + ("?" + urlencode(rest) if rest else ""), 303)

@@ -1,0 +1,125 @@
+"""The home page (creating a game, joining with a code, "Back to your game"), the try-out, the rules, and
+the health check."""
+
+from __future__ import annotations
+
+from flask import redirect, render_template, request, session, url_for
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from sqlalchemy.exc import DBAPIError
+
+from ...messages import refusal, team_name
+from ...rules import OVER, RuleError
+from ...rules.text import DEFAULT_TIMER, MIN_WORDS
+from ..auth import remember_seat, remember_table, seated_caller, service
+from ..errors import Refused, status_of
+from . import pages
+
+
+@pages.get("/healthz")
+def healthz():
+    try:
+        service().store.check_writable()    # the database answers, and takes writes
+    except DBAPIError:
+        return {"status": "database unavailable or read-only"}, 503
+    return {"status": "ok"}
+
+
+# --- creating a game ----------------------------------------------------------------------
+
+def settings_from_form(form) -> dict:
+    """The create command's settings from the home page's form."""
+    settings = {"language": form.get("language", "en"), "mode": form.get("mode", "standard")}
+    if form.get("timer") == "1":
+        seconds = form.get("timer_seconds", "")
+        settings["timer"] = int(seconds) if seconds.isascii() and seconds.isdigit() and len(seconds) < 5 else -1
+    if form.get("words", "").strip():
+        settings["words"] = form["words"]
+    return settings
+
+
+def _home(error=None, status=200, form=None, code_error=None):
+    return render_template("pages/home.html", error=error, form=form or {}, default_timer=DEFAULT_TIMER,
+                           min_words=MIN_WORDS, code_error=code_error, my_games=my_games()), status
+
+
+def my_games() -> list[dict]:
+    """The games this phone has a seat in that are still being played (or waiting to start), for
+    "Back to your game": its seat cookie's tokens that still work, in games not over."""
+    found = []
+    for game_id in session.get("seats", {}):
+        seated = seated_caller(game_id)
+        if seated is None:
+            continue
+        game = service().load(game_id, seated.game_version)[1]
+        player = game.player(seated.capability.seat)
+        if game.phase != OVER and player is not None:
+            found.append({"url": url_for("pages.play", game_id=game_id), "name": player.name,
+                          "team": team_name(player.team, game.settings.mode), "round": game.round and game.round.number,
+                          "try_out": game.settings.try_out})
+    return found
+
+
+@pages.get("/")
+def home():
+    return _home()
+
+
+@pages.get("/rules")
+def rules():
+    """The rules (docs/rules.md in short) and the rulebook's FAQ, in this phone's language."""
+    return render_template("pages/rules.html", my_games=my_games())
+
+
+@pages.post("/join-code")
+def join_by_code():
+    """The home page's "Join with a code": the join page of the team whose code this is."""
+    try:
+        capability = service().join_by_code(request.form.get("code", ""))
+    except RuleError as error:
+        return _home(status=status_of(error.code), form=request.form,
+                     code_error=refusal(error.code, **error.params))
+    return redirect(url_for("pages.join", token=capability.token), 303)
+
+
+@pages.post("/games")
+def create_game():
+    try:
+        created = service().create(settings_from_form(request.form))
+    except RuleError as error:
+        return _home(refusal(error.code, **error.params), status_of(error.code), request.form)
+    remember_table(created.game_id, service().shared_tokens(created.game_id)["host"])
+    return redirect(url_for("pages.table", game_id=created.game_id), 303)
+
+
+# --- the try-out: one device plays every seat -----------------------------------------------
+
+def try_out_names(mode: str) -> dict[str, list[str]]:
+    if mode == "three_player":
+        return {"white": [_("Ann"), _("Ben")], "black": [_("Ivy")]}
+    return {"white": [_("Ann"), _("Ben")], "black": [_("Cleo"), _("Dev")]}
+
+
+@pages.post("/try")
+def create_try_out():
+    mode = request.form.get("mode", "standard")
+    try:
+        created = service().create({"language": str(get_locale()), "mode": mode, "try_out": True,
+                                    "players": try_out_names(mode)})
+    except RuleError as error:
+        return _home(refusal(error.code, **error.params), status_of(error.code), request.form)
+    tries = dict(session.get("try_out", {}))
+    tries[created.game_id] = {"seats": {str(s): t for s, t in created.seat_tokens.items()}}
+    session["try_out"] = tries
+    remember_seat(created.game_id, created.seat_tokens[1])
+    remember_table(created.game_id, service().shared_tokens(created.game_id)["host"])
+    return redirect(url_for("pages.table", game_id=created.game_id), 303)
+
+
+@pages.post("/try/<game_id>/seat/<int:seat>")
+def try_out_switch(game_id, seat):
+    token = session.get("try_out", {}).get(game_id, {}).get("seats", {}).get(str(seat))
+    if token is None:
+        raise Refused("not_seated")
+    remember_seat(game_id, token)
+    return redirect(url_for("pages.play", game_id=game_id), 303)

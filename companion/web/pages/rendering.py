@@ -1,0 +1,105 @@
+"""What every game page shares: rendered from the caller's view, its 304 poll and its stream, a posted
+command run and answered, and the careful buttons' first tap."""
+
+from __future__ import annotations
+
+from flask import current_app, jsonify, make_response, redirect, render_template, request, session, url_for
+
+from ...messages import refusal
+from ...rules import Actor, RuleError
+from ...views import view_for
+from ..answers import command_answer
+from ..auth import Caller, seated_caller, service
+from ..commands import from_form
+from ..errors import Refused, status_of, wants_json
+from ..fragments import KEYS_HEADER, fill_csrf
+from ..locale import speak
+from ..stream import event_stream
+
+
+def page_etag(caller: Caller, version: int, chosen: str | None = None) -> str:
+    """A live page's ETag: the caller's view at `version`, in this phone's own language if it chose one
+    (`chosen`: the page's HTML depends on nothing else that can change)."""
+    return f"{caller.etag(version)}-{chosen}" if chosen else caller.etag(version)
+
+
+def page_stream(caller: Caller):
+    """The page's stream (web/stream.py): its ETag as the page holds it, worked out again on every change."""
+    chosen = session.get("language")
+    return event_stream(caller, lambda c: f'W/"{page_etag(c, c.state()[0], chosen)}"')
+
+
+def unchanged(caller: Caller):
+    """The page's poll: a 304 when the page the phone shows is still current, without rendering it."""
+    etag = page_etag(caller, caller.state()[0], session.get("language"))
+    if request.if_none_match.contains_weak(etag):
+        response = current_app.response_class(status=304)
+        response.set_etag(etag, weak=True)
+        return response
+    return None
+
+
+def render_view(template: str, caller: Caller, refused: RuleError | Refused | None = None, status: int = 200,
+                **extra):
+    """A game page from the caller's view; `refused` is a command's refusal, worded on the page."""
+    version, game = caller.state()
+    view = view_for(game, caller.viewer, now=service().clock())
+    speak(view["mode"], view["language"])
+    error = refusal(refused.code, **refused.params) if refused is not None else None
+    etag = page_etag(caller, version, session.get("language"))
+    response = make_response(fill_csrf(render_template(
+        template, view=view, game_id=caller.game_id, error=error,
+        poll_interval=current_app.config["POLL_INTERVAL_MS"], stream_poll=current_app.config["STREAM_POLL_MS"],
+        etag=f'W/"{etag}"',          # the script polls this page with it: 304 until the view changes
+        try_out_bar=try_out_bar(caller.game_id) if view["try_out"] else None, **extra)), status)
+    response.set_etag(etag, weak=True)
+    response.vary.add(KEYS_HEADER)     # what changed of the page, for its script; else the whole page
+    return response
+
+
+def run(caller: Caller, command: dict, actor: Actor | None = None):
+    """Run a command from a form: (outcome, None), or (None, (refusal, status)) to show on the page. A
+    request asking for JSON gets the refusal as the API words it (the error handlers)."""
+    try:
+        return service().execute(caller.game_id, actor or caller.actor, command, caller.capability.token), None
+    except (RuleError, Refused) as error:
+        if wants_json():
+            raise
+        return None, (error, status_of(error.code))
+
+
+def done(outcome, page: str):
+    """A form's command went through: its JSON answer to the page's script, else back to the page."""
+    return jsonify(command_answer(outcome)) if wants_json() else redirect(page, 303)
+
+
+def try_out_bar(game_id: str) -> dict | None:
+    """This device's seats in its try-out, for the bar that switches between them."""
+    mine = session.get("try_out", {}).get(game_id)
+    if mine is None:
+        return None
+    _, game = service().load(game_id)
+    current = seated_caller(game_id)
+    return {"game_id": game_id, "table": url_for("pages.table", game_id=game_id),
+            "seats": [{"seat": p.seat, "name": p.name, "team": p.team} for p in game.players],
+            "current": current.capability.seat if current and request.endpoint != "pages.table" else None}
+
+
+# Commands whose button takes a second tap (the field that names what it acts on): the host's that name a
+# player, and a player's switching team, which a stray tap would do in the lobby.
+CAREFUL = {"remove-player": "seat", "skip-encryptor": "team", "cancel-seat-link": "seat", "switch-team": "team"}
+
+
+def first_tap(caller: Caller, command: str, page):
+    """A careful command's first tap, which comes without JavaScript (the script asks for the second tap
+    itself): `page(armed=...)`, the same page with that button now asking to be tapped again, or
+    `page(refusal, status)` saying at once why it can't be done. None for any other post."""
+    if command not in CAREFUL or request.form.get("confirmed") == "1":
+        return None
+    try:
+        service().check(caller.game_id, caller.actor, from_form(command, request.form))
+    except RuleError as error:
+        if wants_json():
+            raise
+        return page(error, status_of(error.code))
+    return page(armed=(command, request.form.get(CAREFUL[command], "")))

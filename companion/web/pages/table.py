@@ -1,0 +1,119 @@
+"""The table screen (the host's), moving it to another device, and the spectators' page."""
+
+from __future__ import annotations
+
+from flask import redirect, render_template, request, url_for
+
+from ...games import GAME_ID_LENGTH
+from ...messages import refusal
+from ...qr import qr_svg
+from ...rules import LOBBY, TEAMS
+from ...rules.text import DEFAULT_TIMER
+from ..answers import addresses, base_url, seat_link_url
+from ..auth import Caller, from_token, remember_table, service, table_caller
+from ..commands import commands_for, from_form
+from ..errors import Refused
+from . import pages
+from .rendering import done, first_tap, page_stream, render_view, run, unchanged
+
+
+def _table_page(caller: Caller, error=None, status=200, armed: tuple[str, str] | None = None):
+    """The table screen; `armed` is a careful command's (name, value) waiting for its second tap."""
+    links = service().table_links(caller.game_id)
+    urls = addresses(links.shared)
+    in_lobby = caller.state()[1].phase == LOBBY      # only the lobby shows the join links and codes
+    join = {team: urls[team] for team in TEAMS if team in urls} if in_lobby else {}
+    codes = service().join_codes(caller.game_id) if in_lobby else {}
+    seat_links = {seat: seat_link_url(token) for seat, token in links.seat_links.items()}
+    move = _move_link(links.move)
+    return render_view("pages/table.html", caller, error, status, join=join,
+                       qr={team: qr_svg(url) for team, url in join.items()}, codes=codes,
+                       home_url=base_url(),
+                       seat_links={seat: {"url": url, "qr": qr_svg(url)} for seat, url in seat_links.items()},
+                       spectator_url=urls.get("spectator"), armed=armed, default_timer=DEFAULT_TIMER, move=move)
+
+
+def _move_link(token: str | None) -> dict | None:
+    """The table screen's pending move link (its token), shown as a QR code until it is used or cancelled."""
+    if token is None:
+        return None
+    url = f"{base_url()}move/{token}"
+    return {"url": url, "qr": qr_svg(url)}
+
+
+@pages.get("/table/<game_id>")
+def table(game_id):
+    if len(game_id) > GAME_ID_LENGTH:
+        return _old_table_address(game_id)
+    caller = table_caller(game_id)
+    return unchanged(caller) or _table_page(caller)
+
+
+@pages.get("/table/<game_id>/stream")
+def table_stream(game_id):
+    return page_stream(table_caller(game_id))
+
+
+def _old_table_address(token: str):
+    """`/table/<host token>` (the API's `urls.table`, and bookmarks from before): makes this browser the
+    table screen and sends it to the address that names only the game, so the token leaves the address bar."""
+    caller = from_token(token, kinds=("host",))
+    remember_table(caller.game_id, token)
+    return redirect(url_for("pages.table", game_id=caller.game_id), 303)
+
+
+@pages.post("/table/<game_id>/move")
+def table_move_issue(game_id):
+    """Show a one-time link (as a QR code) that moves the table screen to another device, or cancel it; either
+    way a line of the public log."""
+    caller = table_caller(game_id)
+    command = "cancel_table_move" if request.form.get("cancel") == "1" else "offer_table_move"
+    outcome, error = run(caller, {"type": command})
+    if error:
+        return _table_page(caller, *error)
+    return done(outcome, url_for("pages.table", game_id=game_id))
+
+
+@pages.get("/move/<token>")
+def table_move(token):
+    """A move link, opened on the new device: one button, so a link preview or a QR scanner's peek at the
+    address doesn't use it up."""
+    caller = from_token(token, kinds=("table_move",))
+    return render_template("pages/move.html", game_id=caller.game_id)
+
+
+@pages.post("/move/<token>")
+def table_move_use(token):
+    """This device becomes the table screen with a new key; the old device's key stops working at once."""
+    caller = from_token(token, kinds=("table_move",))
+    outcome, error = run(caller, {"type": "take_table"})
+    if error:
+        return render_template("pages/move.html", game_id=caller.game_id,
+                               error=refusal(error[0].code, **error[0].params)), error[1]
+    remember_table(caller.game_id, outcome.host_token)
+    return redirect(url_for("pages.table", game_id=caller.game_id), 303)
+
+
+@pages.post("/table/<game_id>/<command:command>")
+def table_command(game_id, command):
+    if command not in commands_for("host"):
+        raise Refused("unknown_command")
+    caller = table_caller(game_id)
+    first = first_tap(caller, command, lambda *refused, **armed: _table_page(caller, *refused, **armed))
+    if first is not None:
+        return first
+    outcome, error = run(caller, from_form(command, request.form))
+    if error:
+        return _table_page(caller, *error)
+    return done(outcome, url_for("pages.table", game_id=game_id))
+
+
+@pages.get("/watch/<token>")
+def watch(token):
+    caller = from_token(token, kinds=("spectator",))
+    return unchanged(caller) or render_view("pages/watch.html", caller, token=token)
+
+
+@pages.get("/watch/<token>/stream")
+def watch_stream(token):
+    return page_stream(from_token(token, kinds=("spectator",)))
