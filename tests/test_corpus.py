@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules.state import EVENT_TYPES
+from companion.rules.events import EVENT_TYPES
 from companion.views import SPECTATOR, Viewer, summary_for, view_for
 
 from .corpus import patched, stored_game
