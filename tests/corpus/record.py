@@ -278,7 +278,10 @@ def seats_and_table(recording: Recording) -> tuple[ApiGame, str]:
 
 
 GAMES = {"standard": standard, "corrections": corrections, "tiebreak_and_rematch": tiebreak_and_rematch,
-         "three_player": three_player, "try_out": try_out, "seats_and_table": seats_and_table}
+         "three_player": three_player, "try_out": try_out, "seats_and_table": seats_and_table,
+         # Again once events were stored with their schema version (rules/event.py): every type at version 2.
+         "standard_versioned": standard, "seats_and_table_versioned": seats_and_table,
+         "tiebreak_and_rematch_versioned": tiebreak_and_rematch}
 
 
 def code_version() -> str:
