@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
 from .audience import EVERYONE
@@ -65,8 +66,10 @@ class Event:
     VERSION: ClassVar[int] = 1
 
     def __post_init__(self):
-        for f in fields(self):         # lists read from JSON become tuples: an event never changes
-            object.__setattr__(self, f.name, _frozen(getattr(self, f.name)))
+        for name in _names(type(self)):     # lists read from JSON become tuples: an event never changes
+            value = getattr(self, name)
+            if isinstance(value, (list, tuple, dict)):
+                object.__setattr__(self, name, _frozen(value))
 
     @property
     def type(self) -> str:
@@ -101,7 +104,7 @@ class Event:
     def from_json(cls, data: dict) -> Event:
         """The event from its JSON at this class's version (`rules.events.read` upgrades older ones first)."""
         given = {key: value for key, value in data.items() if key != "type"}
-        unknown = set(given) - {f.name for f in fields(cls)}
+        unknown = given.keys() - _names(cls)
         if unknown:
             raise ValueError(f"{cls.TYPE} v{cls.VERSION} has no field {', '.join(sorted(unknown))}: an upcaster "
                              "is missing (rules/event.py)")
@@ -128,6 +131,12 @@ def upcaster(event: type[Event], version: int):
         UPCASTERS[event.TYPE, version] = function
         return function
     return register
+
+
+@cache
+def _names(event: type[Event]) -> frozenset[str]:
+    """The names of an event class's fields (read once: a game's load reads every event it stored)."""
+    return frozenset(f.name for f in fields(event))
 
 
 def _frozen(value):
