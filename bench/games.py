@@ -21,6 +21,7 @@ from sqlalchemy import insert
 from companion.games import GAME_ID_BYTES, _capability_changes, new_token
 from companion.keywords import load_pack
 from companion.rules import ALL_CODES, HOST, OVER, PLAYING, TEAMS, Actor, Game, other
+from companion.rules.events import read
 from companion.store import Capability, Store, capabilities, events, games
 from tests.driver import Table
 
@@ -115,7 +116,7 @@ class Builder(Table):
     def do(self, command: dict, actor: Actor) -> list[dict]:
         before = self.game
         events = super().do(command, actor)
-        grants, revoked, _ = _capability_changes(self.game_id, events, before, self.clock())
+        grants, revoked, _ = _capability_changes(self.game_id, [read(e) for e in events], before, self.clock())
         assert not revoked
         self.caps += grants
         return events

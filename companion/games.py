@@ -22,6 +22,8 @@ from sqlalchemy.exc import DBAPIError
 from .keywords import load_pack
 from .rules import HOST, LOBBY, TEAMS, Actor, Game, RuleError, decide, replay
 from .rules.commands import BY_TYPE
+from .rules.event import Event
+from .rules.events import RematchStarted, read
 from .rules.host import PHONE_IN_USE_SECONDS
 from .rules.targets import stale
 from .store import Capability, Conflict, Store, Withdrawn
@@ -64,9 +66,10 @@ def normal_join_code(typed: str) -> str:
 
 @dataclass(frozen=True)
 class Outcome:
-    events: list[dict]
+    events: list[Event]
     version: int                            # the version of the caller's view after the command
-    seat_token: str | None = None           # a seat this command gave the caller (join, claiming a seat link)
+    seat: int | None = None                 # the seat this command gave the caller (join, claiming a seat link)...
+    seat_token: str | None = None           # ... and its token (a waiting one, while the claim waits)
     seat_link: str | None = None            # a new seat link the host asked for (its token)
     move_link: str | None = None            # a new link to move the table screen (its token)
     host_token: str | None = None           # the table screen's new key, for the device it moved to
@@ -84,40 +87,16 @@ class Changes(NamedTuple):
     promoted: list[tuple[str, str, int]]         # (kind, new kind, seat)
 
 
-def _capability_changes(game_id: str, events: list[dict], game: Game, now: float) -> Changes:
-    """The tokens these events grant and withdraw: a seat for each player seated (its phone in use `now`), a
-    new link for a phone that died (its old token stops working once the new phone takes the seat), a waiting
-    token for a new phone that used its link until a phone of its team lets it in (it then becomes the seat's
-    token), and a move link for the table screen, whose use gives the new device a new host token while the old
-    one becomes `moved` (refused, saying so)."""
+def _capability_changes(game_id: str, events: list[Event], game: Game, now: float) -> Changes:
+    """The tokens these events, decided on `game`, grant and withdraw (each event says which: `capabilities`,
+    rules/events.py), with a new token for each grant; a phone just given one is in use `now`."""
     grants, revoked, promoted = [], [], []
-    for e in events:
-        if e["type"] == "player_joined":
-            grants.append(Capability(new_token(), game_id, "seat", e["team"], e["seat"], now))
-        elif e["type"] in ("player_left", "player_removed"):
-            revoked += [("seat", e["seat"]), ("handoff", e["seat"]), ("waiting", e["seat"])]
-        elif e["type"] == "seat_link_cancelled":
-            revoked += [("handoff", e["seat"]), ("waiting", e["seat"])]
-        elif e["type"] == "seat_link_issued":
-            revoked += [("handoff", e["seat"]), ("waiting", e["seat"])]
-            grants.append(Capability(new_token(), game_id, "handoff", seat=e["seat"]))
-        elif e["type"] == "seat_claimed":
-            revoked += [("seat", e["seat"]), ("handoff", e["seat"])]
-            grants.append(Capability(new_token(), game_id, "seat", game.player(e["seat"]).team, e["seat"], now))
-        elif e["type"] == "seat_claim_waiting":
-            revoked += [("handoff", e["seat"]), ("waiting", e["seat"])]
-            grants.append(Capability(new_token(), game_id, "waiting", game.player(e["seat"]).team, e["seat"], now))
-        elif e["type"] == "seat_handed":
-            revoked.append(("seat", e["seat"]))
-            promoted.append(("waiting", "seat", e["seat"]))
-        elif e["type"] in ("table_move_offered", "table_move_cancelled"):
-            revoked.append(("table_move", None))
-            if e["type"] == "table_move_offered":
-                grants.append(Capability(new_token(), game_id, "table_move"))
-        elif e["type"] == "table_moved":
-            revoked.append(("table_move", None))
-            promoted.append(("host", "moved", None))
-            grants.append(Capability(new_token(), game_id, "host"))
+    for event in events:
+        changes = event.capabilities(game)
+        grants += [Capability(new_token(), game_id, g.kind, g.team, g.seat, now if g.in_use else None)
+                   for g in changes.grants]
+        revoked += changes.revoked
+        promoted += changes.promoted
     return Changes(grants, revoked, promoted)
 
 
@@ -181,14 +160,14 @@ class GameService:
             seats = _capability_changes(game_id, first, Game(), self.clock()).grants
             caps = [Capability(new_token(), game_id, "host")] + seats
             codes = {}
-            if not first[0]["try_out"]:     # a try-out can't take in anyone: no join links, no spectators
+            if not first[0].try_out:     # a try-out can't take in anyone: no join links, no spectators
                 joins = [Capability(new_token(), game_id, "join", team=team) for team in TEAMS]
                 caps += [Capability(new_token(), game_id, "spectator"), *joins]
                 codes = {new_join_code(self.code_rng): c.token for c in joins}
                 if len(codes) < len(joins):
                     continue
             try:
-                self.store.create_game(game_id, first, caps, codes)
+                self.store.create_game(game_id, [e.to_json() for e in first], caps, codes)
             except Conflict:
                 continue
             return Created(game_id, {c.seat: c.token for c in seats})
@@ -203,7 +182,7 @@ class GameService:
         rows = self.store.events_after(game_id, start_seq)
         if not rows:
             return start_seq, state or Game()
-        state = replay([e for _, e, _ in rows], state)
+        state = replay([read(data) for _, data, _ in rows], state)
         version = rows[-1][0]
         self.cache.put(game_id, version, state)
         return version, state
@@ -215,7 +194,8 @@ class GameService:
         once per change of the game, not once per stream (web/stream.py)."""
         rows = self.store.events_after(game_id, version)
         changes = []
-        for seq, event, _ in rows:
+        for seq, data, _ in rows:
+            event = read(data)
             changes.append((seq, _capability_changes(game_id, [event], game, now=0.0)))   # (its grants unused)
             game = replay([event], game)
         if rows:
@@ -229,8 +209,9 @@ class GameService:
         if match == game.match:
             return game
         events, played = [], 1
-        for _, event, _ in self.store.events_after(game_id):
-            if event["type"] == "rematch_started":
+        for _, data, _ in self.store.events_after(game_id):
+            event = read(data)
+            if isinstance(event, RematchStarted):
                 if played == match:
                     return replay(events)
                 played += 1
@@ -263,16 +244,19 @@ class GameService:
                 raise RuleError("game_too_long", limit=self.max_events)
             caps, revoked, promoted = _capability_changes(game_id, events, game, now)
             try:
-                new_version = self.store.append(game_id, version, events, caps, revoked, token, promoted)
+                new_version = self.store.append(game_id, version, [e.to_json() for e in events], caps, revoked,
+                                                token, promoted)
             except Conflict:
                 continue
             except Withdrawn:
                 raise RuleError("seat_gone" if actor.kind in ("seat", "handoff") else "no_capability") from None
             self.cache.put(game_id, new_version, after)
             self.changed(game_id)
-            granted = lambda *kinds: next((c.token for c in caps if c.kind in kinds), None)   # noqa: E731
-            return Outcome(events, after.version_seen_by(seat), granted("seat", "waiting"), granted("handoff"),
-                           granted("table_move"), granted("host"))
+            seated = next((c for c in caps if c.kind in ("seat", "waiting")), None)      # the caller's new seat
+            granted = lambda kind: next((c.token for c in caps if c.kind == kind), None)   # noqa: E731
+            return Outcome(events, after.version_seen_by(seat), seated.seat if seated else None,
+                           seated.token if seated else None, granted("handoff"), granted("table_move"),
+                           granted("host"))
         raise RuleError("busy")
 
     def _given(self, declared, command: dict, game_id: str, game: Game, now: float) -> dict:

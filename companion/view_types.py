@@ -22,7 +22,8 @@ from .rules import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAM
 from .rules.commands import START_PROBLEMS
 from .rules.notes import KEYWORD_NOTE_MAX_LENGTH
 from .rules.text import LANGUAGES, NOTE_LINE_MAX_LENGTH, TIMER_SECONDS
-from .rules.state import EVENT_TYPES, MAX_ROUNDS, MAX_TEAM, MIN_TEAM, MODES, STANDARD
+from .rules.events import EVENT_TYPES
+from .rules.state import MAX_ROUNDS, MAX_TEAM, MIN_TEAM, MODES, STANDARD
 
 PHASES = (LOBBY, PLAYING, KEYWORD_GUESSING, KEYWORD_JUDGING, OVER)
 ROLES = ("seat", "host", "spectator", "join", "handoff")      # views.Viewer.kind, and web.auth's seat link

@@ -7,7 +7,8 @@ transports carry the commands:
 
 - `ApiGame`: the JSON API with bearer tokens, like a `curl` user, through a Flask test client or a real
   server's address (`UrlClient`);
-- `Table`: in-process, straight through the rules (`decide`, `replay`), as the service would.
+- `Table`: in-process, straight through the rules (`decide`, `replay`), as the service would; its log holds
+  the events as the store keeps them (their JSON).
 
 A sender ("who") is whatever the transport addresses one by: a token for the API, an `Actor` in-process.
 """
@@ -206,10 +207,12 @@ class Table(Driver):
             self.command(HOST, "start")
 
     def do(self, command: dict, actor: Actor) -> list[dict]:
+        """The rules' command `command`: its events, as the store keeps them (their JSON), also in `events`."""
         events = decide(self.game, command, actor, self.rng)
         self.game = replay(events, self.game)
-        self.events += events
-        return events
+        stored = [event.to_json() for event in events]
+        self.events += stored
+        return stored
 
     # --- the transport -------------------------------------------------------------------------
     def view(self, who: Actor) -> dict:

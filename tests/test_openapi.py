@@ -15,7 +15,7 @@ from openapi_spec_validator import validate
 
 from companion.messages import REASONS, TASKS
 from companion.rules.host import PHONE_IN_USE_SECONDS
-from companion.rules.state import EVENT_TYPES
+from companion.rules.events import EVENT_TYPES
 from companion.views import _NOTICE_FIELDS
 from companion.web.commands import COMMANDS
 from companion.rules.guards import SENDER_REFUSALS

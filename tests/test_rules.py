@@ -554,7 +554,7 @@ def test_every_code_can_be_drawn_and_production_draws_from_the_system_generator(
 
 
 def test_every_event_a_game_produces_is_a_known_event_type():
-    from companion.rules.state import EVENT_TYPES
+    from companion.rules.events import EVENT_TYPES
     table = Table(white=("A1", "A2", "A3"), black=("B1",), start=False)
     table.do({"type": "issue_seat_link", "seat": 4}, HOST)           # no phone of Black in use: claimed at once
     table.do({"type": "claim_seat", "in_use": [1, 2, 3]}, Actor("handoff", seat=4))

@@ -4,7 +4,7 @@ import pytest
 
 from companion.rules import HOST, LOBBY, OVER, PLAYING, Actor, RuleError
 from companion.rules.queries import last_entry
-from companion.rules.state import replay
+from companion.rules import replay
 from companion.rules.text import custom_words
 
 from .driver import WORDS, Table, wrong
@@ -345,10 +345,10 @@ def claim(table, seat, in_use=EVERY_PHONE, at=None):
 def test_a_seat_link_is_issued_by_the_host_and_claimed_by_a_handoff_link_only():
     table = Table(white=("Ann",), black=("Bea",), start=False)       # nobody else in White to ask
     assert table.do({"type": "issue_seat_link", "seat": 1, "at": 100.0}, HOST) == [
-        {"type": "seat_link_issued", "seat": 1, "at": 100.0}]
+        {"type": "seat_link_issued", "v": 2, "seat": 1, "at": 100.0}]
     assert table.game.seat_links == {1: 100.0}
     assert refused(table, {"type": "claim_seat", "in_use": []}, Actor("seat", "white", 1)) == "seat_link_only"
-    assert claim(table, 1, in_use=[2], at=160.0) == [{"type": "seat_claimed", "seat": 1, "unattended": True,
+    assert claim(table, 1, in_use=[2], at=160.0) == [{"type": "seat_claimed", "v": 2, "seat": 1, "unattended": True,
                                                       "at": 160.0}]
     assert [n["kind"] for n in table.game.notices] == ["seat_link_issued", "seat_claimed"]
     assert refused(table, {"type": "claim_seat", "in_use": []}, Actor("handoff", seat=1)) == "seat_link_only"
@@ -390,7 +390,7 @@ def test_the_seats_own_old_phone_is_asked_too_and_may_let_its_new_phone_in():
 def test_with_no_phone_of_the_team_in_use_a_claim_goes_through_and_stays_loud_until_a_teammate_acknowledges():
     table = Table(white=("Ann", "Abe", "Amy"))                        # Ann 1, Abe 2, Amy 3 White; 4 and 5 Black
     table.do({"type": "issue_seat_link", "seat": 1}, HOST)
-    assert claim(table, 1, in_use=[4, 5], at=500.0) == [{"type": "seat_claimed", "seat": 1, "unattended": True,
+    assert claim(table, 1, in_use=[4, 5], at=500.0) == [{"type": "seat_claimed", "v": 2, "seat": 1, "unattended": True,
                                                           "at": 500.0}]
     assert table.game.unattended == {1: 500.0}
     assert table.game.notices[-1] == {"kind": "seat_claimed", "round": 1, "seat": 1, "unattended": True, "at": 500.0}
@@ -430,7 +430,7 @@ def test_the_lone_interceptors_seat_asks_its_own_phone_while_it_is_in_use():
     assert claim(table, 3, in_use=[1, 2, 3]) == [{"type": "seat_claim_waiting", "seat": 3}]
     assert refused(table, {"type": "let_in", "seat": 3}, table.seat(1)) == "teammates_let_in"
     table.do({"type": "issue_seat_link", "seat": 3}, HOST)
-    assert claim(table, 3, in_use=[1, 2], at=10.0) == [{"type": "seat_claimed", "seat": 3, "unattended": True,
+    assert claim(table, 3, in_use=[1, 2], at=10.0) == [{"type": "seat_claimed", "v": 2, "seat": 3, "unattended": True,
                                                          "at": 10.0}]
     assert refused(table, {"type": "acknowledge_claim", "seat": 3}, table.seat(3)) == "teammates_acknowledge"
     assert table.game.unattended == {3: 10.0}
@@ -482,7 +482,7 @@ def test_a_rematch_goes_back_to_the_lobby_with_the_same_seats_then_deals_fresh_k
     table = _finished(Table(white=("Ann", "Abe", "Amy"), black=("Bea", "Bob")))
     first = dict(table.game.keywords)
     seats = [(p.seat, p.name, p.team) for p in table.game.players]
-    assert table.do({"type": "rematch"}, HOST) == [{"type": "rematch_started"}]
+    assert table.do({"type": "rematch"}, HOST) == [{"type": "rematch_started", "v": 2}]
     game = table.game
     assert game.phase == LOBBY and game.match == 2 and not game.rounds and not game.keywords
     assert [(p.seat, p.name, p.team) for p in game.players] == seats

@@ -55,8 +55,11 @@ from companion.rules import (ALL_CODES, HOST, KEYWORD_GUESSING, KEYWORD_JUDGING,
 from companion.rules import round_end as end
 from companion.rules import three_player
 from companion.rules.queries import correctable, last_entry
-from companion.rules.audience import EVERYONE, audience, seat_audience, team_audience
-from companion.rules.state import EVENT_TYPES, Guess, Notes, Tokens, _apply_in_place, token_awards
+from companion.rules.audience import EVERYONE, seat_audience, team_audience
+from companion.rules.events import EVENT_TYPES, read
+from companion.rules.fold import fold
+from companion.rules.state import Guess, Notes, Tokens, token_awards
+from companion.rules.event import Event
 from companion.rules.words import contains_word, same_word
 from companion.views import SPECTATOR, Viewer, version_for, view_for
 
@@ -217,8 +220,8 @@ class DecryptoTable(RuleBasedStateMachine):
         super().__init__()
         self.game = Game()
         self.snapshot = Game()         # the same events folded into a separate object, to compare with
-        self.events: list[dict] = []
-        self.stored: list[dict] = []   # the log as the store keeps it: one event per slot (store.py)
+        self.events: list[Event] = []
+        self.stored: list[dict] = []   # the log as the store keeps it: its JSON, one event per slot (store.py)
         self.rng = random.Random(0)
         self.clue_numbers = 0
         self.wrong_decryption = 0      # in percent, per example: how often the "play" rule decrypts wrong
@@ -251,19 +254,22 @@ class DecryptoTable(RuleBasedStateMachine):
             guess = game.round.current.guess_by(actor.team)
             assert not guess.sealed and guess.code == tuple(parse_guess(command.get("code"))), command
             return events
-        assert all(e["type"] in EVENT_TYPES for e in events)
+        assert all(e.type in EVENT_TYPES for e in events)
+        # rules/event.py: an event reads back from its stored JSON as itself.
+        assert all(read(e.to_json()) == e for e in events), events
         after = replay(events, game)
         self.check_command(command, actor, game, events, after)
         self.game = after
         self.events += events
         for event in events:
-            if event.get("slot"):
-                self.stored = [e for e in self.stored if e.get("slot") != event["slot"]]
-            self.stored.append(event)
+            stored = event.to_json()
+            if stored.get("slot"):
+                self.stored = [e for e in self.stored if e.get("slot") != stored["slot"]]
+            self.stored.append(stored)
         # The state is the fold of its events (rules/state.py): folding the same events into a separate
         # copy gives the same state (and the whole log is replayed from scratch after every step, below).
         for event in events:
-            _apply_in_place(self.snapshot, event)
+            fold(self.snapshot, event)
         assert self.snapshot == after
         self.check_state()
         self.check_repeat(command, actor, game, after)
@@ -271,7 +277,7 @@ class DecryptoTable(RuleBasedStateMachine):
         return events
 
     @staticmethod
-    def check_versions(events: list[dict], before: Game, after: Game) -> None:
+    def check_versions(events: list[Event], before: Game, after: Game) -> None:
         """Issues 12 and 20 (per-viewer versions, rules/audience.py): each viewer's version moves by exactly
         the number of the command's events it can see (dense: +1 each; the other team's drafts move nothing),
         and a viewer whose version did not move sees exactly the view it saw (no screen is left behind)."""
@@ -282,12 +288,12 @@ class DecryptoTable(RuleBasedStateMachine):
             for event in events:        # who sees an event: everyone, or the team of the player as it was
                 player = state.player(viewer.seat) if viewer.seat else None
                 sees = (EVERYONE, team_audience(player.team), seat_audience(player.seat)) if player else (EVERYONE,)
-                visible += audience(event) in sees
+                visible += event.audience() in sees
                 state = replay([event], state)
             moved = version_for(after, viewer) - version_for(before, viewer)
-            assert moved == visible, (viewer, [e["type"] for e in events], moved, visible)
+            assert moved == visible, (viewer, [e.type for e in events], moved, visible)
             if moved == 0:
-                assert view_for(after, viewer) == view_for(before, viewer), (viewer, [e["type"] for e in events])
+                assert view_for(after, viewer) == view_for(before, viewer), (viewer, [e.type for e in events])
 
     def check_repeat(self, command: dict, actor: Actor, before: Game, after: Game) -> None:
         """Issue 11: the same command sent again (a double tap, a retry), naming what its player saw before
@@ -688,7 +694,7 @@ class DecryptoTable(RuleBasedStateMachine):
                     # docs/rules.md "Seats": at once only when no phone of the seat's team is in use.
                     team = game.player(seat).team
                     alone = not any(game.player(s).team == team for s in in_use)
-                    assert outcome[0]["type"] == ("seat_claimed" if alone else "seat_claim_waiting")
+                    assert outcome[0].type == ("seat_claimed" if alone else "seat_claim_waiting")
         elif kind == "cancel_seat_link":
             seat = data.draw(st.sampled_from(seats + [99]), label="seat")
             self.send({"type": kind, "seat": seat}, HOST if data.draw(st.integers(0, 3)) else self.any_actor(data))
@@ -820,9 +826,9 @@ class DecryptoTable(RuleBasedStateMachine):
 
     # --- invariants ------------------------------------------------------------------------------
 
-    def check_command(self, command: dict, actor: Actor, before: Game, events: list[dict], after: Game) -> None:
+    def check_command(self, command: dict, actor: Actor, before: Game, events: list[Event], after: Game) -> None:
         """What one accepted command may do, judged from the state before and after it."""
-        kinds = [e["type"] for e in events]
+        kinds = [e.type for e in events]
         kind = command["type"]
         player = before.player(actor.seat) if actor.kind == "seat" else None
         if kind == "guess":
@@ -874,8 +880,8 @@ class DecryptoTable(RuleBasedStateMachine):
                 for transmission in r.transmissions.values():
                     self.turns[transmission.encryptor] = (before.match, r.number)
         for event in events:
-            if event["type"] in ("player_left", "player_removed"):
-                self.turns.pop(event["seat"], None)
+            if event.type in ("player_left", "player_removed"):
+                self.turns.pop(event.seat, None)
         if kind == "start":
             # docs/rules.md "Rematch": each team's first Encryptor of a match is the player who has gone
             # longest without encrypting (never, first), the earliest in join order among equals.

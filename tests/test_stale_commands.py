@@ -119,7 +119,7 @@ def test_take_back_removes_only_the_entry_the_table_screen_offered(client):
     assert all(t["announced"] for t in game.view(host)["rounds"][0]["transmissions"].values())
     now = game.view(host)["host"]["take_back"]
     assert game.post("take-back", host, now).status_code == 200
-    assert game.events()[-1] == {"type": "entry_taken_back", **now}
+    assert game.events()[-1] == {"type": "entry_taken_back", "v": 2, **now}
     stale(game, unchanged(game, lambda: game.post("take-back", host, now)), "entry_changed")   # the repeat
 
 

@@ -16,7 +16,7 @@ import json
 import pytest
 
 from companion.rules import HOST, OVER, TEAMS, Actor, other
-from companion.rules.state import replay
+from companion.rules import replay
 from companion.rules.three_player import INTERCEPTOR, TEAM
 from companion.views import Viewer, view_for
 

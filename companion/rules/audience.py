@@ -22,16 +22,12 @@ What a slot must hold for the log without the replaced events to replay to the s
   only in a lobby, and drafts and notes are written only once a match started: a slot names its match).
 tests/test_rules_state_machine.py replays the log without the replaced events after every command.
 
+Each event says its audience and slot itself (rules/events.py: `audience`, `slot_in`); `fold.stamp` marks a
+replaceable one with its slot and ordinal, and the fold counts every event for its audience (rules/fold.py).
+
 An audience too narrow would leave a screen behind: the same machine checks, after every command, that a
 viewer whose version did not move sees exactly the same view.
 """
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .state import Game
 
 EVERYONE = "everyone"
 
@@ -42,34 +38,3 @@ def team_audience(team: str) -> str:
 
 def seat_audience(seat: int) -> str:
     return f"seat:{seat}"
-
-
-def audience(event: dict) -> str:
-    """The audience of an event: EVERYONE, `team_audience(team)` or `seat_audience(seat)`."""
-    if event["type"] == "guess_saved" and not event["sealed"]:
-        return team_audience(event["by"])      # a draft: only the team that guesses sees it
-    if event["type"] == "note_written":
-        return team_audience(event["team"])    # a note: only the team that wrote it
-    return EVERYONE
-
-
-def slot(game: Game, event: dict) -> str | None:
-    """The slot of a replaceable event in `game` (the state its command was decided on); None for the others.
-    Every event for fewer than everyone has one."""
-    if event["type"] == "guess_saved" and not event["sealed"]:
-        return f"draft:{game.match}:{game.round.number}:{event['transmission']}:{event['by']}"
-    if event["type"] == "note_written":
-        which = f"keyword:{event['keyword']}" if "keyword" in event else f"line:{event['line']}"
-        return f"note:{game.match}:{event['team']}:{which}"
-    return None
-
-
-def stamp(game: Game, events: list[dict]) -> list[dict]:
-    """`events`, decided on `game`, with each replaceable one marked with its `slot` and its `ordinal`."""
-    counts, stamped = dict(game.counts), []
-    for event in events:
-        who = audience(event)
-        counts[who] = counts.get(who, 0) + 1
-        where = slot(game, event)
-        stamped.append({**event, "slot": where, "ordinal": counts[who]} if where else event)
-    return stamped

@@ -2,7 +2,7 @@
 handler, and its documentation. The rules (`decide`), the service, the web layer (parsing, rate limits) and
 the OpenAPI document all read this.
 
-Adding a command: write its handler (and its events in state.py), then one `Command` below.
+Adding a command: write its handler (and its events in events.py), then one `Command` below.
 """
 
 from __future__ import annotations

@@ -2,22 +2,24 @@
 
 A command is a dict with a "type"; an actor says who sends it (host, a team's join link, a seat).
 Nothing here mutates `game`; randomness comes only from `rng` and is written into the events. Each
-command's handler and facts are declared in `commands.py`. A command that would change nothing (a draft
-equal to the team's draft, a note as it stands) gives no event; a replaceable event comes marked with its slot (audience.py).
+command's handler and facts are declared in `commands.py`, its events in `events.py`. A command that would
+change nothing (a draft equal to the team's draft, a note as it stands) gives no event; a replaceable event
+comes marked with its slot (audience.py).
 """
 
 from __future__ import annotations
 
 import random
 
-from .audience import stamp
 from .commands import BY_TYPE
 from .errors import RuleError
+from .event import Event
+from .fold import stamp
 from .guards import SENDER_REFUSALS, Actor
 from .state import Game
 
 
-def decide(game: Game, command: dict, actor: Actor, rng: random.Random) -> list[dict]:
+def decide(game: Game, command: dict, actor: Actor, rng: random.Random) -> list[Event]:
     declared = BY_TYPE.get(command.get("type"))
     if declared is None:
         raise RuleError("unknown_command")

@@ -10,7 +10,12 @@ from .errors import RuleError
 from .guards import player_at, require_phase, require_real_game, seated_player
 from .play import after_resolution
 from .queries import correctable, keywords_public, last_entry, skip_problem
-from .state import OVER, PLAYING, TEAMS, replay
+from .event import Event
+from .events import (ClaimAcknowledged, CorrectionAnswered, CorrectionProposed, CorrectionWithdrawn, EncryptorSkipped,
+                     EntryTakenBack, RevealCorrected, RoundReopened, SeatClaimed, SeatClaimWaiting, SeatHanded,
+                     SeatLinkCancelled, SeatLinkIssued, TableMoveCancelled, TableMoved, TableMoveOffered)
+from .fold import replay
+from .state import OVER, PLAYING, TEAMS
 from .text import parse_code
 
 # A phone is in use when it asked for its view (its page, a poll, its stream, a command) this recently; a claim
@@ -26,7 +31,7 @@ def skip_encryptor(game, command, actor, rng):
     problem = skip_problem(game, team) if isinstance(team, str) else "no_such_team"
     if problem is not None:
         raise RuleError(problem)
-    return [{"type": "encryptor_skipped", "team": team, "code": list(draw_code(rng))}]
+    return [EncryptorSkipped(team=team, code=draw_code(rng))]
 
 
 def take_back(game, command, actor, rng):
@@ -34,7 +39,7 @@ def take_back(game, command, actor, rng):
     entry = last_entry(game)
     if entry is None:
         raise RuleError("nothing_to_take_back")
-    return [{"type": "entry_taken_back", **entry}]
+    return [EntryTakenBack(**entry)]
 
 
 def propose_correction(game, command, actor, rng):
@@ -51,8 +56,8 @@ def propose_correction(game, command, actor, rng):
     # (A spare random source: these events are only looked at, and the game's own dice stay untouched.)
     if keywords_public(game) and _resumes_play(game, _corrected(game, decryption, interception, random.Random())):
         raise RuleError("correction_resumes_play")
-    return [{"type": "correction_proposed", "round": r.number, "team": transmission.team,
-             "decryption": list(decryption), "interception": list(interception) if interception else None}]
+    return [CorrectionProposed(round=r.number, team=transmission.team, decryption=decryption,
+                               interception=interception or None)]
 
 
 def answer_correction(game, command, actor, rng):
@@ -66,7 +71,7 @@ def answer_correction(game, command, actor, rng):
     accept = command.get("accept")
     if not isinstance(accept, bool):
         raise RuleError("accept_malformed")
-    events = [{"type": "correction_answered", "team": player.team, "accept": accept}]
+    events = [CorrectionAnswered(team=player.team, accept=accept)]
     if not accept or correction.confirmed | {player.team} != set(TEAMS):
         return events
     after = replay(events, game)
@@ -76,22 +81,22 @@ def answer_correction(game, command, actor, rng):
     return events + corrected
 
 
-def _resumes_play(game, corrected: list[dict]) -> bool:
+def _resumes_play(game, corrected: list[Event]) -> bool:
     """Whether a correction's events take a game that is over back into play (a next round, the tiebreak)."""
     return replay(corrected, game).phase != OVER
 
 
-def _corrected(game, decryption, interception, rng) -> list[dict]:
+def _corrected(game, decryption, interception, rng) -> list[Event]:
     """The events of the last reveal corrected to these guesses, and what its round's end now leads to."""
     r, transmission = correctable(game)
     code = transmission.code
-    corrected = {"type": "reveal_corrected", "round": r.number, "team": transmission.team,
-                 "decryption": list(decryption), "interception": list(interception) if interception else None,
-                 "intercepted": interception == code, "miscommunicated": decryption != code}
+    corrected = RevealCorrected(round=r.number, team=transmission.team, decryption=decryption,
+                                interception=interception or None, intercepted=interception == code,
+                                miscommunicated=decryption != code)
     if not r.finished:
         return [corrected]
     # The corrected reveal ended its round: judge that round's end again.
-    reopened = {"type": "round_reopened", "round": r.number}
+    reopened = RoundReopened(round=r.number)
     after = replay([reopened, corrected], game)
     return [reopened, corrected] + after_resolution(after, rng)
 
@@ -99,14 +104,14 @@ def _corrected(game, decryption, interception, rng) -> list[dict]:
 def withdraw_correction(game, command, actor, rng):
     if game.correction is None:
         raise RuleError("no_correction")
-    return [{"type": "correction_withdrawn"}]
+    return [CorrectionWithdrawn()]
 
 
 def issue_seat_link(game, command, actor, rng):
     """A fresh link to a player's seat, for a new phone (the service mints the token); never in a try-out,
     whose seats are all on the one device that made it. The seat's team sees it at once on its phones."""
     require_real_game(game)
-    return [{"type": "seat_link_issued", "seat": player_at(game, command).seat, "at": command.get("at")}]
+    return [SeatLinkIssued(seat=player_at(game, command).seat, at=command.get("at"))]
 
 
 def cancel_seat_link(game, command, actor, rng):
@@ -114,7 +119,7 @@ def cancel_seat_link(game, command, actor, rng):
     seat = player_at(game, command).seat
     if seat not in game.seat_links:
         raise RuleError("no_seat_link")
-    return [{"type": "seat_link_cancelled", "seat": seat}]
+    return [SeatLinkCancelled(seat=seat)]
 
 
 def claim_seat(game, command, actor, rng):
@@ -129,8 +134,8 @@ def claim_seat(game, command, actor, rng):
     in_use = command.get("in_use")
     team = game.player(actor.seat).team
     if in_use is None or any(p.seat in in_use for p in game.team_players(team)):
-        return [{"type": "seat_claim_waiting", "seat": actor.seat}]
-    return [{"type": "seat_claimed", "seat": actor.seat, "unattended": True, "at": command.get("at")}]
+        return [SeatClaimWaiting(seat=actor.seat)]
+    return [SeatClaimed(seat=actor.seat, unattended=True, at=command.get("at"))]
 
 
 def _team_seat(game, command, actor, refusal: str):
@@ -148,7 +153,7 @@ def let_in(game, command, actor, rng):
     me, seat = _team_seat(game, command, actor, "teammates_let_in")
     if seat.seat not in game.waiting_phones:
         raise RuleError("no_waiting_phone")
-    return [{"type": "seat_handed", "seat": seat.seat, "by": me.seat}]
+    return [SeatHanded(seat=seat.seat, by=me.seat)]
 
 
 def reject_seat_link(game, command, actor, rng):
@@ -157,7 +162,7 @@ def reject_seat_link(game, command, actor, rng):
     me, seat = _team_seat(game, command, actor, "not_your_team")
     if seat.seat not in game.seat_links and seat.seat not in game.waiting_phones:
         raise RuleError("no_seat_link")
-    return [{"type": "seat_link_cancelled", "seat": seat.seat, "by": me.seat}]
+    return [SeatLinkCancelled(seat=seat.seat, by=me.seat)]
 
 
 def acknowledge_claim(game, command, actor, rng):
@@ -168,25 +173,25 @@ def acknowledge_claim(game, command, actor, rng):
         raise RuleError("teammates_acknowledge")
     if seat.seat not in game.unattended:
         raise RuleError("no_unattended_claim")
-    return [{"type": "claim_acknowledged", "seat": seat.seat, "by": me.seat}]
+    return [ClaimAcknowledged(seat=seat.seat, by=me.seat)]
 
 
 # --- moving the table screen: in the public log, and a move, not a copy (the service replaces the host
-# token when the link is used: games._capability_changes)
+# token when the link is used: `TableMoved.capabilities`)
 
 def offer_table_move(game, command, actor, rng):
     """A one-time link that makes another device the table screen (replacing any earlier one)."""
-    return [{"type": "table_move_offered", "at": command.get("at")}]
+    return [TableMoveOffered(at=command.get("at"))]
 
 
 def cancel_table_move(game, command, actor, rng):
     if not game.move_offered:
         raise RuleError("no_table_move")
-    return [{"type": "table_move_cancelled"}]
+    return [TableMoveCancelled()]
 
 
 def take_table(game, command, actor, rng):
     """The move link, used on the new device: it becomes the table screen, and the old one stops being it."""
     if not game.move_offered:
         raise RuleError("no_table_move")
-    return [{"type": "table_moved", "at": command.get("at")}]
+    return [TableMoved(at=command.get("at"))]

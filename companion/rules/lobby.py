@@ -9,7 +9,10 @@ from .codes import draw_code
 from .errors import RuleError
 from .guards import player_at, require_phase, require_real_game, seated_player
 from .queries import spare_words, start_problem
-from .state import LOBBY, MODES, OVER, STANDARD, TEAMS, Game, apply, other
+from .events import (GameCreated, GameStarted, JoiningLocked, PlayerJoined, PlayerLeft, PlayerMoved, PlayerRemoved,
+                     RematchStarted, RoundStarted, TeamsShuffled, TimerSet)
+from .fold import apply
+from .state import LOBBY, MODES, OVER, STANDARD, TEAMS, Game, other
 from .text import LANGUAGES, NAME_LENGTH, TIMER_SECONDS, UNDEALT_WORDS, clean_text, custom_words, timer_setting
 from .words import distinct_words, normalize
 
@@ -26,16 +29,16 @@ def create(game, command, actor, rng):
         raise RuleError("unknown_mode")
     timer = timer_setting(command)
     words = command.get("words")
-    created = {"type": "game_created", "language": language, "mode": mode, "timer": timer,
-               "words": custom_words(words) if words is not None else None,
-               "try_out": command.get("try_out") is True}
+    created = GameCreated(language=language, mode=mode, timer=timer,
+                          words=custom_words(words) if words is not None else None,
+                          try_out=command.get("try_out") is True)
     events = [created]
-    if created["try_out"]:
+    if created.try_out:
         after = apply(game, created)
         names = command.get("players") or {}
         for team in TEAMS:
             for name in names.get(team, ())[:after.team_sizes(team)[1]]:
-                events.append({"type": "player_joined", "seat": len(events), "team": team, "name": name})
+                events.append(PlayerJoined(seat=len(events), team=team, name=name))
     return events
 
 
@@ -52,13 +55,13 @@ def join(game, command, actor, rng):
         raise RuleError("name_length", min=NAME_LENGTH[0], max=NAME_LENGTH[1])
     check_room(game, actor.team, name)
     seat = game.last_seat + 1
-    joined = {"type": "player_joined", "seat": seat, "team": actor.team, "name": name}
+    joined = PlayerJoined(seat=seat, team=actor.team, name=name)
     # A phone already seated in this game (its seat comes from its cookie) switches teams.
     current = game.player(actor.seat) if actor.seat is not None else None
     if current is not None:
         if current.team == actor.team:
             raise RuleError("already_seated")
-        return [{"type": "player_left", "seat": current.seat}, joined]
+        return [PlayerLeft(seat=current.seat), joined]
     return [joined]
 
 
@@ -80,7 +83,7 @@ def lock_joining(game, command, actor, rng):
         raise RuleError("locked_malformed")
     if locked == game.joining_locked:
         raise RuleError("already_locked" if locked else "already_open")
-    return [{"type": "joining_locked", "locked": locked}]
+    return [JoiningLocked(locked=locked)]
 
 
 def move_player(game, command, actor, rng):
@@ -88,7 +91,7 @@ def move_player(game, command, actor, rng):
     require_real_game(game)
     player = player_at(game, command)
     check_room(game, other(player.team), player.name)
-    return [{"type": "player_moved", "seat": player.seat, "team": other(player.team)}]
+    return [PlayerMoved(seat=player.seat, team=other(player.team))]
 
 
 def switch_team(game, command, actor, rng):
@@ -99,7 +102,7 @@ def switch_team(game, command, actor, rng):
     if game.joining_locked:
         raise RuleError("joining_locked")
     check_room(game, other(player.team), player.name)
-    return [{"type": "player_moved", "seat": player.seat, "team": other(player.team)}]
+    return [PlayerMoved(seat=player.seat, team=other(player.team))]
 
 
 def shuffle_teams(game, command, actor, rng):
@@ -123,7 +126,7 @@ def shuffle_teams(game, command, actor, rng):
     seats = {team: list(side) for team, side in zip(teams, split)}
     for side in seats.values():
         rng.shuffle(side)         # the order within a team is its Encryptor rotation
-    return [{"type": "teams_shuffled", **{team: seats[team] for team in TEAMS}}]
+    return [TeamsShuffled(white=seats["white"], black=seats["black"])]
 
 
 def _fair_splits(game: Game) -> list[frozenset]:
@@ -149,13 +152,13 @@ def set_timer(game, command, actor, rng):
     require_phase(game, LOBBY)
     if "timer" not in command:          # null turns the timer off; a missing field says nothing
         raise RuleError("timer_length", min=TIMER_SECONDS[0], max=TIMER_SECONDS[1])
-    return [{"type": "timer_set", "timer": timer_setting(command)}]
+    return [TimerSet(timer=timer_setting(command))]
 
 
 def remove_player(game, command, actor, rng):
     require_phase(game, LOBBY)
     require_real_game(game)
-    return [{"type": "player_removed", "seat": player_at(game, command).seat}]
+    return [PlayerRemoved(seat=player_at(game, command).seat)]
 
 
 def start(game, command, actor, rng):
@@ -163,19 +166,18 @@ def start(game, command, actor, rng):
     problem = start_problem(game)
     if problem:
         raise problem
-    started = {"type": "game_started", "keywords": _deal(game, command, rng)}
+    started = GameStarted(keywords=_deal(game, command, rng))
     return [started, round_started(apply(game, started), 1, rng)]
 
 
 def rematch(game, command, actor, rng):
     """A new match: back to the lobby with the same seats and settings; the host starts it as a new game."""
     require_phase(game, OVER)
-    return [{"type": "rematch_started"}]
+    return [RematchStarted()]
 
 
-def round_started(game: Game, number: int, rng: random.Random) -> dict:
-    return {"type": "round_started", "round": number,
-            "codes": {team: list(draw_code(rng)) for team in game.transmitting}}
+def round_started(game: Game, number: int, rng: random.Random) -> RoundStarted:
+    return RoundStarted(round=number, codes={team: draw_code(rng) for team in game.transmitting})
 
 
 def words_to_deal(game: Game, command: dict) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .errors import RuleError
 from .guards import require_phase, seated_player
+from .events import NoteWritten
 from .state import KEYWORD_GUESSING, PLAYING, Game, other
 from .text import KEYWORD_GUESS_MAX_LENGTH, NOTE_LINE_MAX_LENGTH, clean_text
 
@@ -44,4 +45,4 @@ def write_note(game, command, actor, rng):
     now = notes.keywords[number - 1] if kind == "keyword" else notes.lines.get(number, "")
     if text == now:
         return []               # the team's note already: writing it again changes nothing, and writes nothing
-    return [{"type": "note_written", "team": player.team, kind: number, "text": text}]
+    return [NoteWritten(team=player.team, **{kind: number}, text=text)]

@@ -10,7 +10,11 @@ from .errors import RuleError
 from .guards import require_phase, seated_player
 from .lobby import round_started, words_to_deal
 from .queries import spare_words, swap_problem
-from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, PLAYING, TEAMS, Game, apply, replay
+from .event import Event
+from .events import (CluesAnnounced, GameEnded, GuessSaved, KeywordGuessesSealed, KeywordsJudged, KeywordSwapped,
+                     TiebreakStarted, TransmissionResolved)
+from .fold import apply, replay
+from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, PLAYING, TEAMS, Game
 from .text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, clean_text, parse_code
 from .words import contains_word, same_word, words_of
 
@@ -29,7 +33,7 @@ def swap_keyword(game, command, actor, rng):
     if problem is not None:
         raise RuleError(problem)
     fresh = spare_words(game, words)
-    return [{"type": "keyword_swapped", "team": player.team, "number": number, "word": rng.choice(fresh)}]
+    return [KeywordSwapped(team=player.team, number=number, word=rng.choice(fresh))]
 
 
 def announce_clues(game, command, actor, rng):
@@ -57,8 +61,7 @@ def announce_clues(game, command, actor, rng):
         if any(same_word(clue, earlier) for earlier in clues[:position - 1]):
             raise RuleError("clue_repeated", clue=clue)
     at = command.get("at")      # the service's clock, for the sand timer; never from a request
-    return [{"type": "clues_announced", "team": player.team, "clues": clues,
-             "at": at if isinstance(at, (int, float)) else None}]
+    return [CluesAnnounced(team=player.team, clues=clues, at=at if isinstance(at, (int, float)) else None)]
 
 
 def guess(game, command, actor, rng):
@@ -81,16 +84,16 @@ def guess(game, command, actor, rng):
         raise RuleError("guess_malformed")
     if not confirm and mine.code == code:
         return []               # the team's draft already: saving it again changes nothing, and writes nothing
-    events = [{"type": "guess_saved", "transmission": transmission.team, "by": player.team,
-               "code": list(code), "sealed": confirm, "seat": player.seat}]
+    events = [GuessSaved(transmission=transmission.team, by=player.team, code=code, sealed=confirm,
+                         seat=player.seat)]
     after = replay(events, game)
     current = after.round.current
     needed = [current.decryption] + ([current.interception] if after.round.interception_allowed else [])
     if all(g.sealed for g in needed):
-        resolved = {
-            "type": "transmission_resolved", "team": current.team, "code": list(current.code),
-            "intercepted": after.round.interception_allowed and current.interception.code == current.code,
-            "miscommunicated": current.decryption.code != current.code}
+        resolved = TransmissionResolved(
+            team=current.team, code=current.code,
+            intercepted=after.round.interception_allowed and current.interception.code == current.code,
+            miscommunicated=current.decryption.code != current.code)
         events.append(resolved)
         after = apply(after, resolved)
         if after.round.current is None:   # every transmission of the round is resolved
@@ -98,25 +101,25 @@ def guess(game, command, actor, rng):
     return events
 
 
-def after_resolution(game: Game, rng: random.Random) -> list[dict]:
+def after_resolution(game: Game, rng: random.Random) -> list[Event]:
     """Once every transmission of the round is resolved: a result, a tiebreak or the next round."""
     if game.three_player:
         outcome = three_player.round_end(game.tokens[three_player.INTERCEPTOR].interceptions, game.round.number)
         if outcome is None:
             return [round_started(game, game.round.number + 1, rng)]
         winner, reason = outcome
-        return [{"type": "game_ended", "winners": [winner], "reason": reason}]
+        return [GameEnded(winners=(winner,), reason=reason)]
     outcome = end.round_end(game.tokens, game.round.number)
     if outcome is None:
         return [round_started(game, game.round.number + 1, rng)]
     kind, detail = outcome
     if kind == "win":
         winner, reason = detail
-        return [{"type": "game_ended", "winners": [winner], "reason": reason}]
+        return [GameEnded(winners=(winner,), reason=reason)]
     leader = end.score_winner(game.tokens)
     if leader is not None:
-        return [{"type": "game_ended", "winners": [leader], "reason": end.SCORE, "cause": detail}]
-    return [{"type": "tiebreak_started", "cause": detail}]
+        return [GameEnded(winners=(leader,), reason=end.SCORE, cause=detail)]
+    return [TiebreakStarted(cause=detail)]
 
 
 def keyword_guesses(game, command, actor, rng):
@@ -128,7 +131,7 @@ def keyword_guesses(game, command, actor, rng):
     if not isinstance(raw, (list, tuple)) or len(raw) != 4:
         raise RuleError("four_keyword_guesses")
     guesses = [clean_text(g, KEYWORD_GUESS_MAX_LENGTH, "four_keyword_guesses") for g in raw]
-    return [{"type": "keyword_guesses_sealed", "team": player.team, "guesses": guesses}]
+    return [KeywordGuessesSealed(team=player.team, guesses=guesses)]
 
 
 def judge_keywords(game, command, actor, rng):
@@ -140,6 +143,5 @@ def judge_keywords(game, command, actor, rng):
         raise RuleError("verdicts_malformed")
     verdicts = {team: list(raw[team]) for team in TEAMS}
     winners, reason = end.keyword_result(verdicts)
-    return [{"type": "keywords_judged", "verdicts": verdicts},
-            {"type": "game_ended", "winners": list(winners), "reason": reason,
-             "cause": game.tiebreak.cause}]
+    return [KeywordsJudged(verdicts=verdicts),
+            GameEnded(winners=winners, reason=reason, cause=game.tiebreak.cause)]

@@ -36,11 +36,10 @@ def seat_link_url(token: str) -> str:
 
 def command_answer(outcome) -> dict:
     """A command's JSON answer, for the API and for a page's script alike."""
-    answer = {"version": outcome.version, "events": [e["type"] for e in outcome.events]}
+    answer = {"version": outcome.version, "events": [e.type for e in outcome.events]}
     if outcome.seat_link:      # for the host to pass on (the table screen shows it as a QR code)
         answer["seat_link"] = {"token": outcome.seat_link, "url": seat_link_url(outcome.seat_link)}
     if outcome.seat_token:
-        answer["seat"] = next(e["seat"] for e in outcome.events
-                              if e["type"] in ("player_joined", "seat_claimed", "seat_claim_waiting"))
+        answer["seat"] = outcome.seat
         answer["token"] = outcome.seat_token
     return answer

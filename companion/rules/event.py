@@ -1,0 +1,155 @@
+"""What an event is: a frozen dataclass of typed fields, stored as JSON under a schema version.
+
+Each type of event is one subclass of `Event` (rules/events.py holds them all), which says, once:
+- its fields, and `TYPE`, its name in the log;
+- its audience (rules/audience.py) and, when that is fewer than everyone, its slot (`Replaceable`);
+- how it folds into the game's state (`apply`, which rules/fold.py calls);
+- what it does to the game's capability tokens (`capabilities`: the service grants and withdraws them).
+
+Stored (store.py `events.data`), an event is its JSON (`to_json`): `{"type": TYPE, "v": VERSION, ...fields}`,
+with "v" left out at version 1 and an `optional()` field left out when it is None. `VERSION` numbers the shape
+of the fields. Rows stored before versions existed are version 1, whatever code wrote them; a class whose
+version-1 rows came in older shapes too is at version 2, and reads them through its upcaster.
+
+Changing a shape: bump the class's `VERSION`, and register beside it the upcaster from the old version, a
+small function from the old JSON to the new (`@upcaster(TheEvent, 2) def upcast_the_event_v2_v3(data)`);
+`rules.events.read` chains them. tests/test_event_shapes.py fails on a shape changed without both, and
+tests/test_corpus.py replays games stored by older code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from functools import cache
+from typing import TYPE_CHECKING, ClassVar
+
+from .audience import EVERYONE
+
+if TYPE_CHECKING:
+    from .state import Game
+
+_OPTIONAL = "optional"
+STAMP = ("slot", "ordinal")      # what `fold.stamp` adds to a replaceable event; written after its fields
+
+
+def optional():
+    """A field that may be None, and is then left out of the stored JSON (as the code before versions did)."""
+    return field(default=None, metadata={_OPTIONAL: True})
+
+
+@dataclass(frozen=True)
+class Grant:
+    """A capability token an event has the service mint: its kind (store.py `capabilities.kind`), team and
+    seat; `in_use`: its phone counts as in use from now on (a phone just seated is)."""
+    kind: str
+    team: str | None = None
+    seat: int | None = None
+    in_use: bool = False
+
+
+@dataclass(frozen=True)
+class CapabilityChanges:
+    """What an event does to the game's tokens, in this order: `revoked` (kind, seat) are withdrawn (seat None:
+    the game's own token of that kind), `promoted` (kind, new kind, seat) change kind, `grants` are minted."""
+    grants: tuple[Grant, ...] = ()
+    revoked: tuple[tuple[str, int | None], ...] = ()
+    promoted: tuple[tuple[str, str, int | None], ...] = ()
+
+
+NO_CHANGES = CapabilityChanges()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    TYPE: ClassVar[str]
+    VERSION: ClassVar[int] = 1
+
+    def __post_init__(self):
+        for name in _names(type(self)):     # lists read from JSON become tuples: an event never changes
+            value = getattr(self, name)
+            if isinstance(value, (list, tuple, dict)):
+                object.__setattr__(self, name, _frozen(value))
+
+    @property
+    def type(self) -> str:
+        return self.TYPE
+
+    def audience(self) -> str:
+        """Who sees what this event changes: `EVERYONE`, a team or a seat (rules/audience.py)."""
+        return EVERYONE
+
+    def slot_in(self, game: Game) -> str | None:
+        """The slot of a replaceable event decided on `game` (rules/audience.py); None for the others."""
+        return None
+
+    def apply(self, game: Game) -> None:
+        """Fold this event into `game`, in place (rules/fold.py copies first)."""
+        raise NotImplementedError(self.TYPE)
+
+    def capabilities(self, game: Game) -> CapabilityChanges:
+        """What this event does to the game's tokens; `game` is the state it was decided on."""
+        return NO_CHANGES
+
+    def to_json(self) -> dict:
+        """The event as it is stored (and as the API's documents name its fields)."""
+        data = {"type": self.TYPE, **({"v": self.VERSION} if self.VERSION > 1 else {})}
+        for f in sorted(fields(self), key=lambda f: f.name in STAMP):
+            value = getattr(self, f.name)
+            if value is not None or not f.metadata.get(_OPTIONAL):
+                data[f.name] = _plain(value)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> Event:
+        """The event from its JSON at this class's version (`rules.events.read` upgrades older ones first)."""
+        given = {key: value for key, value in data.items() if key != "type"}
+        unknown = given.keys() - _names(cls)
+        if unknown:
+            raise ValueError(f"{cls.TYPE} v{cls.VERSION} has no field {', '.join(sorted(unknown))}: an upcaster "
+                             "is missing (rules/event.py)")
+        return cls(**given)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Replaceable(Event):
+    """An event its audience alone sees, which the next event of its slot replaces in the stored log
+    (rules/audience.py). `fold.stamp` marks it with its slot and its ordinal, its number among its
+    audience's events (the events it replaced are gone, so the fold can't count them)."""
+    slot: str | None = optional()
+    ordinal: int | None = optional()
+
+
+# (event type, version) -> the function that turns that version's JSON into the next version's.
+UPCASTERS: dict[tuple[str, int], Callable[[dict], dict]] = {}
+
+
+def upcaster(event: type[Event], version: int):
+    """Register the decorated function as the upgrade of `event`'s stored JSON from `version` to the next. It
+    returns the next version's JSON, or the JSON of the event an old shape means today (another type)."""
+    def register(function: Callable[[dict], dict]) -> Callable[[dict], dict]:
+        UPCASTERS[event.TYPE, version] = function
+        return function
+    return register
+
+
+@cache
+def _names(event: type[Event]) -> frozenset[str]:
+    """The names of an event class's fields (read once: a game's load reads every event it stored)."""
+    return frozenset(f.name for f in fields(event))
+
+
+def _frozen(value):
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _frozen(v) for k, v in value.items()}
+    return value
+
+
+def _plain(value):
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value

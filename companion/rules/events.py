@@ -1,0 +1,710 @@
+"""Every event of the game, one class each (rules/event.py says what a class holds), and `read`: an event from
+its stored JSON, of any version.
+
+Events are facts: everything random (keywords, codes, a shuffle) was decided before and is written into them,
+so that folding them (rules/fold.py) needs no dice. A class's docstring says what happened; its `apply`, what
+that does to the state. The order of `EVENTS` is the order the API's documents list the types in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .audience import team_audience
+from .event import UPCASTERS, CapabilityChanges, Event, Grant, Replaceable, optional, upcaster
+from .state import (KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, STANDARD, TEAMS, Correction, Game,
+                    Guess, Player, Result, Round, Settings, Tiebreak, Tokens, Transmission, no_notes, token_awards)
+
+
+def _notice(game: Game, kind: str, **public) -> None:
+    """A line of the public log: only what everyone may know (never a keyword, code or sealed guess).
+
+    Its round is the round under way, unless the notice is about another one (a correction)."""
+    game.notices.append({"kind": kind, "round": game.round.number if game.round else 0, **public})
+
+
+def _count_tokens(game: Game, team: str, intercepted: bool, miscommunicated: bool, sign: int) -> None:
+    for owner, kind in token_awards(game, team, intercepted, miscommunicated):
+        tokens = game.tokens[owner]
+        setattr(tokens, kind, getattr(tokens, kind) + sign)
+
+
+def _deal(game: Game, keywords: dict) -> None:
+    game.keywords = {team: tuple(words) for team, words in keywords.items()}
+    game.dealt += [w for words in keywords.values() for w in words]
+
+
+def _leaves(game: Game, seat: int) -> None:
+    game.players = [p for p in game.players if p.seat != seat]
+    game.seat_links.pop(seat, None)
+    game.waiting_phones.discard(seat)
+    game.unattended.pop(seat, None)
+    game.last_encrypted.pop(seat, None)
+
+
+# --- the lobby -------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class GameCreated(Event):
+    """The host created the game with these settings."""
+    TYPE = "game_created"
+    VERSION = 2
+    language: str
+    mode: str
+    timer: int | None
+    words: tuple[str, ...] | None        # the host's own word list
+    try_out: bool
+
+    def apply(self, game: Game) -> None:
+        game.settings = Settings(mode=self.mode, language=self.language, try_out=self.try_out, timer=self.timer,
+                                 words=self.words or None)
+
+
+@upcaster(GameCreated, 1)
+def upcast_game_created_v1_v2(data: dict) -> dict:
+    """Games created before their settings existed (d054968 and before) stored their language only: they were
+    standard games, without a sand timer or a word list of their own, and no try-out."""
+    return {"mode": STANDARD, "timer": None, "words": None, "try_out": False, **data}
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerJoined(Event):
+    """A phone took a seat on a team (or a try-out's seat was filled as it was created)."""
+    TYPE = "player_joined"
+    seat: int
+    team: str
+    name: str
+
+    def apply(self, game: Game) -> None:
+        game.players.append(Player(seat=self.seat, name=self.name, team=self.team))
+        game.last_seat = max(game.last_seat, self.seat)
+
+    def capabilities(self, game: Game) -> CapabilityChanges:
+        return CapabilityChanges(grants=(Grant("seat", self.team, self.seat, in_use=True),))
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerLeft(Event):
+    """A seated phone joined the other team from its join link: it leaves its seat (a new one follows)."""
+    TYPE = "player_left"
+    seat: int
+
+    def apply(self, game: Game) -> None:
+        _leaves(game, self.seat)
+
+    def capabilities(self, game: Game) -> CapabilityChanges:
+        return CapabilityChanges(revoked=(("seat", self.seat), ("handoff", self.seat), ("waiting", self.seat)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerRemoved(PlayerLeft):
+    """The host removed a player in the lobby: the seat is freed, its tokens stop working."""
+    TYPE = "player_removed"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerMoved(Event):
+    """A player changed team in the lobby (moved by the host, or switching themselves): last in join order."""
+    TYPE = "player_moved"
+    seat: int
+    team: str
+
+    def apply(self, game: Game) -> None:
+        moved = game.player(self.seat)
+        game.players = [p for p in game.players if p is not moved] + [Player(moved.seat, moved.name, self.team)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class JoiningLocked(Event):
+    """The host locked joining (`locked`), or opened it again."""
+    TYPE = "joining_locked"
+    locked: bool
+
+    def apply(self, game: Game) -> None:
+        game.joining_locked = self.locked
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameStarted(Event):
+    """The host started the match: each team's four keywords, dealt. Each team's rotation starts from whoever
+    has gone longest without encrypting."""
+    TYPE = "game_started"
+    keywords: dict[str, tuple[str, ...]]
+
+    def apply(self, game: Game) -> None:
+        game.phase = PLAYING
+        game.rotation = {team: game.first_encryptor(team) for team in TEAMS}
+        _deal(game, self.keywords)
+
+
+@dataclass(frozen=True, kw_only=True)
+class KeywordSwapped(Event):
+    """A team swapped its keyword `number` for `word` (everyone learns that it swapped, never which)."""
+    TYPE = "keyword_swapped"
+    team: str
+    number: int
+    word: str
+
+    def apply(self, game: Game) -> None:
+        words = list(game.keywords[self.team])
+        words[self.number - 1] = self.word
+        game.keywords[self.team] = tuple(words)
+        game.dealt.append(self.word)
+        game.swapped.add(self.team)
+        _notice(game, self.TYPE, team=self.team)      # never which number, nor the word
+
+
+# --- the rounds ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class RoundStarted(Event):
+    """A round began: each transmitting team's code, drawn; its Encryptor is the rotation's."""
+    TYPE = "round_started"
+    round: int
+    codes: dict[str, tuple[int, ...]]
+
+    def apply(self, game: Game) -> None:
+        game.rounds.append(Round(self.round, {
+            team: Transmission(team=team, code=self.codes[team], encryptor=game.encryptor_for(team, self.round).seat)
+            for team in game.transmitting}, rotation=dict(game.rotation)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class EncryptorSkipped(Event):
+    """The host skipped a team's Encryptor: the next teammate takes the round, with a fresh `code`."""
+    TYPE = "encryptor_skipped"
+    team: str
+    code: tuple[int, ...]
+
+    def apply(self, game: Game) -> None:
+        game.rotation[self.team] += 1
+        transmission = game.round.transmissions[self.team]
+        skipped = transmission.encryptor
+        transmission.encryptor = game.encryptor_for(self.team, game.round.number).seat
+        transmission.code = self.code
+        _notice(game, self.TYPE, team=self.team, seat=skipped, by=transmission.encryptor)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CluesAnnounced(Event):
+    """A team's Encryptor announced its clues, `at` that time (the sand timer's start)."""
+    TYPE = "clues_announced"
+    VERSION = 2
+    team: str
+    clues: tuple[str, ...]
+    at: float | None
+
+    def apply(self, game: Game) -> None:
+        transmission = game.round.transmissions[self.team]
+        transmission.clues = self.clues
+        transmission.announced_at = self.at
+        game.round.announced.append(self.team)
+
+
+@upcaster(CluesAnnounced, 1)
+def upcast_clues_announced_v1_v2(data: dict) -> dict:
+    """Clues announced before the sand timer (d054968 and before) have no time."""
+    return {"at": None, **data}
+
+
+@dataclass(frozen=True, kw_only=True)
+class GuessSaved(Replaceable):
+    """Team `by` entered its guess of `transmission`'s code: sealed, or its draft (which the team alone sees,
+    and its next draft replaces). `seat`: the player who entered it."""
+    TYPE = "guess_saved"
+    VERSION = 2
+    transmission: str
+    by: str
+    code: tuple[int, ...]
+    sealed: bool
+    seat: int | None
+
+    def audience(self) -> str:
+        return super().audience() if self.sealed else team_audience(self.by)
+
+    def slot_in(self, game: Game) -> str | None:
+        return None if self.sealed else f"draft:{game.match}:{game.round.number}:{self.transmission}:{self.by}"
+
+    def apply(self, game: Game) -> None:
+        guess = game.round.transmissions[self.transmission].guess_by(self.by)
+        guess.code, guess.sealed, guess.entered_by = self.code, self.sealed, self.seat
+
+
+@upcaster(GuessSaved, 1)
+def upcast_guess_saved_v1_v2(data: dict) -> dict:
+    """Guesses saved before their author was kept (d8446d1 and before) have none."""
+    return {"seat": None, **data}
+
+
+@dataclass(frozen=True, kw_only=True)
+class NoteWritten(Replaceable):
+    """A player wrote the team's note on the other team: the guess above keyword column `keyword`, or the free
+    line of round `line` (one of the two). The team alone sees it; its next text replaces it."""
+    TYPE = "note_written"
+    team: str
+    keyword: int | None = optional()
+    line: int | None = optional()
+    text: str
+
+    def audience(self) -> str:
+        return team_audience(self.team)
+
+    def slot_in(self, game: Game) -> str | None:
+        which = f"keyword:{self.keyword}" if self.keyword is not None else f"line:{self.line}"
+        return f"note:{game.match}:{self.team}:{which}"
+
+    def apply(self, game: Game) -> None:
+        notes = game.notes[self.team]
+        if self.keyword is not None:
+            notes.keywords[self.keyword - 1] = self.text
+        elif self.text:
+            notes.lines[self.line] = self.text
+        else:
+            notes.lines.pop(self.line, None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class EntryTakenBack(Event):
+    """The host took back the last entry: a sealed guess (`by` that team) becomes its draft again, or a
+    team's clues go, with the guesses of that transmission."""
+    TYPE = "entry_taken_back"
+    VERSION = 2
+    entry: str                       # "guess" or "clues"
+    round: int | None                # the round under way (unknown in games stored before it was kept)
+    transmission: str
+    by: str | None = optional()
+
+    def apply(self, game: Game) -> None:
+        transmission = game.round.transmissions[self.transmission]
+        if self.entry == "guess":
+            transmission.guess_by(self.by).sealed = False      # kept as the team's draft
+        else:
+            transmission.clues, transmission.announced_at = None, None
+            transmission.decryption, transmission.interception = Guess(), Guess()
+            game.round.announced.remove(transmission.team)
+        _notice(game, self.TYPE, entry=self.entry, team=self.transmission, by=self.by)
+
+
+@upcaster(EntryTakenBack, 1)
+def upcast_entry_taken_back_v1_v2(data: dict) -> dict:
+    """Entries taken back before commands named their targets (d8446d1 and before) did not say their round,
+    always the round under way."""
+    return {"round": None, **data}
+
+
+@dataclass(frozen=True, kw_only=True)
+class TransmissionResolved(Event):
+    """Both guesses of a transmission were sealed: whether it was intercepted, and misread by its own team."""
+    TYPE = "transmission_resolved"
+    team: str
+    code: tuple[int, ...]
+    intercepted: bool
+    miscommunicated: bool
+
+    def apply(self, game: Game) -> None:
+        transmission = game.round.transmissions[self.team]
+        transmission.resolved = True
+        transmission.intercepted = self.intercepted
+        transmission.miscommunicated = self.miscommunicated
+        _count_tokens(game, transmission.team, self.intercepted, self.miscommunicated, +1)
+
+
+# --- corrections -----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class CorrectionProposed(Event):
+    """The host proposed to correct the last reveal (round `round`, `team`'s transmission) to these guesses;
+    both sides confirm it."""
+    TYPE = "correction_proposed"
+    round: int
+    team: str
+    decryption: tuple[int, ...]
+    interception: tuple[int, ...] | None
+
+    def apply(self, game: Game) -> None:
+        game.corrections_proposed += 1
+        game.correction = Correction(round=self.round, team=self.team, decryption=self.decryption,
+                                     interception=self.interception or None, id=game.corrections_proposed)
+        _notice(game, self.TYPE, round=self.round, team=self.team, decryption=list(self.decryption),
+                interception=_listed(self.interception))
+
+
+@dataclass(frozen=True, kw_only=True)
+class CorrectionAnswered(Event):
+    """A side of the table accepted the proposed correction, or rejected it (which drops it)."""
+    TYPE = "correction_answered"
+    team: str
+    accept: bool
+
+    def apply(self, game: Game) -> None:
+        if self.accept:
+            game.correction.confirmed.add(self.team)
+        else:
+            game.correction = None
+        _notice(game, self.TYPE, team=self.team, accept=self.accept)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CorrectionWithdrawn(Event):
+    """The host withdrew the proposed correction."""
+    TYPE = "correction_withdrawn"
+
+    def apply(self, game: Game) -> None:
+        game.correction = None
+        _notice(game, self.TYPE)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoundReopened(Event):
+    """A corrected reveal ended round `round`: its end is judged again, so whatever followed it by itself is
+    undone (the rounds after it, a skip of an Encryptor in a round that now never happened, a tiebreak or a
+    result)."""
+    TYPE = "round_reopened"
+    round: int
+
+    def apply(self, game: Game) -> None:
+        undone = [r for r in game.rounds if r.number > self.round]
+        if undone:
+            game.rotation = dict(undone[0].rotation)
+        game.rounds = [r for r in game.rounds if r.number <= self.round]
+        game.phase, game.tiebreak, game.result = PLAYING, None, None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RevealCorrected(Event):
+    """Both sides confirmed the correction: the reveal with these guesses, and its tokens counted again."""
+    TYPE = "reveal_corrected"
+    round: int
+    team: str
+    decryption: tuple[int, ...]
+    interception: tuple[int, ...] | None
+    intercepted: bool
+    miscommunicated: bool
+
+    def apply(self, game: Game) -> None:
+        transmission = next(r for r in game.rounds if r.number == self.round).transmissions[self.team]
+        _count_tokens(game, transmission.team, transmission.intercepted, transmission.miscommunicated, -1)
+        transmission.decryption.code = self.decryption
+        if self.interception:
+            transmission.interception.code = self.interception
+        transmission.intercepted = self.intercepted
+        transmission.miscommunicated = self.miscommunicated
+        _count_tokens(game, transmission.team, self.intercepted, self.miscommunicated, +1)
+        game.correction = None
+        _notice(game, self.TYPE, round=self.round, team=self.team, decryption=list(self.decryption),
+                interception=_listed(self.interception), intercepted=self.intercepted,
+                miscommunicated=self.miscommunicated)
+
+
+# --- the tiebreak and the end ----------------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class TiebreakStarted(Event):
+    """The game ended level (`cause`: "collision" or "round_limit"): each team guesses the other's keywords."""
+    TYPE = "tiebreak_started"
+    cause: str
+
+    def apply(self, game: Game) -> None:
+        game.phase = KEYWORD_GUESSING
+        game.tiebreak = Tiebreak(cause=self.cause)
+
+
+@dataclass(frozen=True, kw_only=True)
+class KeywordGuessesSealed(Event):
+    """A team sealed its guesses of the other team's four keywords; once both did, the table judges them."""
+    TYPE = "keyword_guesses_sealed"
+    team: str
+    guesses: tuple[str, ...]
+
+    def apply(self, game: Game) -> None:
+        game.tiebreak.keyword_guesses[self.team] = self.guesses
+        if all(game.tiebreak.keyword_guesses.values()):
+            game.phase = KEYWORD_JUDGING
+
+
+@dataclass(frozen=True, kw_only=True)
+class KeywordsJudged(Event):
+    """The host judged each team's keyword guesses: which of the four named the other team's keyword."""
+    TYPE = "keywords_judged"
+    verdicts: dict[str, tuple[bool, ...]]
+
+    def apply(self, game: Game) -> None:
+        game.tiebreak.verdicts = dict(self.verdicts)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameEnded(Event):
+    """The match is over: its winners (both for a shared victory), why, and what made a tiebreak needed."""
+    TYPE = "game_ended"
+    winners: tuple[str, ...]
+    reason: str
+    cause: str | None = optional()
+
+    def apply(self, game: Game) -> None:
+        game.phase = OVER
+        game.result = Result(winners=self.winners, reason=self.reason, cause=self.cause)
+
+
+# --- seats: a team decides who takes them (rules/host.py) ------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class SeatLinkIssued(Event):
+    """The table screen made a new link to a seat, for a new phone, `at` that time: it replaces the seat's
+    earlier link, and any new phone waiting with it."""
+    TYPE = "seat_link_issued"
+    VERSION = 2
+    seat: int
+    at: float | None
+
+    def apply(self, game: Game) -> None:
+        game.seat_links[self.seat] = self.at
+        game.waiting_phones.discard(self.seat)
+        _notice(game, self.TYPE, seat=self.seat)
+
+    def capabilities(self, game: Game) -> CapabilityChanges:
+        return CapabilityChanges(grants=(Grant("handoff", seat=self.seat),),
+                                 revoked=(("handoff", self.seat), ("waiting", self.seat)))
+
+
+@upcaster(SeatLinkIssued, 1)
+def upcast_seat_link_issued_v1_v2(data: dict) -> dict:
+    """Seat links made before their time was kept (d8446d1 and before) have none."""
+    return {"at": None, **data}
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatLinkCancelled(Event):
+    """A seat's link stopped working, with any new phone waiting with it: cancelled by the table screen, or
+    turned away by a phone of the seat's team (`by`)."""
+    TYPE = "seat_link_cancelled"
+    seat: int
+    by: int | None = optional()
+
+    def apply(self, game: Game) -> None:
+        game.seat_links.pop(self.seat, None)
+        game.waiting_phones.discard(self.seat)
+        _notice(game, self.TYPE, seat=self.seat, by=self.by)
+
+    def capabilities(self, game: Game) -> CapabilityChanges:
+        return CapabilityChanges(revoked=(("handoff", self.seat), ("waiting", self.seat)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatClaimed(Event):
+    """A new phone took a seat with its link, `at` that time; `unattended`: while no phone of its team was in
+    use, which everyone is told until a teammate acknowledges it. The seat's old phone is signed out."""
+    TYPE = "seat_claimed"
+    VERSION = 2
+    seat: int
+    unattended: bool
+    at: float | None
+
+    def apply(self, game: Game) -> None:
+        game.seat_links.pop(self.seat, None)
+        if self.unattended:
+            game.unattended[self.seat] = self.at
+        _notice(game, self.TYPE, seat=self.seat, unattended=self.unattended, at=self.at)
+
+    def capabilities(self, game: Game) -> CapabilityChanges:
+        return CapabilityChanges(grants=(Grant("seat", game.player(self.seat).team, self.seat, in_use=True),),
+                                 revoked=(("seat", self.seat), ("handoff", self.seat)))
+
+
+@upcaster(SeatClaimed, 1)
+def upcast_seat_claimed_v1_v2(data: dict) -> dict:
+    """Before a team decided who takes its seats (d8446d1 and before), a claim took the seat at once and
+    quietly, and its time was not kept: not an unattended claim, which would be shown in red."""
+    return {"unattended": False, "at": None, **data}
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatClaimWaiting(Event):
+    """A new phone used a seat's link while a phone of the seat's team was in use: the link is used up, and the
+    new phone waits for a phone of the team to let it in (the seat stays with its old phone meanwhile)."""
+    TYPE = "seat_claim_waiting"
+    seat: int
+
+    def apply(self, game: Game) -> None:
+        game.seat_links.pop(self.seat, None)
+        game.waiting_phones.add(self.seat)
+
+    def capabilities(self, game: Game) -> CapabilityChanges:
+        return CapabilityChanges(grants=(Grant("waiting", game.player(self.seat).team, self.seat, in_use=True),),
+                                 revoked=(("handoff", self.seat), ("waiting", self.seat)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatHanded(Event):
+    """A phone of the seat's team (`by`) let the seat's waiting new phone in: its token becomes the seat's, the
+    old phone's stops working."""
+    TYPE = "seat_handed"
+    seat: int
+    by: int
+
+    def apply(self, game: Game) -> None:
+        game.waiting_phones.discard(self.seat)
+        game.unattended.pop(self.seat, None)        # the team let this seat's phone in itself
+        _notice(game, self.TYPE, seat=self.seat, by=self.by)
+
+    def capabilities(self, game: Game) -> CapabilityChanges:
+        return CapabilityChanges(revoked=(("seat", self.seat),), promoted=(("waiting", "seat", self.seat),))
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimAcknowledged(Event):
+    """A teammate (`by`) confirmed that the phone which took the seat while the team was away is theirs."""
+    TYPE = "claim_acknowledged"
+    seat: int
+    by: int
+
+    def apply(self, game: Game) -> None:
+        game.unattended.pop(self.seat, None)
+        _notice(game, self.TYPE, seat=self.seat, by=self.by)
+
+
+# --- moving the table screen: public, and a move, not a copy ---------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class TableMoveOffered(Event):
+    """The table screen showed a one-time link that moves it to another device (replacing an earlier one)."""
+    TYPE = "table_move_offered"
+    at: float | None
+
+    def apply(self, game: Game) -> None:
+        game.move_offered = True
+        _notice(game, self.TYPE, at=self.at)
+
+    def capabilities(self, game: Game) -> CapabilityChanges:
+        return CapabilityChanges(grants=(Grant("table_move"),), revoked=(("table_move", None),))
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableMoveCancelled(Event):
+    """The table screen hid its move link: it stops working."""
+    TYPE = "table_move_cancelled"
+
+    def apply(self, game: Game) -> None:
+        game.move_offered = False
+        _notice(game, self.TYPE)
+
+    def capabilities(self, game: Game) -> CapabilityChanges:
+        return CapabilityChanges(revoked=(("table_move", None),))
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableMoved(Event):
+    """The move link was used `at` that time: the new device is the table screen, with a new host token; the
+    old one's token becomes `moved` (refused, saying when)."""
+    TYPE = "table_moved"
+    at: float | None
+
+    def apply(self, game: Game) -> None:
+        game.move_offered, game.moved_at = False, self.at
+        _notice(game, self.TYPE, at=self.at)
+
+    def capabilities(self, game: Game) -> CapabilityChanges:
+        return CapabilityChanges(grants=(Grant("host"),), revoked=(("table_move", None),),
+                                 promoted=(("host", "moved", None),))
+
+
+# --- after a match ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class RematchStarted(Event):
+    """The host started a new match: back in the lobby with the same seats and settings (players may switch
+    team, newcomers join); tokens, keywords, notes and the log start over."""
+    TYPE = "rematch_started"
+    VERSION = 2
+
+    def apply(self, game: Game) -> None:
+        for r in game.rounds:                    # in order, so each seat keeps its latest turn
+            for transmission in r.transmissions.values():
+                game.last_encrypted[transmission.encryptor] = (game.match, r.number)
+        game.match += 1
+        game.phase, game.joining_locked = LOBBY, False
+        game.rounds, game.tiebreak, game.result, game.correction = [], None, None, None
+        game.tokens = {t: Tokens() for t in TEAMS}
+        game.keywords, game.swapped, game.notices, game.notes = {}, set(), [], no_notes()
+        game.unattended = {}                     # shown until a teammate acknowledges it, or the match ends
+
+
+@dataclass(frozen=True, kw_only=True)
+class RematchDealt(RematchStarted):
+    """A rematch as games stored before the rematch lobby (d8446d1 and before) have it: it dealt these keywords
+    at once and went on playing, each team's rotation going on from the last round played. Never written
+    today: `upcast_rematch_started_v1_v2` reads it from those games."""
+    TYPE = "rematch_dealt"
+    VERSION = 1
+    keywords: dict[str, tuple[str, ...]]
+
+    def apply(self, game: Game) -> None:
+        last_round = game.round.number if game.round else 0
+        super().apply(game)
+        game.phase = PLAYING
+        game.rotation = {team: game.rotation[team] + last_round for team in TEAMS}
+        _deal(game, self.keywords)
+
+
+@upcaster(RematchStarted, 1)
+def upcast_rematch_started_v1_v2(data: dict) -> dict:
+    """A rematch stored with its keywords is one from before the rematch lobby, which dealt at once."""
+    if "keywords" in data:
+        return {"type": RematchDealt.TYPE, "keywords": data["keywords"]}
+    return data
+
+
+@dataclass(frozen=True, kw_only=True)
+class TeamsShuffled(Event):
+    """The host shuffled the teams in the lobby: each team's seats, in their new join order (the rotation's)."""
+    TYPE = "teams_shuffled"
+    white: tuple[int, ...]
+    black: tuple[int, ...]
+
+    def apply(self, game: Game) -> None:
+        by_seat = {p.seat: p for p in game.players}
+        game.players = [Player(seat, by_seat[seat].name, team)
+                        for team, seats in (("white", self.white), ("black", self.black)) for seat in seats]
+
+
+@dataclass(frozen=True, kw_only=True)
+class TimerSet(Event):
+    """The host set the sand timer in the lobby (seconds, or None for none) for the matches to come."""
+    TYPE = "timer_set"
+    timer: int | None
+
+    def apply(self, game: Game) -> None:
+        game.settings = replace(game.settings, timer=self.timer)
+
+
+def _listed(code: tuple[int, ...] | None) -> list[int] | None:
+    return list(code) if code else None
+
+
+# Every event the rules write, in the order the API's documents list their types.
+EVENTS: tuple[type[Event], ...] = (
+    GameCreated, PlayerJoined, PlayerLeft, PlayerRemoved, PlayerMoved, JoiningLocked, GameStarted, KeywordSwapped,
+    RoundStarted, EncryptorSkipped, CluesAnnounced, GuessSaved, EntryTakenBack, TransmissionResolved,
+    CorrectionProposed, CorrectionAnswered, CorrectionWithdrawn, RoundReopened, RevealCorrected, TiebreakStarted,
+    KeywordGuessesSealed, KeywordsJudged, GameEnded, SeatLinkIssued, SeatLinkCancelled, SeatClaimed,
+    SeatClaimWaiting, SeatHanded, ClaimAcknowledged, TableMoveOffered, TableMoveCancelled, TableMoved,
+    RematchStarted, TeamsShuffled, TimerSet, NoteWritten)
+EVENT_TYPES = tuple(event.TYPE for event in EVENTS)
+# Events only games stored by older code hold, made by an upcaster; no command writes them any more.
+RETIRED: tuple[type[Event], ...] = (RematchDealt,)
+BY_TYPE: dict[str, type[Event]] = {event.TYPE: event for event in (*EVENTS, *RETIRED)}
+
+
+def read(data) -> Event:
+    """The event stored as `data` (its JSON), of any version, upgraded to today's shape by its upcasters."""
+    data = dict(data)
+    while True:
+        kind, version = data.get("type"), data.pop("v", 1)
+        event = BY_TYPE.get(kind)
+        if event is None:
+            raise ValueError(f"unknown event type {kind!r}")
+        if version == event.VERSION:
+            return event.from_json(data)
+        if version > event.VERSION:
+            raise ValueError(f"{kind} v{version} is newer than this code's v{event.VERSION}: update the app")
+        upgraded = UPCASTERS[kind, version](data)
+        data = {**upgraded, "v": version + 1} if upgraded["type"] == kind else upgraded
