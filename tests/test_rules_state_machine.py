@@ -66,7 +66,7 @@ from companion.views import SPECTATOR, Viewer, version_for, view_for
 from .driver import Table, wrong
 
 WORDS = [f"KW{i:02d}X" for i in range(40)]   # no word is part of another
-SPECTATOR = Actor("spectator")
+WATCHER = Actor("spectator")     # a spectator trying a command
 NAMES = ["Ann", "Abe", "Amy", "Al", "Bea", "Bob", "Ben", "Bo", "Cy", "ann"]
 
 # Guesses as a phone could send them, with whether they are a guess at all (docs/rules.md "Readings we
@@ -317,7 +317,7 @@ class DecryptoTable(RuleBasedStateMachine):
 
     def actors(self) -> list[Actor]:
         seats = [p.seat for p in self.game.players]
-        found = [HOST, SPECTATOR, Actor("join", "white"), Actor("join", "black"), Actor("seat", "white", 99),
+        found = [HOST, WATCHER, Actor("join", "white"), Actor("join", "black"), Actor("seat", "white", 99),
                  Actor("handoff", seat=99)]
         for s in seats:
             player = self.game.player(s)
