@@ -83,7 +83,7 @@ class Changes(NamedTuple):
     promoted: list[tuple[str, str, int]]         # (kind, new kind, seat)
 
 
-def _capability_changes(game_id: str, events: list[dict], game: Game, now: float) -> Changes:
+def capability_changes(game_id: str, events: list[dict], game: Game, now: float) -> Changes:
     """The tokens these events grant and withdraw: a seat for each player seated (its phone in use `now`), a
     new link for a phone that died (its old token stops working once the new phone takes the seat), a waiting
     token for a new phone that used its link until a phone of its team lets it in (it then becomes the seat's
@@ -177,7 +177,7 @@ class GameService:
         first = decide(Game(), {**(settings or {}), "type": "create"}, HOST, self.rng)
         for _ in range(MAX_ATTEMPTS):       # again with a new id and codes if one was taken
             game_id = secrets.token_urlsafe(GAME_ID_BYTES)
-            seats = _capability_changes(game_id, first, Game(), self.clock()).grants
+            seats = capability_changes(game_id, first, Game(), self.clock()).grants
             caps = [Capability(new_token(), game_id, "host")] + seats
             codes = {}
             if not first[0]["try_out"]:     # a try-out can't take in anyone: no join links, no spectators
@@ -210,12 +210,12 @@ class GameService:
     def catch_up(self, game_id: str, version: int, game: Game) -> tuple[int, Game, list[tuple[int, Changes]]]:
         """`game`, the state at `version`, brought to the latest version in one query: that version, its state
         (cached, so a view at that version needs no other query), and what each event since did to the game's
-        tokens (`_capability_changes`), with its number. The open streams learn of a withdrawn token this way,
+        tokens (`capability_changes`), with its number. The open streams learn of a withdrawn token this way,
         once per change of the game, not once per stream (web/stream.py)."""
         rows = self.store.events_after(game_id, version)
         changes = []
         for seq, event, _ in rows:
-            changes.append((seq, _capability_changes(game_id, [event], game, now=0.0)))   # (its grants unused)
+            changes.append((seq, capability_changes(game_id, [event], game, now=0.0)))   # (its grants unused)
             game = replay([event], game)
         if rows:
             version = rows[-1][0]
@@ -260,7 +260,7 @@ class GameService:
             after = replay(events, game)
             if after.version_seen_by(None) > self.max_events:
                 raise RuleError("game_too_long", limit=self.max_events)
-            caps, revoked, promoted = _capability_changes(game_id, events, game, now)
+            caps, revoked, promoted = capability_changes(game_id, events, game, now)
             try:
                 new_version = self.store.append(game_id, version, events, caps, revoked, token, promoted)
             except Conflict:

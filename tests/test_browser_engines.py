@@ -11,9 +11,9 @@ update a test waits for comes by the page's stream, or never in time."""
 from __future__ import annotations
 
 import pytest
+from tools.driver import wrong
 
 from .conftest import database_url
-from .driver import wrong
 from .engines import Firefox, Phone, WebKit, EngineGame, Xvfb, wait_until
 from .server import Server
 

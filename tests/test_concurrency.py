@@ -2,9 +2,9 @@
 
 
 import pytest
+from tools.driver import ApiGame, UrlClient
 
 from .conftest import database_url
-from .driver import ApiGame, UrlClient
 from .server import Server, at_once
 
 pytestmark = pytest.mark.slow

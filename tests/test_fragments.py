@@ -20,10 +20,10 @@ import uuid
 import pytest
 
 from companion import create_app
+from tools.driver import ApiGame
 
 from .api import browser, table_path
 from .conftest import database_url
-from .driver import ApiGame
 
 CSRF = re.compile(r'(name="csrf_token" value=|name="csrf-token" content=)"[^"]*"')
 REGION = re.compile(r'<(div|p) id="([\w-]+)" data-live[^>]*>')

@@ -12,9 +12,9 @@ from sqlalchemy import event
 
 from companion import create_app
 from companion.logs import mask
+from tools.driver import ApiGame
 
 from .conftest import database_url
-from .driver import ApiGame
 from .server import Server
 
 

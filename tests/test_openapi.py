@@ -103,7 +103,7 @@ def test_the_poll_path_never_loads_pydantic(tmp_path):
     script = ("import sys\n"
               "from companion import create_app\n"
               "from companion.views import SPECTATOR, view_for\n"
-              "from tests.driver import Table\n"
+              "from tools.driver import Table\n"
               "app = create_app({'DATABASE_URL': sys.argv[1], 'SECRET_KEY': 'x'})\n"
               "client = app.test_client()\n"
               "game = client.post('/api/games', json={}).get_json()\n"

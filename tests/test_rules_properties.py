@@ -6,7 +6,7 @@ from companion.rules import KEYWORD_GUESSING, OVER, PLAYING, replay
 from companion.rules.round_end import round_end
 from companion.rules.state import MAX_ROUNDS
 
-from .driver import Table
+from tools.driver import Table
 
 # Each round: (White decrypts, Black intercepts White, Black decrypts, White intercepts Black).
 rounds = st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans()),

@@ -60,7 +60,7 @@ from companion.rules.state import EVENT_TYPES, Guess, Notes, Tokens, _apply_in_p
 from companion.rules.words import contains_word, same_word
 from companion.views import SPECTATOR, Viewer, version_for, view_for
 
-from .driver import Table, wrong
+from tools.driver import Table, wrong
 
 WORDS = [f"KW{i:02d}X" for i in range(40)]   # no word is part of another
 SPECTATOR = Actor("spectator")

@@ -99,7 +99,7 @@ def test_a_worker_refuses_a_database_newer_than_its_code(tmp_path):
 def test_a_database_from_before_phones_in_use_gets_its_column_and_plays_on(tmp_path, client):
     """A migration adds `capabilities.seen_at` to a database that has none; its phones count as not in use until
     they ask for their view again (a claim then waits for them as soon as they do)."""
-    from .driver import ApiGame
+    from tools.driver import ApiGame
     store = client.application.extensions["games"].store
     game = ApiGame(client)
     step = next(version for version, description, _ in MIGRATIONS if "in use" in description)

@@ -15,9 +15,9 @@ import requests
 
 from companion import create_app
 from companion.rules import Actor
+from tools.driver import ApiGame, wrong
 
 from .api import expected
-from .driver import ApiGame, wrong
 from .server import at_once
 from .conftest import LiveServer, database_url
 

@@ -20,9 +20,9 @@ from companion import create_app
 from companion.rules import Actor
 from companion.store import LATEST_SCHEMA, events as events_table
 from companion.store import schema_version
+from tools.driver import ApiGame, targets, wrong, wrong2
 
 from .conftest import database_url
-from .driver import ApiGame, targets, wrong, wrong2
 from .test_stream import Stream, etag_of
 
 

@@ -172,7 +172,7 @@ def acknowledge_claim(game, command, actor, rng):
 
 
 # --- moving the table screen: in the public log, and a move, not a copy (the service replaces the host
-# token when the link is used: games._capability_changes)
+# token when the link is used: games.capability_changes)
 
 def offer_table_move(game, command, actor, rng):
     """A one-time link that makes another device the table screen (replacing any earlier one)."""
