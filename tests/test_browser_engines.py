@@ -11,6 +11,7 @@ update a test waits for comes by the page's stream, or never in time."""
 from __future__ import annotations
 
 import pytest
+
 from tools.driver import wrong
 
 from .conftest import database_url

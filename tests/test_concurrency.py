@@ -2,12 +2,13 @@
 
 
 import pytest
+
 from tools.driver import ApiGame, UrlClient
 
 from .conftest import database_url
 from .server import Server, at_once
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.system, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

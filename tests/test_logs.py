@@ -68,6 +68,7 @@ def test_a_database_error_on_a_token_path_logs_neither_the_token_nor_the_keyword
         assert secret not in log
 
 
+@pytest.mark.system
 def test_gunicorn_logs_mask_tokens_in_paths_and_headers(tmp_path):
     url = database_url(tmp_path)
     if not url.startswith("sqlite"):

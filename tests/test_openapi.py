@@ -97,6 +97,7 @@ def test_every_answer_object_is_closed_and_its_fields_required():
                                                                "interceptors"))}
 
 
+@pytest.mark.system
 def test_the_poll_path_never_loads_pydantic(tmp_path):
     """The view's types are annotations only: building views and serving polls imports no pydantic (it
     is loaded, once, when the OpenAPI document is first asked for)."""
@@ -697,6 +698,7 @@ def test_host_corrections_match_the_document(client):
     api.refused(f"{game.path}/switch-team", game.seats[1], None, 409, "game_in_progress")
 
 
+@pytest.mark.system
 @pytest.mark.slow
 def test_the_curl_walkthrough_plays_to_the_end(live_server):
     """docs/api-walkthrough.sh (the game docs/api.md shows) still plays against a real server."""

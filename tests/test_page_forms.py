@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+
 from tools.driver import ApiGame, wrong
 
 from .api import browser, table_path

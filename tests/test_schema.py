@@ -59,6 +59,7 @@ def _race(target, argument, processes=6):
     return results
 
 
+@pytest.mark.system
 @pytest.mark.slow
 def test_processes_migrating_one_fresh_database_at_once_take_turns(tmp_path):
     """Six processes released together on an empty database: every one finishes with the latest schema
@@ -78,6 +79,7 @@ def test_processes_migrating_one_fresh_database_at_once_take_turns(tmp_path):
             assert conn.execute(select(func.count()).select_from(schema_version)).scalar_one() == len(MIGRATIONS)
 
 
+@pytest.mark.system
 def test_processes_starting_at_once_share_one_secret_key(tmp_path, monkeypatch):
     monkeypatch.delenv("SECRET_KEY", raising=False)
     keys = _race(_key_at_the_barrier, str(tmp_path / "instance"))
