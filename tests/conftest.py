@@ -10,6 +10,7 @@ import threading
 import uuid
 
 import pytest
+from sqlalchemy import create_engine, make_url, text
 from werkzeug.serving import make_server
 
 from companion import create_app
@@ -20,6 +21,22 @@ logging.getLogger("werkzeug").setLevel(logging.WARNING)   # the live server stay
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def pytest_configure(config):
+    """On PostgreSQL under xdist, each worker gets a database of its own: some tests drop the schema or count
+    every game. Made by the server's superuser, which `scripts/postgres` lets in from loopback."""
+    url, worker = os.environ.get("TEST_DATABASE_URL"), os.environ.get("PYTEST_XDIST_WORKER")
+    if not (url and worker):
+        return
+    shared = make_url(url)
+    own = shared.set(database=f"{shared.database}_{worker}")
+    engine = create_engine(shared.set(username="postgres", password=None), isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{own.database}"'))
+        conn.execute(text(f'CREATE DATABASE "{own.database}" OWNER "{shared.username}"'))
+    engine.dispose()
+    os.environ["TEST_DATABASE_URL"] = own.render_as_string(hide_password=False)
 
 
 # --- levels (README "Tests"): each test gets one marker, from what it needs --------------------------------
@@ -63,13 +80,13 @@ def migrated_sqlite(tmp_path_factory):
 
 
 @pytest.fixture
-def migrated_database_url(tmp_path, migrated_sqlite) -> str:
-    """database_url(tmp_path), its tables already made: a copy of `migrated_sqlite`, as migrating a fresh file
-    was most of an app's setup. The migrations themselves are tested from empty files (tests/test_schema.py)."""
-    if os.environ.get("TEST_DATABASE_URL"):
-        return database_url(tmp_path)
-    shutil.copyfile(migrated_sqlite, tmp_path / "decrypto.sqlite3")
-    return database_url(tmp_path)
+def migrated_database_url(tmp_path, request) -> str:
+    """database_url(tmp_path), its tables already made: on SQLite a copy of `migrated_sqlite`, cheaper than
+    migrating a fresh file. The migrations themselves are tested from empty files (tests/test_schema.py)."""
+    url = database_url(tmp_path)
+    if url.startswith("sqlite"):
+        shutil.copyfile(request.getfixturevalue("migrated_sqlite"), tmp_path / "decrypto.sqlite3")
+    return url
 
 
 @pytest.fixture

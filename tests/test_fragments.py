@@ -111,6 +111,7 @@ class ComparedGame(ApiGame):
         return self.apps[0].extensions["fragments"].hits
 
 
+@pytest.mark.slow                    # eight rounds, every page rendered twice: the full run, not --fast
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_every_page_of_a_whole_game_is_the_same_with_reused_pieces(tmp_path, language):
     game = ComparedGame(*two_apps(tmp_path), white=("Ann", "Abe", "Ada"), black=("Bea", "Bob"),
