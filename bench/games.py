@@ -1,7 +1,7 @@
 """Games made in-process, written straight into the store: tables ready to play, games in the middle of
 a round, finished games; and the one planner the bots use to pick a legal next move.
 
-Every event comes from `companion.rules.decide` through the tests' driver (tests/driver.py, as the service
+Every event comes from `companion.rules.decide` through the tests' driver (tools/driver.py, as the service
 would write it), so every stored log replays; only the HTTP round trips are skipped, which makes thousands of
 games cheap to set up.
 """
@@ -18,12 +18,12 @@ from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy import insert
 
-from companion.games import GAME_ID_BYTES, _capability_changes, new_token
+from companion.games import GAME_ID_BYTES, capability_changes, new_token
 from companion.keywords import load_pack
 from companion.rules import ALL_CODES, HOST, OVER, PLAYING, TEAMS, Actor, Game, other
 from companion.rules.events import read
 from companion.store import Capability, Store, capabilities, events, games
-from tests.driver import Table
+from tools.driver import Table
 
 from .server import SECRET_KEY
 
@@ -98,7 +98,7 @@ def plan(view: dict, codes: dict[str, list[int]], rng: random.Random,
     return seat, "guess", {"code": list(code) if rng.random() < p_intercept else wrong(code, rng), "confirm": True}
 
 
-# --- playing in-process: the tests' driver (tests/driver.py) ------------------------------------------
+# --- playing in-process: the tests' driver (tools/driver.py) ------------------------------------------
 
 class Builder(Table):
     """Plays one game in-process with the tests' driver, as the service would, collecting its events and
@@ -116,7 +116,7 @@ class Builder(Table):
     def do(self, command: dict, actor: Actor) -> list[dict]:
         before = self.game
         events = super().do(command, actor)
-        grants, revoked, _ = _capability_changes(self.game_id, [read(e) for e in events], before, self.clock())
+        grants, revoked, _ = capability_changes(self.game_id, [read(e) for e in events], before, self.clock())
         assert not revoked
         self.caps += grants
         return events

@@ -87,7 +87,7 @@ class Changes(NamedTuple):
     promoted: list[tuple[str, str, int]]         # (kind, new kind, seat)
 
 
-def _capability_changes(game_id: str, events: list[Event], game: Game, now: float) -> Changes:
+def capability_changes(game_id: str, events: list[Event], game: Game, now: float) -> Changes:
     """The tokens these events, decided on `game`, grant and withdraw (each event says which: `capabilities`,
     rules/events.py), with a new token for each grant; a phone just given one is in use `now`."""
     grants, revoked, promoted = [], [], []
@@ -157,7 +157,7 @@ class GameService:
         first = decide(Game(), {**(settings or {}), "type": "create"}, HOST, self.rng)
         for _ in range(MAX_ATTEMPTS):       # again with a new id and codes if one was taken
             game_id = secrets.token_urlsafe(GAME_ID_BYTES)
-            seats = _capability_changes(game_id, first, Game(), self.clock()).grants
+            seats = capability_changes(game_id, first, Game(), self.clock()).grants
             caps = [Capability(new_token(), game_id, "host")] + seats
             codes = {}
             if not first[0].try_out:     # a try-out can't take in anyone: no join links, no spectators
@@ -190,13 +190,13 @@ class GameService:
     def catch_up(self, game_id: str, version: int, game: Game) -> tuple[int, Game, list[tuple[int, Changes]]]:
         """`game`, the state at `version`, brought to the latest version in one query: that version, its state
         (cached, so a view at that version needs no other query), and what each event since did to the game's
-        tokens (`_capability_changes`), with its number. The open streams learn of a withdrawn token this way,
+        tokens (`capability_changes`), with its number. The open streams learn of a withdrawn token this way,
         once per change of the game, not once per stream (web/stream.py)."""
         rows = self.store.events_after(game_id, version)
         changes = []
         for seq, data, _ in rows:
             event = read(data)
-            changes.append((seq, _capability_changes(game_id, [event], game, now=0.0)))   # (its grants unused)
+            changes.append((seq, capability_changes(game_id, [event], game, now=0.0)))   # (its grants unused)
             game = replay([event], game)
         if rows:
             version = rows[-1][0]
@@ -242,7 +242,7 @@ class GameService:
             after = replay(events, game)
             if after.version_seen_by(None) > self.max_events:
                 raise RuleError("game_too_long", limit=self.max_events)
-            caps, revoked, promoted = _capability_changes(game_id, events, game, now)
+            caps, revoked, promoted = capability_changes(game_id, events, game, now)
             try:
                 new_version = self.store.append(game_id, version, [e.to_json() for e in events], caps, revoked,
                                                 token, promoted)

@@ -1,4 +1,4 @@
-"""What web tests share besides the driver (tests/driver.py): a browser with its cookie and CSRF token,
+"""What web tests share besides the driver (tools/driver.py): a browser with its cookie and CSRF token,
 the sentence of a refusal."""
 
 from __future__ import annotations

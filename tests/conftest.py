@@ -5,13 +5,16 @@ from __future__ import annotations
 import logging
 import os
 import re
+import shutil
 import threading
 import uuid
 
 import pytest
+from sqlalchemy import create_engine, make_url, text
 from werkzeug.serving import make_server
 
 from companion import create_app
+from companion.store import Store, make_engine
 
 logging.getLogger("werkzeug").setLevel(logging.WARNING)   # the live server stays quiet
 
@@ -20,15 +23,76 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+def pytest_configure(config):
+    """On PostgreSQL under xdist, each worker gets a database of its own: some tests drop the schema or count
+    every game. Made by the server's superuser, which `scripts/postgres` lets in from loopback."""
+    url, worker = os.environ.get("TEST_DATABASE_URL"), os.environ.get("PYTEST_XDIST_WORKER")
+    if not (url and worker):
+        return
+    shared = make_url(url)
+    own = shared.set(database=f"{shared.database}_{worker}")
+    engine = create_engine(shared.set(username="postgres", password=None), isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{own.database}"'))
+        conn.execute(text(f'CREATE DATABASE "{own.database}" OWNER "{shared.username}"'))
+    engine.dispose()
+    os.environ["TEST_DATABASE_URL"] = own.render_as_string(hide_password=False)
+
+
+# --- levels (README "Tests"): each test gets one marker, from what it needs --------------------------------
+
+def level(item) -> str:
+    """`system`: a real server, another process or a browser (marked `system` or `browser`); `service`: the
+    app in-process on a real database (the `app`/`client` fixtures, or its module builds apps); `unit`: neither."""
+    if item.get_closest_marker("system") or item.get_closest_marker("browser"):
+        return "system"
+    if {"app", "client"} & set(item.fixturenames) or hasattr(item.module, "create_app"):
+        return "service"
+    return "unit"
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        found = level(item)
+        if found != "system" and "live_server" in item.fixturenames:
+            raise pytest.UsageError(f"{item.nodeid} starts a live server: mark it `system` (or `browser`)")
+        item.add_marker(found)
+
+
+def pytest_report_collectionfinish(config, items):
+    counts = {name: sum(1 for item in items if item.get_closest_marker(name)) for name in ("unit", "service", "system")}
+    return "levels: " + ", ".join(f"{n} {name}" for name, n in counts.items())
+
+
 def database_url(tmp_path) -> str:
     """A fresh SQLite file per test, or the PostgreSQL database named by TEST_DATABASE_URL."""
     return os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp_path / 'decrypto.sqlite3'}"
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory):
+    """An SQLite file with every migration applied, made once per run (per worker under xdist)."""
+    path = tmp_path_factory.mktemp("migrated") / "decrypto.sqlite3"
+    engine = make_engine(f"sqlite:///{path}")
+    Store(engine).migrate()
+    engine.dispose()                      # the last connection closing folds the WAL into the file
+    return path
+
+
 @pytest.fixture
-def app(tmp_path):
+def migrated_database_url(tmp_path, request) -> str:
+    """database_url(tmp_path), its tables already made: on SQLite a copy of `migrated_sqlite`, cheaper than
+    migrating a fresh file. The migrations themselves are tested from empty files (tests/test_schema.py)."""
+    url = database_url(tmp_path)
+    if url.startswith("sqlite"):
+        shutil.copyfile(request.getfixturevalue("migrated_sqlite"), tmp_path / "decrypto.sqlite3")
+    return url
+
+
+@pytest.fixture
+def app(migrated_database_url):
     return create_app({"TESTING": True, "SECRET_KEY": "test-" + uuid.uuid4().hex,
-                       "DATABASE_URL": database_url(tmp_path)})
+                       "DATABASE_URL": migrated_database_url})
 
 
 @pytest.fixture
@@ -53,8 +117,8 @@ class LiveServer:
 
 
 @pytest.fixture
-def live_server(tmp_path):
-    app = create_app({"SECRET_KEY": "live-" + uuid.uuid4().hex, "DATABASE_URL": database_url(tmp_path),
+def live_server(migrated_database_url):
+    app = create_app({"SECRET_KEY": "live-" + uuid.uuid4().hex, "DATABASE_URL": migrated_database_url,
                       "POLL_INTERVAL_MS": 400})
     with LiveServer(app) as server:
         yield server

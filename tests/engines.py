@@ -16,9 +16,9 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from tools.driver import ApiGame, UrlClient
 
 from .browser import PHONE, SHOTS
-from .driver import ApiGame, UrlClient
 from .server import free_port
 
 # WebKitGTK's own small browser, from Debian's libwebkit2gtk-4.1-0 (which webkit2gtk-driver depends on).

@@ -13,9 +13,9 @@ import re
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
+from tools.driver import ApiGame, wrong
 
 from .browser import TABLE, ApiSession, Phone, refused
-from .driver import ApiGame, wrong
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

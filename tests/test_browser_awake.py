@@ -12,9 +12,9 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
+from tools.driver import wrong
 
 from .browser import PHONE, TABLE, ApiSession, Phone, shot
-from .driver import wrong
 
 pytestmark = pytest.mark.browser
 

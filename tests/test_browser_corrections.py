@@ -10,9 +10,9 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.messages import REFUSALS, TASKS
+from tools.driver import Driver, wrong
 
 from .browser import PHONE, TABLE, ApiSession, Phone, read_qr, refused, shot
-from .driver import Driver, wrong
 
 pytestmark = pytest.mark.browser
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import pytest
 
+from tools.driver import wrong
+
 from .conftest import database_url
-from .driver import wrong
 from .engines import Firefox, Phone, WebKit, EngineGame, Xvfb, wait_until
 from .server import Server
 

@@ -4,9 +4,9 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import expect
+from tools.driver import wrong
 
 from .browser import TABLE, Phone, read_qr, refused, shot
-from .driver import wrong
 
 pytestmark = pytest.mark.browser
 

@@ -14,10 +14,10 @@ import urllib.request
 
 import pytest
 from playwright.sync_api import expect
+from tools.driver import wrong
 
 from .browser import TABLE, Phone, read_qr, shot
 from .conftest import CHROMIUM, CHROMIUM_ARGS, database_url
-from .driver import wrong
 from .proxies import ROOT, Caddy, ServedApp, chromium_home_trusting, readme_command, wait_until_answers
 from .server import free_port
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
+from tools.driver import wrong
 
 from .browser import PHONE, SHOTS, shot
-from .driver import wrong
 from .test_browser_awake import Host, seated
 
 pytestmark = pytest.mark.browser

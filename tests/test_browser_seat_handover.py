@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
+from tools.driver import ApiGame, UrlClient
 
 from .browser import TABLE, Phone, refused, shot
-from .driver import ApiGame, UrlClient
 
 pytestmark = pytest.mark.browser
 

@@ -17,9 +17,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from companion.rules.words import contains_word, same_word
+from tools.driver import ApiGame
 
 from .browser import SHOTS, shot
-from .driver import ApiGame
 from .test_browser_languages import BROKEN_WORDS
 
 pytestmark = pytest.mark.browser

@@ -9,9 +9,9 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.rules.host import PHONE_IN_USE_SECONDS
+from tools.driver import ApiGame, UrlClient
 
 from .browser import TABLE, Phone, read_qr, refused, shot
-from .driver import ApiGame, UrlClient
 
 pytestmark = pytest.mark.browser
 

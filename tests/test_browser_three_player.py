@@ -6,9 +6,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from companion.messages import REASONS
+from tools.driver import wrong
 
 from .browser import TABLE, ApiSession, Phone, read_qr, shot
-from .driver import wrong
 
 pytestmark = pytest.mark.browser
 

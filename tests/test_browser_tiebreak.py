@@ -4,9 +4,9 @@ import itertools
 
 import pytest
 from playwright.sync_api import expect
+from tools.driver import ApiGame
 
 from .browser import SHOTS, TABLE, ApiSession, Phone, shot
-from .driver import ApiGame
 
 pytestmark = pytest.mark.browser
 

@@ -33,7 +33,7 @@ from .test_load_gunicorn import Bot, Unreachable, check_acknowledged, check_resu
 from .test_stream_handover import Wire
 
 DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(not DATABASE_URL, reason="needs PostgreSQL: run under "
+pytestmark = [pytest.mark.system, pytest.mark.slow, pytest.mark.skipif(not DATABASE_URL, reason="needs PostgreSQL: run under "
                                                     "scripts/with-postgres (CI does)")]
 RECONNECT_SECONDS = 2.0         # the bound: a page whose server died has its stream back by then
 

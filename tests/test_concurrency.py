@@ -3,11 +3,12 @@
 
 import pytest
 
+from tools.driver import ApiGame, UrlClient
+
 from .conftest import database_url
-from .driver import ApiGame, UrlClient
 from .server import Server, at_once
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.system, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

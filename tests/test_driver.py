@@ -3,7 +3,7 @@ play the same moves."""
 
 from companion.rules import HOST, Actor
 
-from .driver import ApiGame, Table, targets, wrong
+from tools.driver import ApiGame, Table, targets, wrong
 
 
 def test_the_targets_of_each_command_come_from_the_view_its_sender_read():

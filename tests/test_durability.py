@@ -5,7 +5,7 @@ import pytest
 from .conftest import database_url
 from .server import Server
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.system, pytest.mark.slow]
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from companion.store import MIGRATIONS, Store, make_engine
 
 from .server import ROOT, free_port
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.system, pytest.mark.slow]
 STARTS = 20
 
 

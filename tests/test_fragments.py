@@ -20,10 +20,10 @@ import uuid
 import pytest
 
 from companion import create_app
+from tools.driver import ApiGame
 
 from .api import browser, table_path
 from .conftest import database_url
-from .driver import ApiGame
 
 CSRF = re.compile(r'(name="csrf_token" value=|name="csrf-token" content=)"[^"]*"')
 REGION = re.compile(r'<(div|p) id="([\w-]+)" data-live[^>]*>')
@@ -111,6 +111,7 @@ class ComparedGame(ApiGame):
         return self.apps[0].extensions["fragments"].hits
 
 
+@pytest.mark.slow                    # eight rounds, every page rendered twice: the full run, not --fast
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_every_page_of_a_whole_game_is_the_same_with_reused_pieces(tmp_path, language):
     game = ComparedGame(*two_apps(tmp_path), white=("Ann", "Abe", "Ada"), black=("Bea", "Bob"),

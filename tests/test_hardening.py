@@ -15,9 +15,9 @@ from companion.app import secret_key
 from companion.messages import REFUSALS
 from companion.store import events, games
 from companion.web.limits import LIMITED
+from tools.driver import ApiGame
 
 from .api import table_path
-from .driver import ApiGame
 from .conftest import database_url
 
 

@@ -21,9 +21,9 @@ from sqlalchemy import func, select
 from companion.rules.text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, MAX_WORDS, NAME_LENGTH, WORD_MAX_LENGTH
 from companion.store import games as games_table
 from companion.web.commands import COMMANDS
+from tools.driver import ApiGame, wrong
 
 from .api import browser, csrf_of, expected, refusal_pattern, table_path
-from .driver import ApiGame, wrong
 
 TWELVE_WORDS = "apple\npear\nplum\nkiwi\nfig\nlime\nlemon\nmelon\npeach\ngrape\nmango\ncherry"
 

@@ -16,7 +16,7 @@ from .conftest import database_url
 from .proxies import Nginx, ServedApp
 from .server import free_port
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.system, pytest.mark.slow]
 WAIT = 20          # seconds a stream read may wait before the test fails (a message ends the wait)
 
 

@@ -12,9 +12,9 @@ from sqlalchemy import update
 from companion import create_app
 from companion.games import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH, GameService
 from companion.store import events
+from tools.driver import ApiGame
 
 from .api import browser, expected, table_path
-from .driver import ApiGame
 from .conftest import database_url
 
 

@@ -31,7 +31,7 @@ from .conftest import database_url
 from .oracle import versions_seen
 from .server import ROOT, Server
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.system, pytest.mark.slow]
 
 WORKERS = 3                 # gunicorn worker processes
 THREADS = 4                 # threads per worker, as in production (companion/serve.py)

@@ -12,9 +12,9 @@ from sqlalchemy import event
 
 from companion import create_app
 from companion.logs import mask
+from tools.driver import ApiGame
 
 from .conftest import database_url
-from .driver import ApiGame
 from .server import Server
 
 
@@ -68,6 +68,7 @@ def test_a_database_error_on_a_token_path_logs_neither_the_token_nor_the_keyword
         assert secret not in log
 
 
+@pytest.mark.system
 def test_gunicorn_logs_mask_tokens_in_paths_and_headers(tmp_path):
     url = database_url(tmp_path)
     if not url.startswith("sqlite"):

@@ -97,13 +97,14 @@ def test_every_answer_object_is_closed_and_its_fields_required():
                                                                "interceptors"))}
 
 
+@pytest.mark.system
 def test_the_poll_path_never_loads_pydantic(tmp_path):
     """The view's types are annotations only: building views and serving polls imports no pydantic (it
     is loaded, once, when the OpenAPI document is first asked for)."""
     script = ("import sys\n"
               "from companion import create_app\n"
               "from companion.views import SPECTATOR, view_for\n"
-              "from tests.driver import Table\n"
+              "from tools.driver import Table\n"
               "app = create_app({'DATABASE_URL': sys.argv[1], 'SECRET_KEY': 'x'})\n"
               "client = app.test_client()\n"
               "game = client.post('/api/games', json={}).get_json()\n"
@@ -697,6 +698,7 @@ def test_host_corrections_match_the_document(client):
     api.refused(f"{game.path}/switch-team", game.seats[1], None, 409, "game_in_progress")
 
 
+@pytest.mark.system
 @pytest.mark.slow
 def test_the_curl_walkthrough_plays_to_the_end(live_server):
     """docs/api-walkthrough.sh (the game docs/api.md shows) still plays against a real server."""

@@ -6,8 +6,9 @@ from __future__ import annotations
 import html
 import re
 
+from tools.driver import ApiGame, wrong
+
 from .api import browser, table_path
-from .driver import ApiGame, wrong
 
 FORM = re.compile(r'<form method="post" action="[^"]*/([\w-]+)"[^>]*>(.*?)</form>', re.S)
 HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')

@@ -22,9 +22,9 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.rules import TEAMS, other
+from tools.driver import Driver
 
 from .browser import PHONE, ApiSession, Phone
-from .driver import Driver
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,7 @@ from companion.rules import ALL_CODES, HOST, KEYWORD_GUESSING, KEYWORD_JUDGING, 
 from companion.rules.round_end import round_end
 from companion.rules.state import Tokens
 
-from .driver import WORDS, Table, wrong
+from tools.driver import WORDS, Table, wrong
 
 
 def ended(table):

@@ -7,7 +7,7 @@ from companion.rules.queries import last_entry
 from companion.rules import replay
 from companion.rules.text import custom_words
 
-from .driver import WORDS, Table, wrong
+from tools.driver import WORDS, Table, wrong
 
 
 def refused(table, command, actor=HOST) -> str:

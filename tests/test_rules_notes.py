@@ -8,7 +8,7 @@ import pytest
 from companion.rules import HOST, Actor, RuleError
 from companion.views import Viewer, view_for
 
-from .driver import Table
+from tools.driver import Table
 
 WHITE, BLACK = 1, 3          # Ann (White) and Bea (Black), seated first on their teams (Table's default)
 

@@ -6,14 +6,16 @@ from companion.rules import KEYWORD_GUESSING, OVER, PLAYING, replay
 from companion.rules.round_end import round_end
 from companion.rules.state import MAX_ROUNDS
 
-from .driver import Table
+from tools.driver import Table
+
+from .tier import examples
 
 # Each round: (White decrypts, Black intercepts White, Black decrypts, White intercepts Black).
 rounds = st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans()),
                   min_size=MAX_ROUNDS, max_size=MAX_ROUNDS)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(rounds, st.integers(0, 10_000))
 def test_a_game_ends_exactly_when_the_rules_say(outcomes, seed):
     table = Table(seed=seed)

@@ -63,7 +63,9 @@ from companion.rules.event import Event
 from companion.rules.words import contains_word, same_word
 from companion.views import SPECTATOR, Viewer, version_for, view_for
 
-from .driver import Table, wrong
+from tools.driver import Table, wrong
+
+from .tier import examples
 
 WORDS = [f"KW{i:02d}X" for i in range(40)]   # no word is part of another
 WATCHER = Actor("spectator")     # a spectator trying a command
@@ -1094,7 +1096,7 @@ class DecryptoTable(RuleBasedStateMachine):
 # machine can take minutes, so it is off unless DECRYPTO_SHRINK=1: a failure prints the whole step sequence,
 # with every value drawn, as it happened.
 _PHASES = [Phase.explicit, Phase.generate] + ([Phase.shrink] if os.environ.get("DECRYPTO_SHRINK") else [])
-DecryptoTable.TestCase.settings = settings(max_examples=150, stateful_step_count=60, deadline=None,
+DecryptoTable.TestCase.settings = settings(max_examples=examples(150), stateful_step_count=60, deadline=None,
                                            derandomize=True, database=None, phases=_PHASES,
                                            suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.filter_too_much])

@@ -5,7 +5,7 @@ import pytest
 from companion.rules import HOST, OVER, PLAYING, Actor, RuleError
 from companion.rules.three_player import INTERCEPTOR, INTERCEPTOR_TOKENS, TEAM, TEAM_SURVIVED
 
-from .driver import WORDS, Table, wrong
+from tools.driver import WORDS, Table, wrong
 
 
 def three(seed=7, **settings):

@@ -59,6 +59,7 @@ def _race(target, argument, processes=6):
     return results
 
 
+@pytest.mark.system
 @pytest.mark.slow
 def test_processes_migrating_one_fresh_database_at_once_take_turns(tmp_path):
     """Six processes released together on an empty database: every one finishes with the latest schema
@@ -78,6 +79,7 @@ def test_processes_migrating_one_fresh_database_at_once_take_turns(tmp_path):
             assert conn.execute(select(func.count()).select_from(schema_version)).scalar_one() == len(MIGRATIONS)
 
 
+@pytest.mark.system
 def test_processes_starting_at_once_share_one_secret_key(tmp_path, monkeypatch):
     monkeypatch.delenv("SECRET_KEY", raising=False)
     keys = _race(_key_at_the_barrier, str(tmp_path / "instance"))
@@ -99,7 +101,7 @@ def test_a_worker_refuses_a_database_newer_than_its_code(tmp_path):
 def test_a_database_from_before_phones_in_use_gets_its_column_and_plays_on(tmp_path, client):
     """A migration adds `capabilities.seen_at` to a database that has none; its phones count as not in use until
     they ask for their view again (a claim then waits for them as soon as they do)."""
-    from .driver import ApiGame
+    from tools.driver import ApiGame
     store = client.application.extensions["games"].store
     game = ApiGame(client)
     step = next(version for version, description, _ in MIGRATIONS if "in use" in description)

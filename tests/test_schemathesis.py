@@ -33,9 +33,9 @@ from companion import create_app
 from companion.messages import REFUSALS
 from companion.web.commands import COMMANDS
 from companion.web.openapi import openapi_document
+from tools.driver import ApiGame, wrong
 
 from .api import refusal_pattern
-from .driver import ApiGame, wrong
 
 pytestmark = pytest.mark.slow
 

@@ -15,9 +15,9 @@ import requests
 
 from companion import create_app
 from companion.rules import Actor
+from tools.driver import ApiGame, wrong
 
 from .api import expected
-from .driver import ApiGame, wrong
 from .server import at_once
 from .conftest import LiveServer, database_url
 
@@ -256,6 +256,7 @@ def _post(server, game_id, command, token, body):
                          headers={"Authorization": f"Bearer {token}"}, timeout=30)
 
 
+@pytest.mark.system
 def test_teammates_sealing_at_once_file_one_decryption_and_no_interception(live_server):
     app = live_server.server.app
     for attempt in range(10):
@@ -272,6 +273,7 @@ def test_teammates_sealing_at_once_file_one_decryption_and_no_interception(live_
         assert not any(e["transmission"] == "black" for e in saved), "a stale seal became an interception"
 
 
+@pytest.mark.system
 def test_no_command_of_the_old_phone_lands_after_its_seat_is_claimed(live_server):
     app = live_server.server.app
     client = app.test_client()

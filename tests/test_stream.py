@@ -14,10 +14,10 @@ from sqlalchemy import event
 
 from companion import create_app
 from companion.messages import REFUSALS
+from tools.driver import ApiGame, wrong, wrong2
 
 from .api import browser, table_path
 from .conftest import database_url
-from .driver import ApiGame, wrong, wrong2
 
 WAIT = 20        # seconds a test waits for a message before it fails (never a sleep: messages end the wait)
 READER = "stream-reader"      # the threads that read the streams (and, held by their request, run them)

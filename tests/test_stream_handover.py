@@ -17,6 +17,8 @@ from companion.messages import REFUSALS
 from .conftest import database_url
 from .server import Server
 
+pytestmark = pytest.mark.system   # gunicorn's gevent worker, as in production
+
 WAIT = 20        # seconds a read waits before the test fails (a message ends the wait)
 
 

@@ -7,7 +7,7 @@ import re
 from urllib.parse import urlsplit
 
 from tests.api import browser, csrf_of, table_path
-from tests.driver import ApiGame
+from tools.driver import ApiGame
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{20,}")       # anything as long as a capability token (32 characters)
 

@@ -15,9 +15,9 @@ from sqlalchemy import event
 
 from companion.messages import clock_time
 from companion.rules.host import PHONE_IN_USE_SECONDS
+from tools.driver import ApiGame
 
 from .api import browser, csrf_of, expected, table_path
-from .driver import ApiGame
 
 NOW = 1_000_000.0
 SEAT_LINK = re.compile(r'href="https?://[^/"]+(/seat/[\w-]+)"')

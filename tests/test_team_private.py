@@ -14,15 +14,16 @@ import json
 import re
 import uuid
 
+import pytest
 from sqlalchemy import func, select, text
 
 from companion import create_app
 from companion.rules import Actor
 from companion.store import LATEST_SCHEMA, events as events_table
 from companion.store import schema_version
+from tools.driver import ApiGame, targets, wrong, wrong2
 
 from .conftest import database_url
-from .driver import ApiGame, targets, wrong, wrong2
 from .test_stream import Stream, etag_of
 
 
@@ -46,6 +47,7 @@ def version_of(etag: str) -> int:
     return int(re.search(r"v(\d+)-", etag).group(1))
 
 
+@pytest.mark.slow                    # 5200 commands: the full run, not --fast
 def test_one_player_drafting_5200_times_neither_ends_nor_grows_the_game(tmp_path):
     """The finding: 5,000 drafts filled a game's log, and then White's seal and the host's take-back were
     refused (`game_too_long`). Drafts now replace one another: the seal and the take-back go through, and
@@ -204,6 +206,7 @@ def test_a_game_stored_before_draft_slots_loads_and_plays_on(tmp_path):
 
 # --- a team's notes (rules/notes.py): private steps like its drafts ------------------------------------
 
+@pytest.mark.slow                    # 5000 commands: the full run, not --fast
 def test_one_player_writing_5000_notes_neither_ends_nor_grows_the_game(tmp_path):
     """Every note a team keeps is one slot: however often its players rewrite them, the stored log holds one
     event per note written, the other viewers' versions stay where they were, and the game plays on to the

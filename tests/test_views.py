@@ -12,8 +12,8 @@ import pytest
 
 from companion.rules import TEAMS
 from companion.views import Viewer, view_for
+from tools.driver import Table, wrong, wrong2
 
-from .driver import Table, wrong, wrong2
 from .oracle import Oracle, sees, walk
 
 CODE_FIELDS = ("code",)   # the only keys under which a three-digit list may appear

@@ -19,8 +19,8 @@ from companion.rules import HOST, OVER, TEAMS, Actor, other
 from companion.rules import replay
 from companion.rules.three_player import INTERCEPTOR, TEAM
 from companion.views import Viewer, view_for
+from tools.driver import WORDS, Table, wrong, wrong2
 
-from .driver import WORDS, Table, wrong, wrong2
 from .oracle import own_code, sees, transmission, walk
 
 NOW = 1_000.0

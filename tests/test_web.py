@@ -6,9 +6,9 @@ import pytest
 
 from companion.addresses import public_base_url
 from companion.store import Store, make_engine
+from tools.driver import ApiGame, wrong
 
 from .api import table_path
-from .driver import ApiGame, wrong
 
 
 @pytest.fixture

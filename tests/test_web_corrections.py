@@ -15,9 +15,9 @@ from companion.rules import Actor, RuleError
 from companion.store import games as games_table
 
 from companion.rules.host import PHONE_IN_USE_SECONDS
+from tools.driver import ApiGame, wrong
 
 from .api import browser, expected, table_path
-from .driver import ApiGame, wrong
 
 # --- helpers --------------------------------------------------------------------------------
 

@@ -12,9 +12,9 @@ import pytest
 from babel.messages.pofile import read_po
 
 from companion.messages import elided
+from tools.driver import ApiGame
 
 from .api import browser, table_path
-from .driver import ApiGame
 from .test_i18n import ROOT
 
 

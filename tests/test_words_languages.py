@@ -7,7 +7,7 @@ import pytest
 from companion.rules import RuleError
 from companion.rules.words import contains_word, same_word
 
-from .driver import Table
+from tools.driver import Table
 
 NFD = lambda text: unicodedata.normalize("NFD", text)
 

@@ -8,7 +8,7 @@ from companion.rules import Actor, RuleError
 from companion.rules.skeleton import ignorable, skeleton, visible_only
 from companion.rules.words import contains_word, distinct_words, same_word
 
-from .driver import ApiGame, Table
+from tools.driver import ApiGame, Table
 
 ZWJ = "\u200d"
 # Latin letters and the Cyrillic or Greek letters that look the same.

@@ -8,9 +8,9 @@ import re
 import pytest
 
 from companion.messages import REASONS, SIDE_SENTENCES, reason_text, refusal, side_text
+from tools.driver import ApiGame, wrong
 
 from .api import browser, table_path
-from .driver import ApiGame, wrong
 
 
 INLINE = re.compile(r"</?(?:a|b|em|small|span|strong)\b[^>]*>")

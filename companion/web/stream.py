@@ -27,7 +27,7 @@ What a stream says is worked out in one place (`ViewStream`), and it is carried 
 Each stream is counted in the process's budget as it opens (web/stream_budget.py: caps per token and per
 client, a capacity sized from the open files): past them it is refused with a sentence, never held. A change
 of a game costs one look at it for all of its streams here (`Looks`): the game's new events say which tokens
-they withdrew (games.py `_capability_changes`), so no stream looks its token up again.
+they withdrew (games.py `capability_changes`), so no stream looks its token up again.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m tests.corpus.record            # the games whose file is missing
 
-Each game is played by `tests/driver.py` through the JSON API of an app on a fresh SQLite file, with seeded dice
+Each game is played by `tools/driver.py` through the JSON API of an app on a fresh SQLite file, with seeded dice
 and a clock the script moves, so that a file says what the code of its day stored. A file holds the event rows
 as the store keeps them (`seq`, `type`, `slot` and `data`; a team's drafts and notes already replaced by their
 latest) and what they fold into: each viewer's view at the end and the summary of each earlier match.
@@ -27,10 +27,10 @@ from sqlalchemy import select
 from companion import create_app
 from companion.store import events
 from companion.views import SPECTATOR, Viewer, summary_for, view_for
+from tools.driver import ApiGame, wrong, wrong2
 
-from . import difference, patched
 from ..api import browser, csrf_of, table_path
-from ..driver import ApiGame, wrong, wrong2
+from . import difference, patched
 
 CORPUS = Path(__file__).resolve().parent
 START = 1_800_000_000.0          # the clock at each game's start (seconds)

@@ -9,8 +9,8 @@ import time
 import pytest
 
 from companion.rules import TEAMS
+from tools.driver import wrong, wrong2
 
-from ..driver import wrong, wrong2
 from .checks import COOKIE, Resp, Truth, Viewer, session_payload
 from .walks import report
 from .world import World

@@ -9,7 +9,10 @@ import pytest
 from .walks import play_standard, play_three, report
 from .world import World
 
-@pytest.mark.parametrize("mode,walk", [("standard", play_standard), ("three_player", play_three)],
+# The standard walk (a whole game, over 2000 requests audited) is the slowest service test: the full run has it,
+# `scripts/test --fast` the three-player walk alone.
+@pytest.mark.parametrize("mode,walk", [pytest.param("standard", play_standard, marks=pytest.mark.slow),
+                                       ("three_player", play_three)],
                          ids=["standard", "three_player"])
 def test_no_viewer_ever_sees_a_secret_it_may_not_know(app, mode, walk):
     world = World(app, mode)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from companion.rules import OVER, TEAMS, other
+from tools.driver import wrong, wrong2
 
-from ..driver import wrong, wrong2
 from .checks import dashed
 from .world import World
 

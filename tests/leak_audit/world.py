@@ -13,8 +13,8 @@ from collections import Counter
 from pathlib import Path
 
 from companion.rules import TEAMS
+from tools.driver import Driver, targets
 
-from ..driver import Driver, targets
 from ..oracle import team_of
 from .checks import (COOKIE, SESSION_KEYS, WORDS, Resp, Truth, Viewer, body_of, check_html, check_plain_json,
                      check_summary_json, check_view, session_payload, set_cookie_payloads)
@@ -367,7 +367,7 @@ class World(Driver):
     def seat_of(self, seat: int) -> Viewer:
         return next(v for v in self.seats.values() if v.seat == seat)
 
-    # who encrypts, who guesses, a code: the driver's (tests/driver.py), from what the viewers see
+    # who encrypts, who guesses, a code: the driver's (tools/driver.py), from what the viewers see
     def who(self, seat: int) -> Viewer:
         return self.seat_of(seat)
 
