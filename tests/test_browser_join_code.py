@@ -91,7 +91,7 @@ def test_a_phone_without_a_camera_joins_by_typing_its_teams_code(browser, live_s
 
     # Reopened: the same code works again.
     table.get_by_role("button", name="Reopen joining").click()
-    expect(table.locator(f'.join-code[data-team="white"]')).to_have_text(codes["white"])
+    expect(table.locator('.join-code[data-team="white"]')).to_have_text(codes["white"])
     ada.page.goto(live_server.url)
     ada.page.get_by_label("Join with a code").fill(codes["white"])
     ada.page.get_by_role("button", name="Join", exact=True).click()

@@ -136,7 +136,6 @@ def test_cover_my_screen_blanks_the_keywords_through_live_updates_and_when_the_p
                                                                                            live_server):
     game = Tabletop(browser, live_server)
     try:
-        encryptor = game.encryptor("white")
         teammate = game.phones[game.teammate("white")]
         page = teammate.page
         words = page.locator("#keywords .secret-word")
