@@ -7,7 +7,7 @@ Adding a command: write its handler (and its events in events.py), then one `Com
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from . import fields, host, lobby, notes, play, targets, three_player
@@ -26,6 +26,7 @@ class Field:
     doc: str
     required: bool = True
     default: object = _NO_DEFAULT
+    path: str | None = None     # a target's place in the sender's view (rules.targets.find)
 
     @property
     def has_default(self) -> bool:
@@ -65,13 +66,13 @@ START_PROBLEMS = ("team_size", "teams_uneven", "three_player_seats")    # rules.
 NAMES = f"{NAME_LENGTH[0]} to {NAME_LENGTH[1]} characters"
 
 # Targets: each names what the player's screen showed (the view's field in brackets).
-MATCH = Field("match", fields.MATCH, "The match the player saw (`view.match`).", required=False)
-ROUND = Field("round", fields.ROUND, "The round the player saw (`view.round`).", required=False)
+MATCH = Field("match", fields.MATCH, "The match the player saw (`view.match`).", required=False, path="match")
+ROUND = Field("round", fields.ROUND, "The round the player saw (`view.round`).", required=False, path="round")
 SEAT = Field("seat", fields.SEAT, "The player's seat (see `teams.<team>.players`).")
 
 
-def _target(name: str, kind: fields.Kind, doc: str) -> Field:
-    return Field(name, kind, doc, required=False)
+def _target(name: str, kind: fields.Kind, doc: str, path: str) -> Field:
+    return Field(name, kind, doc, required=False, path=path)
 
 
 COMMANDS = {c.name: c for c in (
@@ -98,7 +99,8 @@ COMMANDS = {c.name: c for c in (
         "With the host token, in the lobby: the player keeps their seat number and token, and joins the other "
         "team last. Naming the player's current `team` makes a repeat safe (a second tap would move them back).",
         fields=(SEAT,),
-        targets=(_target("team", fields.TEAM, "The team the player is on now, as the table screen showed it."),),
+        targets=(_target("team", fields.TEAM, "The team the player is on now, as the table screen showed it.",
+                          "teams.<*>.players.[seat={seat}]"),),
         checks=(targets.move_player,),
         refusals=(*LOBBY_ONLY, "no_such_player", "team_full", "name_taken"),
         example={"seat": 3, "team": "white"}),
@@ -149,7 +151,7 @@ COMMANDS = {c.name: c for c in (
         fields=(Field("team", fields.TEAM, "The team whose Encryptor is skipped."),),
         targets=(ROUND, _target("encryptor", fields.SEAT, "The seat of the Encryptor being skipped, as the table "
                                                      "screen showed it (`rounds[-1].transmissions.<team>"
-                                                     ".encryptor`).")),
+                                                     ".encryptor`).", "rounds.-1.transmissions.{team}.encryptor")),
         checks=(targets.moved_on, targets.skip_encryptor),
         refusals=(*phase_refusals(PLAYING), "no_such_team", "clues_already_announced", "nobody_to_skip_to"),
         example={"team": "white", "round": 2, "encryptor": 3}),
@@ -158,9 +160,13 @@ COMMANDS = {c.name: c for c in (
         "With the host token, while playing: takes back the entry `view.host.take_back` names (a sealed guess "
         "becomes the team's draft again; taken-back clues drop the transmission's guesses too). Send back the "
         "entry as the view gave it, so that a tap made before another entry arrived takes back nothing.",
-        targets=(ROUND, _target("entry", fields.ENTRY, "`view.host.take_back.entry`: `guess` or `clues`."),
-                 _target("transmission", fields.TEAM, "`view.host.take_back.transmission`: whose transmission."),
-                 _target("by", fields.TEAM, "`view.host.take_back.by`: whose guess (for a guess entry).")),
+        targets=(replace(ROUND, path="host.take_back.round"),
+                 _target("entry", fields.ENTRY, "`view.host.take_back.entry`: `guess` or `clues`.",
+                         "host.take_back.entry"),
+                 _target("transmission", fields.TEAM, "`view.host.take_back.transmission`: whose transmission.",
+                         "host.take_back.transmission"),
+                 _target("by", fields.TEAM, "`view.host.take_back.by`: whose guess (for a guess entry).",
+                         "host.take_back.by")),
         checks=(targets.moved_on, targets.take_back),
         refusals=(*phase_refusals(PLAYING), "nothing_to_take_back"),
         example={"round": 2, "entry": "clues", "transmission": "white"}),
@@ -177,8 +183,10 @@ COMMANDS = {c.name: c for c in (
                 Field("interception", fields.OPTIONAL_CODE, "The corrected interception; required when the round has "
                                                       "one, ignored (and may be null or left out) in round 1.",
                       required=False)),
-        targets=(_target("round", fields.ROUND, "`view.host.correctable.round`: the round of the reveal."),
-                 _target("transmission", fields.TEAM, "`view.host.correctable.team`: whose transmission.")),
+        targets=(_target("round", fields.ROUND, "`view.host.correctable.round`: the round of the reveal.",
+                         "host.correctable.round"),
+                 _target("transmission", fields.TEAM, "`view.host.correctable.team`: whose transmission.",
+                         "host.correctable.team")),
         checks=(targets.correction,),
         refusals=("nothing_to_correct", "guess_malformed", "correction_changes_nothing", "correction_resumes_play"),
         example={"decryption": [3, 1, 4], "interception": [3, 1, 2], "round": 2, "transmission": "white"}),
@@ -189,7 +197,8 @@ COMMANDS = {c.name: c for c in (
         "correction; once both sides accepted, it applies (events `reveal_corrected` and, if the corrected "
         "reveal ended its round, `round_reopened` and what the round's end now leads to).",
         fields=(Field("accept", fields.BOOLEAN, "True to accept, false to reject."),),
-        targets=(_target("correction", fields.CORRECTION, "`view.correction.id`: the proposal answered."),),
+        targets=(_target("correction", fields.CORRECTION, "`view.correction.id`: the proposal answered.",
+                         "correction.id"),),
         checks=(targets.answer_correction,),
         refusals=("no_correction", "correction_already_confirmed", "accept_malformed", "correction_resumes_play"),
         example={"accept": True, "correction": 1}, during_correction=True),
@@ -197,7 +206,8 @@ COMMANDS = {c.name: c for c in (
         "withdraw-correction", "withdraw_correction", host.withdraw_correction, "host", "withdrawCorrection",
         "Withdraw the proposed correction",
         "With the host token, while a correction waits for answers.",
-        targets=(_target("correction", fields.CORRECTION, "`view.correction.id`: the proposal withdrawn."),),
+        targets=(_target("correction", fields.CORRECTION, "`view.correction.id`: the proposal withdrawn.",
+                         "correction.id"),),
         checks=(targets.correction_named,),
         refusals=("no_correction",), example={"correction": 1}, during_correction=True),
     Command(
@@ -209,7 +219,8 @@ COMMANDS = {c.name: c for c in (
         "was made, and when (`view.you.seat_links`), and can cancel it (`reject-seat-link`). The new phone "
         "claims the seat with it (`claim-seat`); `cancel-seat-link` withdraws it.",
         fields=(SEAT,),
-        targets=(_target("name", fields.TEXT, "The seat holder's name, as the table screen showed it."),),
+        targets=(_target("name", fields.TEXT, "The seat holder's name, as the table screen showed it.",
+                         "teams.*.players.[seat={seat}].name"),),
         checks=(targets.issue_seat_link,),
         refusals=("no_such_player", "try_out_fixed_seats"), example={"seat": 2, "name": "Ann"},
         answer="SeatLinkResult",
@@ -303,7 +314,7 @@ COMMANDS = {c.name: c for c in (
         fields=(Field("code", fields.CODE, "The guessed code."),
                 Field("confirm", fields.BOOLEAN, "Seal the guess.", required=False, default=False)),
         targets=(MATCH, ROUND, _target("transmission", fields.TEAM, "`view.transmission`: whose transmission the "
-                                                               "guess is for.")),
+                                                                     "guess is for.", "transmission")),
         checks=(targets.moved_on, targets.guess),
         refusals=(*phase_refusals(PLAYING), "clues_not_announced", "encryptor_cannot_guess",
                   "no_interception_round_one", "guess_sealed", "guess_malformed", "no_such_team"),
@@ -313,7 +324,7 @@ COMMANDS = {c.name: c for c in (
         "By a seated player, in the lobby, while joining is open: the player moves to the other team, keeping "
         "their seat number and token, last in its join order (event `player_moved`). Naming the `team` the "
         "player is on makes a repeat safe (a second tap would switch back).",
-        targets=(_target("team", fields.TEAM, "The team this phone is on now (`view.you.team`)."),),
+        targets=(_target("team", fields.TEAM, "The team this phone is on now (`view.you.team`).", "you.team"),),
         checks=(targets.switch_team,),
         refusals=(*LOBBY_ONLY, "joining_locked", "team_full", "name_taken"), example={"team": "white"}),
     Command(
@@ -368,3 +379,10 @@ def commands_for(sender: str) -> tuple[str, ...]:
     """The URL names of the commands a capability of this kind may send."""
     return tuple(name for name, c in COMMANDS.items() if c.sender == sender)
 
+
+def targets_for(command: str, view: dict, body: dict | None = None) -> dict:
+    """The target fields of `command` as the sender's `view` shows them (each at its declared path; `body`
+    names the item a path depends on, e.g. `seat`). A target the view doesn't hold is left out: a page's
+    forms and the test driver send exactly this."""
+    found = {f.name: targets.find(view, f.path, body or {}) for f in COMMANDS[command].targets}
+    return {name: value for name, value in found.items() if value is not None}

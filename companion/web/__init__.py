@@ -7,6 +7,7 @@ from flask_babel import get_locale
 
 from ..messages import CAUSES, clock_time, reason_text, refusal, side_text, task_text, team_name
 from ..rules import TEAMS, other, three_player
+from ..rules.commands import targets_for
 from ..rules.host import PHONE_IN_USE_SECONDS
 from ..rules.notes import KEYWORD_NOTE_MAX_LENGTH
 from ..rules.state import TOKENS_TO_END
@@ -33,6 +34,7 @@ RULES_FOR_TEMPLATES = {
     "KEYWORD_NOTE_MAX_LENGTH": KEYWORD_NOTE_MAX_LENGTH, "NOTE_LINE_MAX_LENGTH": NOTE_LINE_MAX_LENGTH,
     "THREE_PLAYER": {"TEAM": three_player.TEAM, "INTERCEPTOR": three_player.INTERCEPTOR, "SIZES": three_player.SIZES,
                      "TOKENS_TO_WIN": three_player.TOKENS_TO_WIN},
+    "targets_for": targets_for,         # a command form's target fields (game.html `targets`)
 }
 
 
