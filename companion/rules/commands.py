@@ -2,7 +2,10 @@
 handler, and its documentation. The rules (`decide`), the service, the web layer (parsing, rate limits) and
 the OpenAPI document all read this.
 
-Adding a command: write its handler (and its events in events.py), then one `Command` below.
+Adding a command: write its handler (and its events in events.py), then one `Command` below. Its fields'
+kinds (rules.fields) parse them, from JSON and from forms, and write their schema; each target's `path` says
+where a page's form and the test driver find it in the sender's view (`targets_for`). Then its refusals'
+sentences (messages.REFUSALS), docs/api.md, and its button in a template.
 """
 
 from __future__ import annotations

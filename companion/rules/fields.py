@@ -8,7 +8,7 @@ the rules need no web framework. `from_form` raises KeyError when the form doesn
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .codes import GUESS_TEXT, parse_guess
 from .errors import RuleError
