@@ -18,14 +18,13 @@ from pydantic import Field
 from typing_extensions import NotRequired, TypeAliasType, TypedDict    # pydantic needs these on Python < 3.12
 
 from .messages import CAUSES, REASONS, REFUSALS, TASKS
-from .rules import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, three_player
+from .rules import OVER, TEAMS, three_player
 from .rules.commands import START_PROBLEMS
 from .rules.notes import KEYWORD_NOTE_MAX_LENGTH
 from .rules.text import LANGUAGES, NOTE_LINE_MAX_LENGTH, TIMER_SECONDS
 from .rules.events import EVENT_TYPES
-from .rules.state import MAX_ROUNDS, MAX_TEAM, MIN_TEAM, MODES, STANDARD
+from .rules.state import MAX_ROUNDS, MAX_TEAM, MIN_TEAM, MODES, PHASES, STANDARD
 
-PHASES = (LOBBY, PLAYING, KEYWORD_GUESSING, KEYWORD_JUDGING, OVER)
 ROLES = ("seat", "host", "spectator", "join", "handoff")      # views.Viewer.kind, and web.auth's seat link
 TOKEN_KINDS = ("interceptions", "miscommunications")
 ENTRIES = ("guess", "clues")                                  # what `take-back` takes back

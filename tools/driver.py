@@ -21,7 +21,7 @@ import json
 import random
 from urllib.parse import urlsplit
 
-from companion.rules.commands import BY_TYPE
+from companion.rules.commands import BY_TYPE, targets_for
 from companion.rules import HOST, TEAMS, Actor, Game, decide, other, replay
 from companion.views import Viewer, view_for
 from companion.web.commands import from_json
@@ -42,44 +42,8 @@ def wrong2(code) -> list[int]:
 # --- what the player saw -------------------------------------------------------------------------
 
 def targets(command: str, view: dict, body: dict | None = None) -> dict:
-    """The target fields of `command` (issue 11's table), taken from the view its sender just read.
-
-    A field the view doesn't hold (yet: `host.take_back.round`, `correction.id`) is left out."""
-    body, host = body or {}, view.get("host") or {}
-    match, round_ = view.get("match"), view.get("round")
-    if command == "guess":
-        found = {"match": match, "round": round_, "transmission": view.get("transmission")}
-    elif command in ("clues", "swap-keyword"):
-        found = {"match": match, "round": round_}
-    elif command in ("keyword-guesses", "verdicts", "start", "rematch", "note"):
-        found = {"match": match}
-    elif command == "take-back":
-        entry = host.get("take_back") or {}
-        found = {field: entry.get(field) for field in ("round", "transmission", "entry", "by")}
-    elif command == "correction":
-        correctable = host.get("correctable") or {}
-        found = {"round": correctable.get("round"), "transmission": correctable.get("team")}
-    elif command in ("answer-correction", "withdraw-correction"):
-        found = {"correction": (view.get("correction") or {}).get("id")}
-    elif command == "skip-encryptor":
-        rounds = view.get("rounds") or [{}]
-        skipped = rounds[-1].get("transmissions", {}).get(body.get("team")) or {}
-        found = {"round": round_, "encryptor": skipped.get("encryptor")}
-    elif command == "move-player":
-        found = {"team": next((team for team, p in _players(view) if p["seat"] == body.get("seat")), None)}
-    elif command == "switch-team":
-        found = {"team": (view.get("you") or {}).get("team")}
-    elif command == "seat-link":
-        found = {"name": next((p["name"] for _, p in _players(view) if p["seat"] == body.get("seat")), None)}
-    else:
-        found = {}
-    return {field: value for field, value in found.items() if value is not None}
-
-
-def _players(view: dict):
-    for team, t in (view.get("teams") or {}).items():
-        for p in t.get("players", ()):
-            yield team, p
+    """The target fields of `command`, taken from the view its sender just read (as the pages' forms do)."""
+    return targets_for(command, view, body)
 
 
 # --- the moves ---------------------------------------------------------------------------------------

@@ -2,15 +2,18 @@
 handler, and its documentation. The rules (`decide`), the service, the web layer (parsing, rate limits) and
 the OpenAPI document all read this.
 
-Adding a command: write its handler (and its events in events.py), then one `Command` below.
+Adding a command: write its handler (and its events in events.py), then one `Command` below. Its fields'
+kinds (rules.fields) parse them, from JSON and from forms, and write their schema; each target's `path` says
+where a page's form and the test driver find it in the sender's view (`targets_for`). Then its refusals'
+sentences (messages.REFUSALS), docs/api.md, and its button in a template.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
-from . import host, lobby, notes, play, targets, three_player
+from . import fields, host, lobby, notes, play, targets, three_player
 from .guards import PHASE_REFUSALS
 from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, MAX_TEAM, MIN_TEAM, OVER, PLAYING
 from .text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, NAME_LENGTH, NOTE_LINE_MAX_LENGTH
@@ -20,13 +23,13 @@ _NO_DEFAULT = object()
 
 @dataclass(frozen=True)
 class Field:
-    """A field of a command's body. `kind` says its type (web.openapi and web.commands map each kind)."""
+    """A field of a command's body."""
     name: str
-    kind: str        # seat, team, boolean, digit, code, timer, clues, keyword_guesses, verdicts, text, match,
-                     # round, line, entry, correction
+    kind: fields.Kind     # parses it and writes its schema (rules.fields)
     doc: str
     required: bool = True
     default: object = _NO_DEFAULT
+    path: str | None = None     # a target's place in the sender's view (rules.targets.find)
 
     @property
     def has_default(self) -> bool:
@@ -66,13 +69,13 @@ START_PROBLEMS = ("team_size", "teams_uneven", "three_player_seats")    # rules.
 NAMES = f"{NAME_LENGTH[0]} to {NAME_LENGTH[1]} characters"
 
 # Targets: each names what the player's screen showed (the view's field in brackets).
-MATCH = Field("match", "match", "The match the player saw (`view.match`).", required=False)
-ROUND = Field("round", "round", "The round the player saw (`view.round`).", required=False)
-SEAT = Field("seat", "seat", "The player's seat (see `teams.<team>.players`).")
+MATCH = Field("match", fields.MATCH, "The match the player saw (`view.match`).", required=False, path="match")
+ROUND = Field("round", fields.ROUND, "The round the player saw (`view.round`).", required=False, path="round")
+SEAT = Field("seat", fields.SEAT, "The player's seat (see `teams.<team>.players`).")
 
 
-def _target(name: str, kind: str, doc: str) -> Field:
-    return Field(name, kind, doc, required=False)
+def _target(name: str, kind: fields.Kind, doc: str, path: str) -> Field:
+    return Field(name, kind, doc, required=False, path=path)
 
 
 COMMANDS = {c.name: c for c in (
@@ -82,7 +85,7 @@ COMMANDS = {c.name: c for c in (
         f"team ({MIN_TEAM} to {MAX_TEAM} players a team; in the three-player game "
         f"{three_player.SIZES[three_player.TEAM]} in the team and {three_player.SIZES[three_player.INTERCEPTOR]} "
         "Interceptor). Answers the player's seat number and seat token.",
-        fields=(Field("name", "text", f"Trimmed, inner spaces collapsed; then {NAMES}, unique in the team "
+        fields=(Field("name", fields.TEXT, f"Trimmed, inner spaces collapsed; then {NAMES}, unique in the team "
                                       "(ignoring case, accents, invisible characters and look-alike letters)."),),
         refusals=("too_late_to_join", "game_over", "try_out_fixed_seats", "joining_locked", "name_required",
                   "name_length", "team_full", "name_taken", *TEXT_REFUSALS),
@@ -91,7 +94,7 @@ COMMANDS = {c.name: c for c in (
         "lock-joining", "lock_joining", lobby.lock_joining, "host", "lockJoining", "Lock or reopen joining",
         "With the host token, in the lobby: while joining is locked, join tokens are refused "
         "(`view.joining_locked`).",
-        fields=(Field("locked", "boolean", "True to lock joining, false to reopen it."),),
+        fields=(Field("locked", fields.BOOLEAN, "True to lock joining, false to reopen it."),),
         refusals=(*LOBBY_ONLY, "locked_malformed", "already_locked", "already_open"),
         example={"locked": True}),
     Command(
@@ -99,7 +102,8 @@ COMMANDS = {c.name: c for c in (
         "With the host token, in the lobby: the player keeps their seat number and token, and joins the other "
         "team last. Naming the player's current `team` makes a repeat safe (a second tap would move them back).",
         fields=(SEAT,),
-        targets=(_target("team", "team", "The team the player is on now, as the table screen showed it."),),
+        targets=(_target("team", fields.TEAM, "The team the player is on now, as the table screen showed it.",
+                          "teams.<*>.players.[seat={seat}]"),),
         checks=(targets.move_player,),
         refusals=(*LOBBY_ONLY, "no_such_player", "team_full", "name_taken"),
         example={"seat": 3, "team": "white"}),
@@ -120,7 +124,7 @@ COMMANDS = {c.name: c for c in (
         "set-timer", "set_timer", lobby.set_timer, "host", "setTimer", "Change the sand timer",
         "With the host token, in the lobby (a new game or a rematch): the sand timer for the matches to come "
         "(`view.timer_seconds`; event `timer_set`).",
-        fields=(Field("timer", "timer", "The sand timer in seconds; null for none."),),
+        fields=(Field("timer", fields.TIMER, "The sand timer in seconds; null for none."),),
         refusals=(*phase_refusals(LOBBY), "timer_length"), example={"timer": 45}),
     Command(
         "start", "start", lobby.start, "host", "start", "Start the game",
@@ -136,7 +140,7 @@ COMMANDS = {c.name: c for c in (
         "By a player, in round 1 before the team's clues are announced, once a match (`view.you.can_swap`): the "
         "keyword at that number is replaced by a fresh word. Everybody learns that the team swapped, never which "
         "one. With a target, a repeat is refused as `stale`.",
-        fields=(Field("number", "digit", "The keyword's number (1 to 4)."),),
+        fields=(Field("number", fields.DIGIT, "The keyword's number (1 to 4)."),),
         targets=(MATCH, ROUND), checks=(targets.moved_on, targets.swap_keyword),
         refusals=(*phase_refusals(PLAYING), "no_keywords", "swap_too_late", "already_swapped", "keyword_number",
                   "no_spare_words"),
@@ -147,10 +151,10 @@ COMMANDS = {c.name: c for c in (
         "With the host token, while the team's clues of this round aren't announced: the next teammate in the "
         "rotation becomes the Encryptor, with a fresh code (`view.host.skippable` lists the teams this is "
         "possible for). Naming the skipped `encryptor` makes a repeat safe.",
-        fields=(Field("team", "team", "The team whose Encryptor is skipped."),),
-        targets=(ROUND, _target("encryptor", "seat", "The seat of the Encryptor being skipped, as the table "
+        fields=(Field("team", fields.TEAM, "The team whose Encryptor is skipped."),),
+        targets=(ROUND, _target("encryptor", fields.SEAT, "The seat of the Encryptor being skipped, as the table "
                                                      "screen showed it (`rounds[-1].transmissions.<team>"
-                                                     ".encryptor`).")),
+                                                     ".encryptor`).", "rounds.-1.transmissions.{team}.encryptor")),
         checks=(targets.moved_on, targets.skip_encryptor),
         refusals=(*phase_refusals(PLAYING), "no_such_team", "clues_already_announced", "nobody_to_skip_to"),
         example={"team": "white", "round": 2, "encryptor": 3}),
@@ -159,9 +163,13 @@ COMMANDS = {c.name: c for c in (
         "With the host token, while playing: takes back the entry `view.host.take_back` names (a sealed guess "
         "becomes the team's draft again; taken-back clues drop the transmission's guesses too). Send back the "
         "entry as the view gave it, so that a tap made before another entry arrived takes back nothing.",
-        targets=(ROUND, _target("entry", "entry", "`view.host.take_back.entry`: `guess` or `clues`."),
-                 _target("transmission", "team", "`view.host.take_back.transmission`: whose transmission."),
-                 _target("by", "team", "`view.host.take_back.by`: whose guess (for a guess entry).")),
+        targets=(replace(ROUND, path="host.take_back.round"),
+                 _target("entry", fields.ENTRY, "`view.host.take_back.entry`: `guess` or `clues`.",
+                         "host.take_back.entry"),
+                 _target("transmission", fields.TEAM, "`view.host.take_back.transmission`: whose transmission.",
+                         "host.take_back.transmission"),
+                 _target("by", fields.TEAM, "`view.host.take_back.by`: whose guess (for a guess entry).",
+                         "host.take_back.by")),
         checks=(targets.moved_on, targets.take_back),
         refusals=(*phase_refusals(PLAYING), "nothing_to_take_back"),
         example={"round": 2, "entry": "clues", "transmission": "white"}),
@@ -174,12 +182,14 @@ COMMANDS = {c.name: c for c in (
         "round's end led to are judged again. Once the game is over, both teams' keywords have been shown to "
         "everyone: a correction may change the result, but one that would resume play (a next round or the "
         "tiebreak) is refused.",
-        fields=(Field("decryption", "code", "The corrected decryption."),
-                Field("interception", "code_or_null", "The corrected interception; required when the round has "
+        fields=(Field("decryption", fields.CODE, "The corrected decryption."),
+                Field("interception", fields.OPTIONAL_CODE, "The corrected interception; required when the round has "
                                                       "one, ignored (and may be null or left out) in round 1.",
                       required=False)),
-        targets=(_target("round", "round", "`view.host.correctable.round`: the round of the reveal."),
-                 _target("transmission", "team", "`view.host.correctable.team`: whose transmission.")),
+        targets=(_target("round", fields.ROUND, "`view.host.correctable.round`: the round of the reveal.",
+                         "host.correctable.round"),
+                 _target("transmission", fields.TEAM, "`view.host.correctable.team`: whose transmission.",
+                         "host.correctable.team")),
         checks=(targets.correction,),
         refusals=("nothing_to_correct", "guess_malformed", "correction_changes_nothing", "correction_resumes_play"),
         example={"decryption": [3, 1, 4], "interception": [3, 1, 2], "round": 2, "transmission": "white"}),
@@ -189,8 +199,9 @@ COMMANDS = {c.name: c for c in (
         "By a player of a side that hasn't accepted it yet (`view.correction`): a rejection drops the "
         "correction; once both sides accepted, it applies (events `reveal_corrected` and, if the corrected "
         "reveal ended its round, `round_reopened` and what the round's end now leads to).",
-        fields=(Field("accept", "boolean", "True to accept, false to reject."),),
-        targets=(_target("correction", "correction", "`view.correction.id`: the proposal answered."),),
+        fields=(Field("accept", fields.BOOLEAN, "True to accept, false to reject."),),
+        targets=(_target("correction", fields.CORRECTION, "`view.correction.id`: the proposal answered.",
+                         "correction.id"),),
         checks=(targets.answer_correction,),
         refusals=("no_correction", "correction_already_confirmed", "accept_malformed", "correction_resumes_play"),
         example={"accept": True, "correction": 1}, during_correction=True),
@@ -198,7 +209,8 @@ COMMANDS = {c.name: c for c in (
         "withdraw-correction", "withdraw_correction", host.withdraw_correction, "host", "withdrawCorrection",
         "Withdraw the proposed correction",
         "With the host token, while a correction waits for answers.",
-        targets=(_target("correction", "correction", "`view.correction.id`: the proposal withdrawn."),),
+        targets=(_target("correction", fields.CORRECTION, "`view.correction.id`: the proposal withdrawn.",
+                         "correction.id"),),
         checks=(targets.correction_named,),
         refusals=("no_correction",), example={"correction": 1}, during_correction=True),
     Command(
@@ -210,7 +222,8 @@ COMMANDS = {c.name: c for c in (
         "was made, and when (`view.you.seat_links`), and can cancel it (`reject-seat-link`). The new phone "
         "claims the seat with it (`claim-seat`); `cancel-seat-link` withdraws it.",
         fields=(SEAT,),
-        targets=(_target("name", "text", "The seat holder's name, as the table screen showed it."),),
+        targets=(_target("name", fields.TEXT, "The seat holder's name, as the table screen showed it.",
+                         "teams.*.players.[seat={seat}].name"),),
         checks=(targets.issue_seat_link,),
         refusals=("no_such_player", "try_out_fixed_seats"), example={"seat": 2, "name": "Ann"},
         answer="SeatLinkResult",
@@ -264,7 +277,7 @@ COMMANDS = {c.name: c for c in (
         "Judge the keyword guesses (tiebreak)",
         "With the host token, in phase `keyword_judging` (`view.tiebreak.proposal` holds the app's proposal): "
         "which of each team's guesses were right. Ends the game (events `keywords_judged`, `game_ended`).",
-        fields=(Field("verdicts", "verdicts", "For each team, whether each of its four guesses named the other "
+        fields=(Field("verdicts", fields.VERDICTS, "For each team, whether each of its four guesses named the other "
                                               "team's keyword."),),
         targets=(MATCH,), checks=(targets.moved_on,),
         refusals=(*phase_refusals(KEYWORD_JUDGING), "verdicts_malformed"),
@@ -283,7 +296,7 @@ COMMANDS = {c.name: c for c in (
         "keywords or one of the code's digits, repeat another clue of the three, or repeat a clue the team gave "
         "in an earlier round (ignoring case, accents and plural endings). With a target, a repeat is refused as "
         "`stale`.",
-        fields=(Field("clues", "clues", f"One clue per digit of the code, in the code's order; each trimmed, 1 "
+        fields=(Field("clues", fields.CLUES, f"One clue per digit of the code, in the code's order; each trimmed, 1 "
                                         f"to {CLUE_MAX_LENGTH} characters."),),
         targets=(MATCH, ROUND), checks=(targets.moved_on, targets.clues),
         refusals=(*phase_refusals(PLAYING), "not_encryptor", "clues_already_announced", "three_clues",
@@ -301,10 +314,10 @@ COMMANDS = {c.name: c for c in (
         "`game_ended` or `tiebreak_started`. Name the "
         "`transmission` (and round and match) the player saw: a guess meant for one transmission never lands "
         "on the next, and a repeat of a sealed guess is refused as `stale`.",
-        fields=(Field("code", "code", "The guessed code."),
-                Field("confirm", "boolean", "Seal the guess.", required=False, default=False)),
-        targets=(MATCH, ROUND, _target("transmission", "team", "`view.transmission`: whose transmission the "
-                                                               "guess is for.")),
+        fields=(Field("code", fields.CODE, "The guessed code."),
+                Field("confirm", fields.BOOLEAN, "Seal the guess.", required=False, default=False)),
+        targets=(MATCH, ROUND, _target("transmission", fields.TEAM, "`view.transmission`: whose transmission the "
+                                                                     "guess is for.", "transmission")),
         checks=(targets.moved_on, targets.guess),
         refusals=(*phase_refusals(PLAYING), "clues_not_announced", "encryptor_cannot_guess",
                   "no_interception_round_one", "guess_sealed", "guess_malformed", "no_such_team"),
@@ -314,7 +327,7 @@ COMMANDS = {c.name: c for c in (
         "By a seated player, in the lobby, while joining is open: the player moves to the other team, keeping "
         "their seat number and token, last in its join order (event `player_moved`). Naming the `team` the "
         "player is on makes a repeat safe (a second tap would switch back).",
-        targets=(_target("team", "team", "The team this phone is on now (`view.you.team`)."),),
+        targets=(_target("team", fields.TEAM, "The team this phone is on now (`view.you.team`).", "you.team"),),
         checks=(targets.switch_team,),
         refusals=(*LOBBY_ONLY, "joining_locked", "team_full", "name_taken"), example={"team": "white"}),
     Command(
@@ -323,7 +336,7 @@ COMMANDS = {c.name: c for c in (
         "In phase `keyword_guessing`, once per team: the team's guesses of the other team's four keywords, in "
         "their order. Once both teams sealed, the phase becomes `keyword_judging`. With a target, a repeat is "
         "refused as `stale`.",
-        fields=(Field("guesses", "keyword_guesses", f"Each trimmed, 0 to {KEYWORD_GUESS_MAX_LENGTH} characters "
+        fields=(Field("guesses", fields.KEYWORD_GUESSES, f"Each trimmed, 0 to {KEYWORD_GUESS_MAX_LENGTH} characters "
                                                     "(a blank is allowed)."),),
         targets=(MATCH,), checks=(targets.moved_on, targets.keyword_guesses),
         refusals=(*phase_refusals(KEYWORD_GUESSING), "keyword_guesses_sealed", "four_keyword_guesses",
@@ -339,9 +352,9 @@ COMMANDS = {c.name: c for c in (
         "versions). Writing the note as it stands changes nothing (no event); a note replaces the team's "
         "earlier text of that note in the log. A rematch starts with blank notes. The tiebreak's form starts "
         "from the keyword notes.",
-        fields=(Field("keyword", "digit", "The other team's keyword (1 to 4) this note guesses.", required=False),
-                Field("line", "line", "The round (1 to the current one) whose free line this is.", required=False),
-                Field("text", "text", f"Trimmed, inner spaces collapsed; at most {notes.KEYWORD_NOTE_MAX_LENGTH} "
+        fields=(Field("keyword", fields.DIGIT, "The other team's keyword (1 to 4) this note guesses.", required=False),
+                Field("line", fields.LINE, "The round (1 to the current one) whose free line this is.", required=False),
+                Field("text", fields.TEXT, f"Trimmed, inner spaces collapsed; at most {notes.KEYWORD_NOTE_MAX_LENGTH} "
                                       f"characters for a keyword, {NOTE_LINE_MAX_LENGTH} for a line. Empty clears "
                                       "the note.")),
         targets=(MATCH,), checks=(targets.moved_on,),
@@ -369,3 +382,10 @@ def commands_for(sender: str) -> tuple[str, ...]:
     """The URL names of the commands a capability of this kind may send."""
     return tuple(name for name, c in COMMANDS.items() if c.sender == sender)
 
+
+def targets_for(command: str, view: dict, body: dict | None = None) -> dict:
+    """The target fields of `command` as the sender's `view` shows them (each at its declared path; `body`
+    names the item a path depends on, e.g. `seat`). A target the view doesn't hold is left out: a page's
+    forms and the test driver send exactly this."""
+    found = {f.name: targets.find(view, f.path, body or {}) for f in COMMANDS[command].targets}
+    return {name: value for name, value in found.items() if value is not None}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import RuleError
+from .fields import SEAT
 from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, Game
 
 
@@ -47,7 +48,7 @@ def require_real_game(game: Game) -> None:
 
 def player_at(game: Game, command: dict):
     seat = command.get("seat")
-    player = game.player(seat) if isinstance(seat, int) and not isinstance(seat, bool) else None
+    player = game.player(seat) if SEAT.accepts(seat) else None
     if player is None:
         raise RuleError("no_such_player")
     return player

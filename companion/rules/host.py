@@ -7,6 +7,7 @@ import random
 
 from .codes import draw_code
 from .errors import RuleError
+from .fields import BOOLEAN, CODE, TEAM
 from .guards import player_at, require_phase, require_real_game, seated_player
 from .play import after_resolution
 from .queries import correctable, keywords_public, last_entry, skip_problem
@@ -16,7 +17,6 @@ from .events import (ClaimAcknowledged, CorrectionAnswered, CorrectionProposed, 
                      SeatLinkCancelled, SeatLinkIssued, TableMoveCancelled, TableMoved, TableMoveOffered)
 from .fold import replay
 from .state import OVER, PLAYING, TEAMS
-from .text import parse_code
 
 # A phone is in use when it asked for its view (its page, a poll, its stream, a command) this recently; a claim
 # of a seat whose team has no phone in use goes through at once (`claim_seat`). A phone whose screen sleeps
@@ -28,7 +28,7 @@ def skip_encryptor(game, command, actor, rng):
     """The next teammate takes the round (with a fresh code: the one who stepped away may have seen it)."""
     require_phase(game, PLAYING)
     team = command.get("team")
-    problem = skip_problem(game, team) if isinstance(team, str) else "no_such_team"
+    problem = skip_problem(game, team) if TEAM.accepts(team) else "no_such_team"
     if problem is not None:
         raise RuleError(problem)
     return [EncryptorSkipped(team=team, code=draw_code(rng))]
@@ -47,8 +47,8 @@ def propose_correction(game, command, actor, rng):
     if found is None:
         raise RuleError("nothing_to_correct")
     r, transmission = found
-    decryption = parse_code(command.get("decryption"))
-    interception = parse_code(command.get("interception")) if r.interception_allowed else None
+    decryption = CODE.parse(command.get("decryption"), "guess_malformed")
+    interception = CODE.parse(command.get("interception"), "guess_malformed") if r.interception_allowed else None
     if decryption == transmission.decryption.code and interception == (
             transmission.interception.code if r.interception_allowed else None):
         raise RuleError("correction_changes_nothing")
@@ -68,9 +68,7 @@ def answer_correction(game, command, actor, rng):
         raise RuleError("no_correction")
     if player.team in correction.confirmed:
         raise RuleError("correction_already_confirmed")
-    accept = command.get("accept")
-    if not isinstance(accept, bool):
-        raise RuleError("accept_malformed")
+    accept = BOOLEAN.parse(command.get("accept"), "accept_malformed")
     events = [CorrectionAnswered(team=player.team, accept=accept)]
     if not accept or correction.confirmed | {player.team} != set(TEAMS):
         return events

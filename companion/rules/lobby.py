@@ -7,13 +7,14 @@ from itertools import combinations
 
 from .codes import draw_code
 from .errors import RuleError
+from .fields import BOOLEAN, TIMER
 from .guards import player_at, require_phase, require_real_game, seated_player
 from .queries import spare_words, start_problem
 from .events import (GameCreated, GameStarted, JoiningLocked, PlayerJoined, PlayerLeft, PlayerMoved, PlayerRemoved,
                      RematchStarted, RoundStarted, TeamsShuffled, TimerSet)
 from .fold import apply
 from .state import LOBBY, MODES, OVER, STANDARD, TEAMS, Game, other
-from .text import LANGUAGES, NAME_LENGTH, TIMER_SECONDS, UNDEALT_WORDS, clean_text, custom_words, timer_setting
+from .text import LANGUAGES, NAME_LENGTH, TIMER_SECONDS, UNDEALT_WORDS, clean_text, custom_words
 from .words import distinct_words, normalize
 
 
@@ -78,9 +79,7 @@ def check_room(game: Game, team: str, name: str) -> None:
 def lock_joining(game, command, actor, rng):
     require_phase(game, LOBBY)
     require_real_game(game)
-    locked = command.get("locked")
-    if not isinstance(locked, bool):
-        raise RuleError("locked_malformed")
+    locked = BOOLEAN.parse(command.get("locked"), "locked_malformed")
     if locked == game.joining_locked:
         raise RuleError("already_locked" if locked else "already_open")
     return [JoiningLocked(locked=locked)]
@@ -200,3 +199,8 @@ def _deal(game: Game, command: dict, rng: random.Random) -> dict[str, list[str]]
         raise RuleError("not_enough_words", min=needed)
     dealt = rng.sample(pool, 4 * len(teams))     # without replacement from distinct words
     return {team: dealt[4 * i:4 * i + 4] for i, team in enumerate(teams)}
+
+
+def timer_setting(command: dict) -> int | None:
+    """The sand timer's seconds from a command (None: no timer), or the RuleError saying what is allowed."""
+    return TIMER.parse(command.get("timer"), "timer_length", min=TIMER_SECONDS[0], max=TIMER_SECONDS[1])

@@ -10,6 +10,7 @@ for the match, and a rematch starts blank. The tiebreak's keyword guesses start 
 from __future__ import annotations
 
 from .errors import RuleError
+from .fields import DIGIT, LINE
 from .guards import require_phase, seated_player
 from .events import NoteWritten
 from .state import KEYWORD_GUESSING, PLAYING, Game, other
@@ -27,9 +28,9 @@ def takes_notes(game: Game, team: str) -> bool:
 def _note(game: Game, command: dict) -> tuple[str, int, int]:
     """Which note the command writes: ("keyword", 1 to 4) or ("line", a round so far), with its length limit."""
     keyword, line = command.get("keyword"), command.get("line")
-    if keyword is not None and line is None and type(keyword) is int and 1 <= keyword <= 4:
+    if line is None and DIGIT.accepts(keyword):
         return "keyword", keyword, KEYWORD_NOTE_MAX_LENGTH
-    if line is not None and keyword is None and type(line) is int and 1 <= line <= game.round.number:
+    if keyword is None and LINE.accepts(line) and line <= game.round.number:
         return "line", line, NOTE_LINE_MAX_LENGTH
     raise RuleError("note_malformed")
 

@@ -7,6 +7,7 @@ import random
 from . import round_end as end
 from . import three_player
 from .errors import RuleError
+from .fields import BOOLEAN, CLUES, CODE, DIGIT, KEYWORD_GUESSES, VERDICTS
 from .guards import require_phase, seated_player
 from .lobby import round_started, words_to_deal
 from .queries import spare_words, swap_problem
@@ -14,8 +15,8 @@ from .event import Event
 from .events import (CluesAnnounced, GameEnded, GuessSaved, KeywordGuessesSealed, KeywordsJudged, KeywordSwapped,
                      TiebreakStarted, TransmissionResolved)
 from .fold import apply, replay
-from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, PLAYING, TEAMS, Game
-from .text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, clean_text, parse_code
+from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, PLAYING, Game
+from .text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, clean_text
 from .words import contains_word, same_word, words_of
 
 
@@ -27,9 +28,7 @@ def swap_keyword(game, command, actor, rng):
     problem = swap_problem(game, player.team, words)
     if problem is not None and problem != "no_spare_words":
         raise RuleError(problem)
-    number = command.get("number")
-    if type(number) is not int or number not in (1, 2, 3, 4):     # not True, not 2.0
-        raise RuleError("keyword_number")
+    number = DIGIT.parse(command.get("number"), "keyword_number")
     if problem is not None:
         raise RuleError(problem)
     fresh = spare_words(game, words)
@@ -44,9 +43,7 @@ def announce_clues(game, command, actor, rng):
         raise RuleError("not_encryptor")
     if transmission.clues is not None:
         raise RuleError("clues_already_announced")
-    raw = command.get("clues")
-    if not isinstance(raw, (list, tuple)) or len(raw) != 3:
-        raise RuleError("three_clues")
+    raw = CLUES.parse(command.get("clues"), "three_clues")
     clues = [clean_text(c, CLUE_MAX_LENGTH, "clue_empty") for c in raw]
     for position, clue in enumerate(clues, start=1):
         if not clue:
@@ -78,10 +75,8 @@ def guess(game, command, actor, rng):
     mine = transmission.guess_by(player.team)
     if mine.sealed:
         raise RuleError("guess_sealed")
-    code = parse_code(command.get("code"))
-    confirm = command.get("confirm", False)
-    if not isinstance(confirm, bool):
-        raise RuleError("guess_malformed")
+    code = CODE.parse(command.get("code"), "guess_malformed")
+    confirm = BOOLEAN.parse(command.get("confirm", False), "guess_malformed")
     if not confirm and mine.code == code:
         return []               # the team's draft already: saving it again changes nothing, and writes nothing
     events = [GuessSaved(transmission=transmission.team, by=player.team, code=code, sealed=confirm,
@@ -127,21 +122,14 @@ def keyword_guesses(game, command, actor, rng):
     require_phase(game, KEYWORD_GUESSING)
     if game.tiebreak.keyword_guesses[player.team] is not None:
         raise RuleError("keyword_guesses_sealed")
-    raw = command.get("guesses")
-    if not isinstance(raw, (list, tuple)) or len(raw) != 4:
-        raise RuleError("four_keyword_guesses")
+    raw = KEYWORD_GUESSES.parse(command.get("guesses"), "four_keyword_guesses")
     guesses = [clean_text(g, KEYWORD_GUESS_MAX_LENGTH, "four_keyword_guesses") for g in raw]
     return [KeywordGuessesSealed(team=player.team, guesses=guesses)]
 
 
 def judge_keywords(game, command, actor, rng):
     require_phase(game, KEYWORD_JUDGING)
-    raw = command.get("verdicts")
-    if not isinstance(raw, dict) or set(raw) != set(TEAMS) or not all(
-            isinstance(raw[t], (list, tuple)) and len(raw[t]) == 4
-            and all(isinstance(v, bool) for v in raw[t]) for t in TEAMS):
-        raise RuleError("verdicts_malformed")
-    verdicts = {team: list(raw[team]) for team in TEAMS}
+    verdicts = VERDICTS.parse(command.get("verdicts"), "verdicts_malformed")
     winners, reason = end.keyword_result(verdicts)
     return [KeywordsJudged(verdicts=verdicts),
             GameEnded(winners=winners, reason=reason, cause=game.tiebreak.cause)]

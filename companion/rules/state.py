@@ -22,6 +22,13 @@ MODES = (STANDARD, THREE_PLAYER)
 # Phases of a game. Inside PLAYING, what happens next is derived from the current round.
 LOBBY, PLAYING, KEYWORD_GUESSING, KEYWORD_JUDGING, OVER = (
     "lobby", "playing", "keyword_guessing", "keyword_judging", "over")
+PHASES = (LOBBY, PLAYING, KEYWORD_GUESSING, KEYWORD_JUDGING, OVER)
+
+
+def guess_of(transmission: str, team: str) -> str:
+    """Which guess of `transmission`'s (a team's) is `team`'s: its own team decrypts, the other side intercepts
+    (the state's and the view's field name)."""
+    return "decryption" if team == transmission else "interception"
 
 
 def other(team: str) -> str:
@@ -67,7 +74,7 @@ class Transmission:
     miscommunicated: bool = False
 
     def guess_by(self, team: str) -> Guess:
-        return self.decryption if team == self.team else self.interception
+        return getattr(self, guess_of(self.team, team))
 
 
 @dataclass

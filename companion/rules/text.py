@@ -5,7 +5,6 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 
-from .codes import parse_guess
 from .errors import RuleError
 from .skeleton import BLANKS, ignorable
 from .words import distinct_words
@@ -44,21 +43,6 @@ def _visible(text: str) -> bool:
     """At least one character that prints: a letter, digit, punctuation mark or symbol (the Hangul fillers
     are letters that print as nothing: default-ignorable; the BLANKS symbols that print as a space)."""
     return any(unicodedata.category(c)[0] in "LNPS" and c not in BLANKS and not ignorable(c) for c in text)
-
-
-def parse_code(value) -> tuple:
-    code = parse_guess(value)
-    if code is None:
-        raise RuleError("guess_malformed")
-    return code
-
-
-def timer_setting(command: dict) -> int | None:
-    """The sand timer's seconds from a command (None: no timer), or the RuleError saying what is allowed."""
-    timer = command.get("timer")
-    if timer is not None and (type(timer) is not int or not TIMER_SECONDS[0] <= timer <= TIMER_SECONDS[1]):
-        raise RuleError("timer_length", min=TIMER_SECONDS[0], max=TIMER_SECONDS[1])
-    return timer
 
 
 def custom_words(text) -> list[str]:

@@ -5,11 +5,12 @@
 from flask import Flask
 from flask_babel import get_locale
 
-from ..messages import CAUSES, clock_time, reason_text, refusal, side_text, task_text, team_name
+from ..messages import CAUSES, TASKS, clock_time, reason_text, refusal, side_text, task_text, team_name
 from ..rules import TEAMS, other, three_player
+from ..rules.commands import targets_for
 from ..rules.host import PHONE_IN_USE_SECONDS
 from ..rules.notes import KEYWORD_NOTE_MAX_LENGTH
-from ..rules.state import TOKENS_TO_END
+from ..rules.state import PHASES, TOKENS_TO_END, guess_of
 from ..rules.text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, NAME_LENGTH, NOTE_LINE_MAX_LENGTH, TIMER_SECONDS
 from ..views import TURN_TASKS
 from .api import api as api_routes
@@ -25,14 +26,37 @@ from .security import init_security
 from .summary import summary as summary_routes
 
 
+class Names:
+    """A set of names a template compares with, as attributes (`PHASE.lobby`): a misspelt name fails the page
+    instead of quietly matching nothing."""
+
+    def __init__(self, names):
+        self._names = frozenset(names)
+
+    def __getattr__(self, name: str) -> str:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name not in self._names:
+            raise LookupError(f"no such name: {name}")   # not AttributeError: Jinja would make it undefined
+        return name
+
+
+def guess_by(transmission: dict, team: str) -> dict:
+    """`team`'s guess of a view's transmission (rules.state.Transmission.guess_by, on the view)."""
+    return transmission[guess_of(transmission["team"], team)]
+
+
 # The rules' facts the templates show or limit a field by: read from companion/rules, never written again there.
 RULES_FOR_TEMPLATES = {
+    "PHASE": Names(PHASES), "TASK": Names(TASKS),
+    "guess_by": guess_by,
     "TEAMS": TEAMS, "TOKENS_TO_END": TOKENS_TO_END, "TIMER_SECONDS": TIMER_SECONDS,
     "NAME_LENGTH": NAME_LENGTH, "CLUE_MAX_LENGTH": CLUE_MAX_LENGTH, "KEYWORD_GUESS_MAX_LENGTH": KEYWORD_GUESS_MAX_LENGTH,
     "PHONE_IN_USE_MINUTES": PHONE_IN_USE_SECONDS // 60,
     "KEYWORD_NOTE_MAX_LENGTH": KEYWORD_NOTE_MAX_LENGTH, "NOTE_LINE_MAX_LENGTH": NOTE_LINE_MAX_LENGTH,
     "THREE_PLAYER": {"TEAM": three_player.TEAM, "INTERCEPTOR": three_player.INTERCEPTOR, "SIZES": three_player.SIZES,
                      "TOKENS_TO_WIN": three_player.TOKENS_TO_WIN},
+    "targets_for": targets_for,         # a command form's target fields (game.html `targets`)
 }
 
 

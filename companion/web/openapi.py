@@ -10,11 +10,10 @@ answer that grows a field must be declared first (tests/test_openapi.py checks r
 
 from __future__ import annotations
 
-from ..rules import TEAMS
-from ..rules.codes import GUESS_TEXT
 from ..rules.commands import COMMANDS, TEXT_REFUSALS
 from ..rules.guards import SENDER_REFUSALS
-from ..rules.state import MAX_ROUNDS, MODES, STANDARD
+from ..rules.schema import described, enum, integer, nullable, obj, string
+from ..rules.state import MODES, STANDARD
 from ..rules.text import LANGUAGES, MAX_WORDS, MIN_WORDS, TIMER_SECONDS, WORD_MAX_LENGTH
 from .errors import status_of
 from .openapi_views import answer_schemas
@@ -29,77 +28,6 @@ COMMAND_REFUSALS = ("no_capability", "wrong_game", "not_seated", "seat_gone", "s
 
 def ref(name: str) -> dict:
     return {"$ref": f"#/components/schemas/{name}"}
-
-
-def described(schema: dict, description: str | None) -> dict:
-    return {**schema, "description": description} if description else schema
-
-
-def nullable(schema: dict) -> dict:
-    """The schema, or null (written as pydantic writes it for the answers)."""
-    schema = dict(schema)
-    description = schema.pop("description", None)
-    return described({"anyOf": [schema, {"type": "null"}]}, description)
-
-
-def obj(properties: dict, description: str | None = None, required=None, closed: bool = True) -> dict:
-    """An object with these properties: all required unless `required` names some; no others if `closed`."""
-    schema = {"type": "object", "properties": properties}
-    if closed:
-        schema["additionalProperties"] = False
-    required = list(properties) if required is None else list(required)
-    if required:
-        schema["required"] = required
-    return described(schema, description)
-
-
-def array(items: dict, length: int | None = None, description: str | None = None, **extra) -> dict:
-    schema = {"type": "array", "items": items, **extra}
-    if length is not None:
-        schema["minItems"] = schema["maxItems"] = length
-    return described(schema, description)
-
-
-def per_team(schema: dict, description: str | None = None) -> dict:
-    return obj({team: schema for team in TEAMS}, description)
-
-
-def enum(values, description: str | None = None) -> dict:
-    return described({"type": "string", "enum": list(values)}, description)
-
-
-def integer(description: str | None = None, minimum: int | None = None, maximum: int | None = None) -> dict:
-    schema = {"type": "integer"}
-    if minimum is not None:
-        schema["minimum"] = minimum
-    if maximum is not None:
-        schema["maximum"] = maximum
-    return described(schema, description)
-
-
-def string(description: str | None = None) -> dict:
-    return described({"type": "string"}, description)
-
-
-def boolean(description: str | None = None) -> dict:
-    return described({"type": "boolean"}, description)
-
-
-BOOLEAN = boolean()
-TEAM = enum(TEAMS)
-SEAT = integer("A player's seat number: 1 for the first player to join, and so on.", minimum=1)
-DIGIT = integer(minimum=1, maximum=4)
-
-
-def words(count: int, description: str) -> dict:
-    return array(string(), count, description)
-
-
-# A code as a command body may give it (rules.codes.parse_guess): a list of digits, or a string.
-CODE_INPUT = {"description": "Three digits from 1 to 4, one per clue (a guess may repeat a digit; it is then "
-                             "wrong): a list, or a string such as \"314\" or \"3-1-4\".",
-              "oneOf": [array({"oneOf": [DIGIT, enum(["1", "2", "3", "4"])]}, 3),
-                        {"type": "string", "pattern": GUESS_TEXT.pattern}]}
 
 
 # --- operations ---------------------------------------------------------------------------
@@ -125,20 +53,8 @@ BEARER = [{"bearerAuth": []}]
 BEARER_OR_COOKIE = [{"bearerAuth": []}, {"seatCookie": [], "csrfHeader": []}]
 
 
-# How each kind of command field (rules.commands.Field.kind) is described.
-FIELD_SCHEMAS = {
-    "seat": SEAT, "team": TEAM, "boolean": BOOLEAN, "digit": DIGIT, "text": string(),
-    "code": CODE_INPUT, "code_or_null": nullable(CODE_INPUT),
-    "timer": nullable(integer(minimum=TIMER_SECONDS[0], maximum=TIMER_SECONDS[1])),
-    "clues": words(3, None), "keyword_guesses": words(4, None), "verdicts": per_team(array(BOOLEAN, 4)),
-    "match": integer(minimum=1), "round": integer(minimum=0, maximum=MAX_ROUNDS),
-    "line": integer(minimum=1, maximum=MAX_ROUNDS),
-    "entry": enum(["guess", "clues"]), "correction": integer(minimum=1),
-}
-
-
 def _field(f) -> dict:
-    schema = described(FIELD_SCHEMAS[f.kind], f.doc)
+    schema = described(f.kind.schema(), f.doc)
     return {**schema, "default": f.default} if f.has_default else schema
 
 

@@ -1,0 +1,204 @@
+"""The kinds of a command's fields, one object each: what JSON value it accepts (the handlers' checks), how
+a page's form gives it, and its JSON Schema in the OpenAPI document. A command declares its fields with
+these (rules.commands); the rules parse with them, the web layer reads forms with them (web.commands).
+
+A form is read through its `getlist(name) -> list[str]` (a Werkzeug MultiDict's, or any such callable), so
+the rules need no web framework. `from_form` raises KeyError when the form doesn't give the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .codes import GUESS_TEXT, parse_guess
+from .errors import RuleError
+from .schema import array, boolean, enum, integer, nullable, obj, string
+from .state import MAX_ROUNDS, TEAMS
+from .text import TIMER_SECONDS
+
+GetList = Callable[[str], list]
+
+
+def _first(getlist: GetList, name: str) -> str:
+    found = getlist(name)
+    if not found:
+        raise KeyError(name)
+    return found[0]
+
+
+def _number(value: str):
+    """Digits become a number; anything else stays text for the rules to refuse."""
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 6 else value
+
+
+class Kind:
+    """A kind of field. Subclasses say what JSON they accept, convert and describe."""
+
+    def accepts(self, value) -> bool:
+        return True
+
+    def convert(self, value):
+        return value
+
+    def parse(self, value, refusal: str, **params):
+        """`value` as the rules keep it, or the RuleError `refusal` when it is not of this kind."""
+        if not self.accepts(value):
+            raise RuleError(refusal, **params)
+        return self.convert(value)
+
+    def from_form(self, name: str, getlist: GetList):
+        return _first(getlist, name)
+
+    def schema(self) -> dict:
+        raise NotImplementedError
+
+
+class Text(Kind):
+    def accepts(self, value) -> bool:
+        return isinstance(value, str)
+
+    def schema(self) -> dict:
+        return string()
+
+
+class Team(Text):
+    def schema(self) -> dict:
+        return enum(TEAMS)
+
+
+class Choice(Text):
+    def __init__(self, *values: str):
+        self.values = values
+
+    def accepts(self, value) -> bool:
+        return value in self.values
+
+    def schema(self) -> dict:
+        return enum(self.values)
+
+
+class Boolean(Kind):
+    """A form gives true as "1"."""
+
+    def accepts(self, value) -> bool:
+        return isinstance(value, bool)
+
+    def from_form(self, name: str, getlist: GetList):
+        return _first(getlist, name) == "1"
+
+    def schema(self) -> dict:
+        return boolean()
+
+
+class Number(Kind):
+    """A whole number in a range (not True, not 2.0)."""
+
+    def __init__(self, minimum: int, maximum: int | None = None, description: str | None = None):
+        self.minimum, self.maximum, self.description = minimum, maximum, description
+
+    def accepts(self, value) -> bool:
+        return type(value) is int and value >= self.minimum and (self.maximum is None or value <= self.maximum)
+
+    def from_form(self, name: str, getlist: GetList):
+        return _number(_first(getlist, name))
+
+    def schema(self) -> dict:
+        return integer(self.description, minimum=self.minimum, maximum=self.maximum)
+
+
+class Timer(Number):
+    """The sand timer in seconds, or None for none (a form's blank field)."""
+
+    def __init__(self):
+        super().__init__(*TIMER_SECONDS)
+
+    def accepts(self, value) -> bool:
+        return value is None or super().accepts(value)
+
+    def from_form(self, name: str, getlist: GetList):
+        value = _first(getlist, name)
+        return None if not value.strip() else _number(value)
+
+    def schema(self) -> dict:
+        return nullable(super().schema())
+
+
+class Code(Kind):
+    """A code: three digits from 1 to 4, as a list or a string (rules.codes.parse_guess). A form gives it as
+    one field, or as one radio group per clue (`<name>1` to `<name>3`)."""
+    DIGIT = Number(1, 4)
+
+    def __init__(self, optional: bool = False):
+        self.optional = optional      # the schema allows null (the handler decides when it is needed)
+
+    def accepts(self, value) -> bool:
+        return parse_guess(value) is not None
+
+    def convert(self, value):
+        return parse_guess(value)
+
+    def from_form(self, name: str, getlist: GetList):
+        if not getlist(name):
+            digits = [next(iter(getlist(f"{name}{position}")), None) for position in (1, 2, 3)]
+            if any(d is not None for d in digits):
+                return [d or "" for d in digits]
+        return _first(getlist, name)
+
+    def schema(self) -> dict:
+        code = {"description": "Three digits from 1 to 4, one per clue (a guess may repeat a digit; it is then "
+                               "wrong): a list, or a string such as \"314\" or \"3-1-4\".",
+                "oneOf": [array({"oneOf": [self.DIGIT.schema(), enum(["1", "2", "3", "4"])]}, 3),
+                          {"type": "string", "pattern": GUESS_TEXT.pattern}]}
+        return nullable(code) if self.optional else code
+
+
+class Words(Kind):
+    """A fixed number of texts (each cleaned by the handler); a form repeats the field."""
+
+    def __init__(self, count: int):
+        self.count = count
+
+    def accepts(self, value) -> bool:
+        return isinstance(value, (list, tuple)) and len(value) == self.count
+
+    def from_form(self, name: str, getlist: GetList):
+        return getlist(name)
+
+    def schema(self) -> dict:
+        return array(string(), self.count)
+
+
+class Verdicts(Kind):
+    """For each team, four booleans; a form gives the numbers (1 to 4) checked as `<name>.<team>`."""
+
+    def accepts(self, value) -> bool:
+        return isinstance(value, dict) and set(value) == set(TEAMS) and all(
+            isinstance(value[t], (list, tuple)) and len(value[t]) == 4 and all(isinstance(v, bool) for v in value[t])
+            for t in TEAMS)
+
+    def convert(self, value):
+        return {team: list(value[team]) for team in TEAMS}
+
+    def from_form(self, name: str, getlist: GetList):
+        return {team: [str(n) in getlist(f"{name}.{team}") for n in range(1, 5)] for team in TEAMS}
+
+    def schema(self) -> dict:
+        return obj({team: array(boolean(), 4) for team in TEAMS})
+
+
+TEXT = Text()
+TEAM = Team()
+BOOLEAN = Boolean()
+SEAT = Number(1, description="A player's seat number: 1 for the first player to join, and so on.")
+DIGIT = Code.DIGIT                      # a keyword's number
+MATCH = Number(1)
+ROUND = Number(0, MAX_ROUNDS)           # 0: before round 1
+LINE = Number(1, MAX_ROUNDS)            # a round's free line in the notes
+CORRECTION = Number(1)
+TIMER = Timer()
+CODE = Code()
+OPTIONAL_CODE = Code(optional=True)
+CLUES = Words(3)
+KEYWORD_GUESSES = Words(4)
+VERDICTS = Verdicts()
+ENTRY = Choice("guess", "clues")        # what the host takes back (rules.queries.last_entry)
