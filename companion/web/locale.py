@@ -2,6 +2,7 @@
 
 from urllib.parse import urlencode
 
+from babel import support
 from flask import Flask, g, redirect, request, session
 from flask_babel import Babel, get_translations
 from flask_babel import refresh as refresh_locale
@@ -54,6 +55,37 @@ def _gettext(context, string: str, **variables) -> str:
 def _ngettext(context, singular: str, plural: str, num: int, **variables) -> str:
     variables.setdefault("num", num)
     return _formatted(context, catalogue().ungettext(singular, plural, num), variables)
+
+
+def catalogue_of(app: Flask, language: str) -> support.Translations:
+    """`language`'s catalogue, read from the app's translation directories (as Flask-Babel reads a request's)."""
+    babel = app.extensions["babel"]
+    translations = support.Translations()
+    for directory in babel.translation_directories:
+        found = support.Translations.load(directory, [language], babel.default_domain)
+        translations.merge(found)
+        if hasattr(found, "plural"):         # merge() leaves the plural rule behind
+            translations.plural = found.plural
+    return translations
+
+
+def template_words(app: Flask):
+    """For a language, the templates' gettext and ngettext in it (the pieces' environments, web/fragments.py:
+    their words come from the language they are rendered in, never from a request)."""
+    def words(language: str):
+        translations = catalogue_of(app, language)
+
+        @pass_context
+        def gettext(context, string: str, **variables) -> str:
+            return _formatted(context, translations.ugettext(string), variables)
+
+        @pass_context
+        def ngettext(context, singular: str, plural: str, num: int, **variables) -> str:
+            variables.setdefault("num", num)
+            return _formatted(context, translations.ungettext(singular, plural, num), variables)
+
+        return gettext, ngettext
+    return words
 
 
 def init_locale(app: Flask) -> None:
