@@ -41,8 +41,9 @@ from typing import Callable, NamedTuple
 
 from flask import current_app, g, request, url_for
 from flask_wtf.csrf import generate_csrf
-from jinja2 import BaseLoader, Environment, StrictUndefined, pass_context
+from jinja2 import BaseLoader, Environment, Undefined, UndefinedError, pass_context
 from jinja2.runtime import Macro
+from jinja2.utils import missing
 from markupsafe import Markup, escape
 
 from ..messages import clock_time, side_text, task_text, team_name
@@ -94,6 +95,18 @@ def key_of(piece: Piece, speech: Speech, args: tuple) -> bytes:
     return hashlib.blake2b(what.encode(), digest_size=16).digest()
 
 
+class Unknown(Undefined):
+    """In a piece, a name that is neither an argument nor a global of its environment (`request`, `session`,
+    `g`...) fails the page, where Jinja would write nothing. A key an argument lacks stays Jinja's lenient
+    undefined (a view leaves out what its viewer may not see, a page's dict its empty entries)."""
+
+    def __init__(self, hint=None, obj=missing, name=None, exc=UndefinedError):
+        super().__init__(hint, obj, name, exc)
+        if obj is missing and hint is None:
+            raise UndefinedError(f"a reused piece reads only its arguments and its environment's globals, "
+                                 f"not {name!r}")
+
+
 class PieceEnvironments:
     """The pieces' own Jinja environments, one per language and mode (a handful: the languages we ship, two
     modes): the app's templates (`loader`), and globals that hold no request: `globals_` (what every
@@ -115,9 +128,7 @@ class PieceEnvironments:
         return environment
 
     def _make(self, language: str, mode: str) -> Environment:
-        # StrictUndefined: a name that is neither an argument nor one of these globals (`request`, `g`, ...)
-        # fails the page instead of rendering as nothing.
-        environment = Environment(loader=self._loader, autoescape=True, undefined=StrictUndefined,
+        environment = Environment(loader=self._loader, autoescape=True, undefined=Unknown,
                                   extensions=["jinja2.ext.i18n"], auto_reload=self._auto_reload)
         environment.install_gettext_callables(*self._words(language), newstyle=False)
         environment.filters.update(self._filters, clock=bound(clock_time, locale=language))
