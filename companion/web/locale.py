@@ -9,7 +9,7 @@ from flask_babel import refresh as refresh_locale
 from jinja2 import pass_context
 from markupsafe import Markup
 
-from ..messages import catalogue, elided, translate
+from ..messages import catalogue, elided
 from ..rules.text import LANGUAGES
 from .auth import service
 
@@ -46,15 +46,19 @@ def _formatted(context, text: str, variables: dict) -> str:
     return (Markup(text) if context.eval_ctx.autoescape else text) % variables
 
 
-@pass_context
-def _gettext(context, string: str, **variables) -> str:
-    return _formatted(context, translate(string), variables)
+def gettext_callables(translations):
+    """The templates' gettext and ngettext, reading `translations()`: formatting as Jinja's "newstyle" gettext
+    does (the values escaped), with French elision before names (messages.elided)."""
+    @pass_context
+    def gettext(context, string: str, **variables) -> str:
+        return _formatted(context, translations().ugettext(string), variables)
 
+    @pass_context
+    def ngettext(context, singular: str, plural: str, num: int, **variables) -> str:
+        variables.setdefault("num", num)
+        return _formatted(context, translations().ungettext(singular, plural, num), variables)
 
-@pass_context
-def _ngettext(context, singular: str, plural: str, num: int, **variables) -> str:
-    variables.setdefault("num", num)
-    return _formatted(context, catalogue().ungettext(singular, plural, num), variables)
+    return gettext, ngettext
 
 
 def catalogue_of(app: Flask, language: str) -> support.Translations:
@@ -74,25 +78,14 @@ def template_words(app: Flask):
     their words come from the language they are rendered in, never from a request)."""
     def words(language: str):
         translations = catalogue_of(app, language)
-
-        @pass_context
-        def gettext(context, string: str, **variables) -> str:
-            return _formatted(context, translations.ugettext(string), variables)
-
-        @pass_context
-        def ngettext(context, singular: str, plural: str, num: int, **variables) -> str:
-            variables.setdefault("num", num)
-            return _formatted(context, translations.ungettext(singular, plural, num), variables)
-
-        return gettext, ngettext
+        return gettext_callables(lambda: translations)
     return words
 
 
 def init_locale(app: Flask) -> None:
     Babel(app, locale_selector=_locale)
-    # Templates translate through this request's catalogue (see `speak`), formatting as Jinja's "newstyle"
-    # gettext does (the values escaped), with French elision before names (messages.elided).
-    app.jinja_env.install_gettext_callables(gettext=_gettext, ngettext=_ngettext, newstyle=False)
+    # Pages translate through this request's catalogue (see `speak`).
+    app.jinja_env.install_gettext_callables(*gettext_callables(catalogue), newstyle=False)
 
     @app.before_request
     def _language_from_link():
