@@ -48,12 +48,13 @@ def elided(text: str, params: dict) -> str:
                             text)
 
 
-def clock_time(at: float | None) -> str:
-    """The time of day `at` (seconds since the epoch, the service's clock) as this request's language writes it,
-    in the server's own time zone (the table's, for a server on its Wi-Fi; `TZ` sets it); "?" when unknown."""
+def clock_time(at: float | None, locale: str | None = None) -> str:
+    """The time of day `at` (seconds since the epoch, the service's clock) as `locale` (else this request's
+    language) writes it, in the server's own time zone (the table's, for a server on its Wi-Fi; `TZ` sets it);
+    "?" when unknown."""
     if at is None:
         return "?"
-    return format_time(datetime.fromtimestamp(at).astimezone(), "short", locale=get_locale())
+    return format_time(datetime.fromtimestamp(at).astimezone(), "short", locale=locale or get_locale())
 
 
 def N_plural(singular: str, plural: str, count: str = "num") -> tuple[str, str, str]:
@@ -288,9 +289,9 @@ THREE_PLAYER_TASKS = {
 }
 
 
-def task_text(task: str) -> str:
-    """What a phone asks of its player now (`you.task`), in this game's mode."""
-    three = has_request_context() and g.get("mode") == "three_player"
+def task_text(task: str, mode: str | None = None) -> str:
+    """What a phone asks of its player now (`you.task`), in a game of `mode` (else this request's game's)."""
+    three = (mode or _request_mode()) == "three_player"
     return str(THREE_PLAYER_TASKS[task] if three and task in THREE_PLAYER_TASKS else TASKS[task])
 
 
@@ -322,22 +323,28 @@ def team_name(team: str, mode: str | None = None) -> str:
     """A side's name on its own (a heading, a chip): White or Black, or in the three-player game the team
     and the Interceptor (of this request's game, unless `mode` names another game's). Inside a sentence use
     `side_text`: each language words each side itself."""
-    three = (mode or (has_request_context() and g.get("mode"))) == "three_player"
+    three = (mode or _request_mode()) == "three_player"
     name = (THREE_PLAYER_NAMES if three else TEAM_NAMES).get(team)
     return translate(name) if name else team
 
 
-def side_of(team: str) -> str:
-    """Which of the four sides `team` is in this request's game: white or black, or in the three-player
-    game the team (white) or the Interceptor (black)."""
-    if has_request_context() and g.get("mode") == "three_player":
+def _request_mode() -> str | None:
+    """The mode of the game this request is about (web/locale.py `speak`), if any."""
+    return g.get("mode") if has_request_context() else None
+
+
+def side_of(team: str, mode: str | None = None) -> str:
+    """Which of the four sides `team` is in a game of `mode` (else this request's game's): white or black, or
+    in the three-player game the team (white) or the Interceptor (black)."""
+    if (mode or _request_mode()) == "three_player":
         return {"white": "team", "black": "interceptor"}.get(team, team)
     return team
 
 
-def side_text(key: str, team: str, **params) -> str:
-    """The sentence `key` worded for `team`'s side (SIDE_SENTENCES), in this request's language."""
-    return worded(SIDE_SENTENCES[key][side_of(team)], params)
+def side_text(key: str, team: str, mode: str | None = None, **params) -> str:
+    """The sentence `key` worded for `team`'s side (SIDE_SENTENCES) in a game of `mode` (else this request's
+    game's), in this request's language."""
+    return worded(SIDE_SENTENCES[key][side_of(team, mode)], params)
 
 
 def reason_text(result: dict) -> str:

@@ -18,6 +18,7 @@ import re
 import uuid
 
 import pytest
+from jinja2 import UndefinedError
 
 from companion import create_app
 from tools.driver import ApiGame
@@ -153,3 +154,45 @@ def test_a_request_naming_another_script_root_changes_no_other_viewers_page(tmp_
     assert f'action="/play/{game.id}/swap-keyword"' in page
     alone = browser(fresh, game.id, game.seats["Abe"]).get(f"/play/{game.id}").get_data(as_text=True)
     assert CSRF.sub("", page) == CSRF.sub("", alone)         # exactly the page rendered without reuse
+
+
+LIVE_KEY = re.compile(r' data-key="[a-p]+"')
+
+
+def test_a_table_screen_update_after_a_move_sends_only_the_regions_that_changed(tmp_path):
+    """The table screen's script, after each move, gets exactly the regions whose HTML changed (the others it
+    named by their keys), as a phone's does."""
+    app, _ = two_apps(tmp_path)
+    game = ApiGame(app.test_client(use_cookies=False))          # round 1, before the clues
+    table = browser(app)
+    path = table_path(table, game.host)
+    shown = regions(table.get(path).get_data(as_text=True))
+    moves = [lambda: game.announce("white"), lambda: game.announce("black"),
+             lambda: game.transmission("white"), lambda: game.transmission("black")]
+    sent_ids = []
+    for move in moves:
+        move()
+        keys = " ".join(key for key, _ in shown.values() if key)
+        sent = regions(table.get(path, headers={"X-Live-Keys": keys}).get_data(as_text=True))
+        whole = regions(table.get(path).get_data(as_text=True))
+        changed = {id_ for id_, (_, html) in whole.items() if LIVE_KEY.sub("", html) != LIVE_KEY.sub("", shown[id_][1])}
+        assert set(sent) == changed and changed < set(whole)
+        shown = whole
+        sent_ids.append(set(sent))
+    assert "news" not in sent_ids[0] and "news" in sent_ids[2]      # said at a reveal, not at the clues
+    assert all("table-move" not in ids and "seat-links" not in ids for ids in sent_ids)
+
+
+def test_a_reused_piece_that_reads_the_request_fails(tmp_path):
+    """Pieces render in an environment of their own, without `request`, `session` or `g`: a piece that reads
+    them fails, where the pages' environment would have rendered it."""
+    app, _ = two_apps(tmp_path)
+    with app.test_request_context("/"):
+        pieces = app.extensions["pieces"]("en", "standard")
+        for reading in ("request.path", "g.mode", "session", "request"):
+            macro = f"{{% macro piece() %}}{{{{ {reading} }}}}{{% endmacro %}}"
+            with pytest.raises(UndefinedError):
+                pieces.from_string(macro).module.piece()
+            app.jinja_env.from_string(macro).module.piece()      # the pages' environment has them
+        assert pieces.from_string('{{ _("Table log") }}').render() == "Table log"
+    assert not {"request", "session", "g"} & set(pieces.globals)

@@ -6,7 +6,7 @@ from flask import Flask
 from flask_babel import get_locale
 
 from ..messages import CAUSES, TASKS, clock_time, reason_text, refusal, side_text, task_text, team_name
-from ..rules import TEAMS, other, three_player
+from ..rules import TEAMS, three_player
 from ..rules.commands import targets_for
 from ..rules.host import PHONE_IN_USE_SECONDS
 from ..rules.notes import KEYWORD_NOTE_MAX_LENGTH
@@ -20,7 +20,7 @@ from .commands import CommandName
 from .errors import init_errors
 from .fragments import init_fragments
 from .limits import init_limits
-from .locale import LANGUAGE_NAMES, init_locale
+from .locale import LANGUAGE_NAMES, init_locale, template_words
 from .pages import pages as page_routes
 from .security import init_security
 from .summary import summary as summary_routes
@@ -60,19 +60,24 @@ RULES_FOR_TEMPLATES = {
 }
 
 
+# What pages and their reused pieces (web/fragments.py) alike may read: the rules' facts, and words that
+# depend on nothing but the request's language.
+SHARED_GLOBALS = {**RULES_FOR_TEMPLATES, "turn_tasks": TURN_TASKS, "causes": CAUSES, "reason_text": reason_text,
+                  "refusal": refusal}
+
+
 def init_web(app: Flask) -> None:
     app.session_interface = SeatCookie()
     init_locale(app)
     init_security(app)
-    app.jinja_env.globals.update(team_name=team_name, side_text=side_text, reason_text=reason_text, task_text=task_text, turn_tasks=TURN_TASKS, causes=CAUSES, refusal=refusal,
-                                  get_locale=get_locale, language_names=LANGUAGE_NAMES, **RULES_FOR_TEMPLATES)
-    app.jinja_env.filters["other"] = other          # the other team: `team|other`
-    app.url_map.converters["command"] = CommandName      # before the routes that use it
+    app.jinja_env.globals.update(SHARED_GLOBALS, team_name=team_name, side_text=side_text, task_text=task_text,
+                                 get_locale=get_locale, language_names=LANGUAGE_NAMES)
     app.jinja_env.filters["clock"] = clock_time     # a moment of the view as a time of day: `at|clock`
+    app.url_map.converters["command"] = CommandName      # before the routes that use it
     app.register_blueprint(page_routes)
     app.register_blueprint(summary_routes)
     app.register_blueprint(api_routes)
     init_errors(app)
     init_limits(app)
     init_assets(app)
-    init_fragments(app)
+    init_fragments(app, template_words(app), SHARED_GLOBALS)

@@ -1,29 +1,32 @@
-"""Pieces of pages rendered once and reused, and pages that send only the pieces a phone doesn't show yet.
+"""Pieces of pages rendered once and reused, and pages that send only the pieces a screen doesn't show yet.
 
 A page after a change is mostly what it was (the note sheets change at a reveal, the tokens at a reveal),
 and much of it is what other screens of the table show too (the public sheet on the table screen, the
-spectators' and the other team's phones, two teammates waiting for the same thing). So:
+spectators' and the other team's phones, two teammates waiting for the same thing). So every live page
+(a phone's, the table screen, the spectators') is made of pieces: macros of the templates under partials/,
+named `pieces("partials/phone.html").topbar` (a `Piece`: its template and its name).
 
-- `reuse(macro, *args)` renders a template macro once per distinct set of arguments, language and game mode,
-  and hands out that HTML again;
-- `live(tag, id, attributes, macro, *args)` is a page's live region, the reused `macro(*args)` in an element
+- `reuse(piece, *args)` renders a piece once per distinct set of arguments and `Speech` (the language, the
+  game's mode, the root its links start from), and hands out that HTML again;
+- `live(tag, id, attributes, piece, *args)` is a page's live region, the reused `piece(*args)` in an element
   that carries its key (`data-key`). The page's script sends the keys of the regions it shows with each
   fetch of its page (`X-Live-Keys`), and the page leaves out each region whose key it sent: after a change
-  the server renders, compresses and sends only what changed for that phone (static/live.js puts the rest
+  the server renders, compresses and sends only what changed for that screen (static/live.js puts the rest
   back together). Without the header (a reload, no JavaScript) the page is whole.
 
-Why this can't leak: a key is made of the arguments themselves, and a macro imported without context (how
-the pages import them) reads nothing but its arguments and the environment's globals (the translations,
-chosen by the language and mode in the key, and `url_for`, whose links start at the request's script root,
-in the key too: a request naming another root only ever gets pieces made for that root). So a viewer gets back exactly the HTML its own view would have
+Why this can't leak: a piece renders in an environment of its own (`PieceEnvironments`), one per language and
+mode, that has no `request`, `session` or `g`: its globals are the rules' constants, the words of its language
+and mode (bound here, not read from the request) and `url_for`, whose links start at the request's root, which
+is in the key. A name that is none of these nor an argument is an error (`Unknown`). So a piece reads nothing
+but its arguments and its key's `Speech`, a viewer gets back exactly the HTML its own view would have
 rendered, and `view_for` stays the one place that decides what a viewer may see. A region's key is a digest
-of what its viewer's own view put in it; a key sent in `X-Live-Keys` can only leave out a region of the
-asking page. tests/test_fragments.py renders every page of whole games with and without reuse, and puts
-pages together from their changed regions, and compares them byte for byte.
+of what its viewer's own view put in it; a key sent in `X-Live-Keys` can only leave out a region of the asking
+page. tests/test_fragments.py renders every page of whole games with and without reuse, and puts pages
+together from their changed regions, and compares them byte for byte.
 
-A reused macro writes nothing tied to the request or the time: its forms carry `CSRF_SLOT` where the CSRF
-token goes (the token is signed for each phone's session), and `fill_csrf` writes each page's own token there
-as the page is sent (web/pages/rendering.py `render_view`). The cache is per process, least recently used first out,
+A piece writes nothing tied to the request or the time: its forms carry `CSRF_SLOT` where the CSRF token goes
+(the token is signed for each screen's session), and `fill_csrf` writes each page's own token there as the
+page is sent (web/pages/rendering.py `render_view`). The cache is per process, least recently used first out,
 and bounded by the characters it holds.
 """
 
@@ -33,11 +36,18 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
+from functools import partial as bound
+from typing import Callable, NamedTuple
 
-from flask import current_app, g, request
-from flask_babel import get_locale
+from flask import current_app, g, request, url_for
 from flask_wtf.csrf import generate_csrf
+from jinja2 import BaseLoader, Environment, Undefined, UndefinedError, pass_context
+from jinja2.runtime import Macro
+from jinja2.utils import missing
 from markupsafe import Markup, escape
+
+from ..messages import clock_time, side_text, task_text, team_name
+from ..rules import other
 
 # Where a reused piece's form puts the CSRF token. Escaped text (a clue, a name) never holds a raw "<".
 CSRF_SLOT = Markup("<csrf-token>")
@@ -46,14 +56,95 @@ MAX_SHOWN_KEYS = 64     # the most regions a page has is about 20: more keys are
 _LETTERS = str.maketrans("0123456789", "ghijklmnop")    # a key is letters only: never read as a code
 
 
-def key_of(macro, args: tuple) -> bytes:
-    """A digest of what `macro(*args)` renders depends on: the macro, the request's language and game mode, the
+class Piece(NamedTuple):
+    """A reused macro, by name: `pieces(template).name`."""
+    template: str
+    name: str
+
+
+class Pieces:
+    """The pieces of one template: `pieces("partials/phone.html").topbar` names its macro `topbar`."""
+
+    def __init__(self, template: str):
+        self.template = template
+
+    def __getattr__(self, name: str) -> Piece:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return Piece(self.template, name)
+
+
+class Speech(NamedTuple):
+    """What a piece renders for besides its arguments: the language and the game's mode (its words), and the
     root its links start from (`url_for`: a request's `SCRIPT_NAME`, which gunicorn takes from a trusted
-    proxy's header, so a client behind it can name one), its arguments (128 bits: two different pieces never
-    meet on one key)."""
-    what = json.dumps([macro._func.__code__.co_filename, macro.name, str(get_locale()), g.get("mode"),
-                       request.script_root, args], ensure_ascii=False, separators=(",", ":"))
+    proxy's header, so a client behind it can name one)."""
+    language: str
+    mode: str
+    root: str
+
+
+def speech_of(language: str, mode: str) -> Speech:
+    """The `Speech` of this request's page, in `language` for a game of `mode`."""
+    return Speech(language, mode, request.script_root)
+
+
+def key_of(piece: Piece, speech: Speech, args: tuple) -> bytes:
+    """A digest of everything `piece(*args)` renders from (128 bits: two different pieces never meet on one
+    key)."""
+    what = json.dumps([piece.template, piece.name, *speech, args], ensure_ascii=False, separators=(",", ":"))
     return hashlib.blake2b(what.encode(), digest_size=16).digest()
+
+
+class Unknown(Undefined):
+    """In a piece, a name that is neither an argument nor a global of its environment (`request`, `session`,
+    `g`...) fails the page, where Jinja would write nothing. A key an argument lacks stays Jinja's lenient
+    undefined (a view leaves out what its viewer may not see, a page's dict its empty entries)."""
+
+    def __init__(self, hint=None, obj=missing, name=None, exc=UndefinedError):
+        super().__init__(hint, obj, name, exc)
+        if obj is missing and hint is None:
+            raise UndefinedError(f"a reused piece reads only its arguments and its environment's globals, "
+                                 f"not {name!r}")
+
+
+class PieceEnvironments:
+    """The pieces' own Jinja environments, one per language and mode (a handful: the languages we ship, two
+    modes): the app's templates (`loader`), and globals that hold no request: `globals_` (what every
+    template may read), the words of their language (`words(language)`: its gettext and ngettext) and mode,
+    `url_for`, and `reuse`. Only `url_for` and `reuse` look at the request, for its root, which is in the key."""
+
+    def __init__(self, loader: BaseLoader, words: Callable, globals_: dict, filters: dict, auto_reload: bool):
+        self._loader, self._words, self._globals, self._filters = loader, words, globals_, filters
+        self._auto_reload = auto_reload
+        self._made: dict[tuple[str, str], Environment] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, language: str, mode: str) -> Environment:
+        environment = self._made.get((language, mode))
+        if environment is None:
+            with self._lock:
+                environment = self._made.get((language, mode)) or self._make(language, mode)
+                self._made[language, mode] = environment
+        return environment
+
+    def _make(self, language: str, mode: str) -> Environment:
+        environment = Environment(loader=self._loader, autoescape=True, undefined=Unknown,
+                                  extensions=["jinja2.ext.i18n"], auto_reload=self._auto_reload)
+        environment.install_gettext_callables(*self._words(language), newstyle=False)
+        environment.filters.update(self._filters, clock=bound(clock_time, locale=language))
+        environment.globals.update(
+            self._globals, url_for=url_for, csrf_slot=CSRF_SLOT, pieces=Pieces,
+            team_name=bound(team_name, mode=mode), side_text=bound(side_text, mode=mode),
+            task_text=bound(task_text, mode=mode),
+            # a piece's pieces, reused in the same language and mode
+            reuse=lambda piece, *args: _render(Speech(language, mode, request.script_root), piece, args))
+        return environment
+
+    def macro(self, speech: Speech, piece: Piece) -> Macro:
+        found = getattr(self(speech.language, speech.mode).get_template(piece.template).module, piece.name)
+        if not isinstance(found, Macro):
+            raise LookupError(f"{piece.template} has no macro {piece.name}")
+        return found
 
 
 class Fragments:
@@ -64,14 +155,14 @@ class Fragments:
         self._lock = threading.Lock()
         self.hits = self.misses = 0
 
-    def render(self, macro, args: tuple, key: bytes) -> Markup:
+    def render(self, render: Callable[[], Markup], key: bytes) -> Markup:
         with self._lock:
             html = self._held.get(key)
             if html is not None:
                 self._held.move_to_end(key)
                 self.hits += 1
                 return html
-        html = macro(*args)
+        html = render()
         with self._lock:
             self.misses += 1
             if key not in self._held:
@@ -82,30 +173,35 @@ class Fragments:
         return html
 
 
-def _render(macro, args: tuple, key: bytes | None = None) -> Markup:
+def _render(speech: Speech, piece: Piece, args: tuple, key: bytes | None = None) -> Markup:
+    def render() -> Markup:
+        return current_app.extensions["pieces"].macro(speech, piece)(*args)
     fragments = current_app.extensions.get("fragments")
     if fragments is None:
-        return macro(*args)
-    return fragments.render(macro, args, key or key_of(macro, args))
+        return render()
+    return fragments.render(render, key or key_of(piece, speech, args))
 
 
-def reuse(macro, *args) -> Markup:
-    """`macro(*args)`, rendered once for everyone who asks with the same arguments (see above)."""
-    return _render(macro, args)
+@pass_context
+def reuse(context, piece: Piece, *args) -> Markup:
+    """`piece(*args)`, rendered once for everyone who asks with the same arguments and `speech` (the page's)."""
+    return _render(context["speech"], piece, args)
 
 
-def live(tag: str, element_id: str, attributes: dict, macro, *args) -> Markup:
-    """A live region: `<tag id=element_id data-live data-key=... attributes>macro(*args)</tag>`, or nothing
+@pass_context
+def live(context, tag: str, element_id: str, attributes: dict, piece: Piece, *args) -> Markup:
+    """A live region: `<tag id=element_id data-live data-key=... attributes>piece(*args)</tag>`, or nothing
     when the page's script said it shows this region as it is (see above). An attribute that is True is
-    written without a value; one that is None or False is left out."""
-    key = key_of(macro, (tag, element_id, attributes, args))
+    written without a value; one that is None or False is left out. The page's `speech` says for whom."""
+    speech = context["speech"]
+    key = key_of(piece, speech, (tag, element_id, attributes, args))
     short = key[:8].hex().translate(_LETTERS)
     if short in _shown():
         return Markup("")
     written = "".join(f" {name}" if value is True else f' {name}="{escape(value)}"'
                       for name, value in attributes.items() if value is not None and value is not False)
     return Markup(f'<{tag} id="{element_id}" data-live data-key="{short}"{written}>'
-                  f'{_render(macro, args, key)}</{tag}>')
+                  f'{_render(speech, piece, args, key)}</{tag}>')
 
 
 def _shown() -> frozenset[str]:
@@ -127,12 +223,18 @@ def fill_csrf(html: str) -> str:
     return html.replace(CSRF_SLOT, generate_csrf()) if CSRF_SLOT in html else html
 
 
-def init_fragments(app) -> None:
+def init_fragments(app, words: Callable, shared_globals: dict) -> None:
+    """`words(language)`: a language's template gettext and ngettext; `shared_globals`: what pages and pieces
+    alike may read (the rules' facts, words that need no mode)."""
     chars = app.config["FRAGMENT_CACHE_CHARS"]
     if chars:
         app.extensions["fragments"] = Fragments(chars)
-    app.jinja_env.globals.update(reuse=reuse, live=live, partial=partial, csrf_slot=CSRF_SLOT)
-    app.jinja_env.filters.update(sheet_rows=sheet_rows, sheets_of=sheets_of, writers=writers, names=names)
+    filters = {"other": other, "sheet_rows": sheet_rows, "sheets_of": sheets_of, "writers": writers, "names": names,
+               "host_tools_of": host_tools_of, "news_of": news_of}
+    app.extensions["pieces"] = PieceEnvironments(app.jinja_env.loader, words, shared_globals, filters,
+                                                 app.jinja_env.auto_reload)
+    app.jinja_env.globals.update(live=live, reuse=reuse, partial=partial, pieces=Pieces, csrf_slot=CSRF_SLOT)
+    app.jinja_env.filters.update(filters)
 
 
 # --- the view, narrowed to what a reused piece shows (so that its key holds nothing else) -----------------
@@ -177,3 +279,29 @@ def writers(view: dict) -> list[dict]:
     transmissions = view["rounds"][-1]["transmissions"]
     return [{"team": team, "name": seated.get(transmissions[team]["encryptor"], ""),
              "announced": transmissions[team]["announced"]} for team in view["transmitting"]]
+
+
+def host_tools_of(view: dict) -> dict | None:
+    """The table view as its "Fix a mistake" panel reads it (none in the lobby): the current round's
+    Encryptors, the reveal it can correct, the seated players."""
+    if view["phase"] == "lobby":
+        return None
+    host, rounds = view["host"], {}
+    if view["rounds"]:
+        current = view["rounds"][-1]
+        rounds[current["number"]] = {team: {"encryptor": t["encryptor"]} for team, t in current["transmissions"].items()}
+    fix = host["correctable"]
+    if fix:
+        fixed = next(r for r in view["rounds"] if r["number"] == fix["round"])["transmissions"][fix["team"]]
+        shown = rounds.setdefault(fix["round"], {}).setdefault(fix["team"], {})
+        shown.update(code=fixed["code"], interception=fixed["interception"], decryption=fixed["decryption"])
+    return {"phase": view["phase"], "try_out": view["try_out"], "correction": view["correction"], "host": host,
+            "round": view["round"],
+            "rounds": [{"number": number, "transmissions": rounds[number]} for number in sorted(rounds)],
+            "teams": {team: {"players": [{"seat": p["seat"], "name": p["name"]} for p in players["players"]]}
+                      for team, players in view["teams"].items()}}
+
+
+def news_of(view: dict) -> dict:
+    """What the table's spoken news (`news` in partials/board.html) reads of the view."""
+    return {name: view[name] for name in ("phase", "result", "last_reveal", "round", "max_rounds")}

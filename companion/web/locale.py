@@ -2,13 +2,14 @@
 
 from urllib.parse import urlencode
 
+from babel import support
 from flask import Flask, g, redirect, request, session
 from flask_babel import Babel, get_translations
 from flask_babel import refresh as refresh_locale
 from jinja2 import pass_context
 from markupsafe import Markup
 
-from ..messages import catalogue, elided, translate
+from ..messages import catalogue, elided
 from ..rules.text import LANGUAGES
 from .auth import service
 
@@ -45,22 +46,46 @@ def _formatted(context, text: str, variables: dict) -> str:
     return (Markup(text) if context.eval_ctx.autoescape else text) % variables
 
 
-@pass_context
-def _gettext(context, string: str, **variables) -> str:
-    return _formatted(context, translate(string), variables)
+def gettext_callables(translations):
+    """The templates' gettext and ngettext, reading `translations()`: formatting as Jinja's "newstyle" gettext
+    does (the values escaped), with French elision before names (messages.elided)."""
+    @pass_context
+    def gettext(context, string: str, **variables) -> str:
+        return _formatted(context, translations().ugettext(string), variables)
+
+    @pass_context
+    def ngettext(context, singular: str, plural: str, num: int, **variables) -> str:
+        variables.setdefault("num", num)
+        return _formatted(context, translations().ungettext(singular, plural, num), variables)
+
+    return gettext, ngettext
 
 
-@pass_context
-def _ngettext(context, singular: str, plural: str, num: int, **variables) -> str:
-    variables.setdefault("num", num)
-    return _formatted(context, catalogue().ungettext(singular, plural, num), variables)
+def catalogue_of(app: Flask, language: str) -> support.Translations:
+    """`language`'s catalogue, read from the app's translation directories (as Flask-Babel reads a request's)."""
+    babel = app.extensions["babel"]
+    translations = support.Translations()
+    for directory in babel.translation_directories:
+        found = support.Translations.load(directory, [language], babel.default_domain)
+        translations.merge(found)
+        if hasattr(found, "plural"):         # merge() leaves the plural rule behind
+            translations.plural = found.plural
+    return translations
+
+
+def template_words(app: Flask):
+    """For a language, the templates' gettext and ngettext in it (the pieces' environments, web/fragments.py:
+    their words come from the language they are rendered in, never from a request)."""
+    def words(language: str):
+        translations = catalogue_of(app, language)
+        return gettext_callables(lambda: translations)
+    return words
 
 
 def init_locale(app: Flask) -> None:
     Babel(app, locale_selector=_locale)
-    # Templates translate through this request's catalogue (see `speak`), formatting as Jinja's "newstyle"
-    # gettext does (the values escaped), with French elision before names (messages.elided).
-    app.jinja_env.install_gettext_callables(gettext=_gettext, ngettext=_ngettext, newstyle=False)
+    # Pages translate through this request's catalogue (see `speak`).
+    app.jinja_env.install_gettext_callables(*gettext_callables(catalogue), newstyle=False)
 
     @app.before_request
     def _language_from_link():

@@ -4,6 +4,7 @@ command run and answered, and the careful buttons' first tap."""
 from __future__ import annotations
 
 from flask import current_app, jsonify, make_response, redirect, render_template, request, session, url_for
+from flask_babel import get_locale
 
 from ...messages import refusal
 from ...rules import Actor, RuleError
@@ -12,7 +13,7 @@ from ..answers import command_answer
 from ..auth import Caller, seated_caller, service
 from ..commands import from_form
 from ..errors import Refused, status_of, wants_json
-from ..fragments import KEYS_HEADER, fill_csrf
+from ..fragments import KEYS_HEADER, fill_csrf, speech_of
 from ..locale import speak
 from ..stream import event_stream
 
@@ -49,6 +50,7 @@ def render_view(template: str, caller: Caller, refused: RuleError | Refused | No
     etag = page_etag(caller, version, session.get("language"))
     response = make_response(fill_csrf(render_template(
         template, view=view, game_id=caller.game_id, error=error,
+        speech=speech_of(str(get_locale()), view["mode"]),      # what the page's pieces are rendered for
         poll_interval=current_app.config["POLL_INTERVAL_MS"], stream_poll=current_app.config["STREAM_POLL_MS"],
         etag=f'W/"{etag}"',          # the script polls this page with it: 304 until the view changes
         try_out_bar=try_out_bar(caller.game_id) if view["try_out"] else None, **extra)), status)
