@@ -36,7 +36,7 @@ from .postgres import Postgres
 from .server import SECRET_KEY, Server, free_port
 
 LATENCY_LIMIT_MS = 100
-LEVELS = (25, 50, 100, 150, 200, 300, 400)      # tables tried in turn, up to the first that is not held
+LEVELS = (25, 50, 100, 150, 200, 300, 400)  # tables tried in turn, up to the first that is not held
 IDLE_SECONDS = 5
 
 
@@ -46,9 +46,9 @@ def say(text: str = "") -> None:
 
 @dataclass
 class Settings:
-    layouts: tuple[int, ...]        # app servers behind HAProxy, one layout after the other
-    levels: tuple[int, ...]         # tables tried, in order
-    tries: int                      # times a level is tried before it counts as not held
+    layouts: tuple[int, ...]  # app servers behind HAProxy, one layout after the other
+    levels: tuple[int, ...]  # tables tried, in order
+    tries: int  # times a level is tried before it counts as not held
     warmup: float
     measure: float
     action_every: float
@@ -67,17 +67,21 @@ class Database:
 
     def __init__(self, postgres: Postgres, name: str):
         import psycopg
+
         self.name = name
         postgres.sql("CREATE EXTENSION IF NOT EXISTS pg_stat_statements", name)
-        self.connection = psycopg.connect(host="127.0.0.1", port=postgres.port, user="postgres", dbname=name,
-                                          autocommit=True)
+        self.connection = psycopg.connect(
+            host="127.0.0.1", port=postgres.port, user="postgres", dbname=name, autocommit=True
+        )
 
     def _one(self, query: str) -> float:
         return float(self.connection.execute(query).fetchone()[0] or 0)
 
     def statements(self) -> float:
-        return self._one("SELECT sum(calls) FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat%' "
-                         f"AND dbid = (SELECT oid FROM pg_database WHERE datname = '{self.name}')")
+        return self._one(
+            "SELECT sum(calls) FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat%' "
+            f"AND dbid = (SELECT oid FROM pg_database WHERE datname = '{self.name}')"
+        )
 
     def wal_syncs(self) -> float:
         return self._one("SELECT wal_sync FROM pg_stat_wal")
@@ -88,7 +92,8 @@ class Database:
         rows = self.connection.execute(
             "SELECT calls, regexp_replace(query, '\\s+', ' ', 'g') FROM pg_stat_statements WHERE query NOT LIKE %s "
             "AND dbid = (SELECT oid FROM pg_database WHERE datname = %s) ORDER BY calls DESC LIMIT %s",
-            ("%pg_stat%", self.name, count)).fetchall()
+            ("%pg_stat%", self.name, count),
+        ).fetchall()
         shown = [(calls, re.sub(r"^SELECT (.+?) FROM", "SELECT … FROM", query)) for calls, query in rows]
         return [(calls, query if len(query) < 110 else query[:107] + "...") for calls, query in shown]
 
@@ -125,10 +130,12 @@ class Level:
         statements = self.step.rates["statements"] - idle["statements"]
         syncs = self.step.rates["wal syncs"] - idle["wal syncs"]
         moves = max(self.moves, 1e-9)
-        return (f"{'pass' if self.passed else 'FAIL'} {self.step.brief()}\n"
-                f"            cores: {apps}, postgres {self.cores('postgres'):.2f}, "
-                f"haproxy {self.cores('haproxy'):.2f}; {self.moves:.1f} moves/s, {statements:.0f} statements/s "
-                f"({statements / moves:.1f} a move), {syncs:.1f} WAL flushes/s ({syncs / moves:.2f} a move)")
+        return (
+            f"{'pass' if self.passed else 'FAIL'} {self.step.brief()}\n"
+            f"            cores: {apps}, postgres {self.cores('postgres'):.2f}, "
+            f"haproxy {self.cores('haproxy'):.2f}; {self.moves:.1f} moves/s, {statements:.0f} statements/s "
+            f"({statements / moves:.1f} a move), {syncs:.1f} WAL flushes/s ({syncs / moves:.2f} a move)"
+        )
 
 
 def bare_cpu_ms(workdir: Path, seconds: float) -> float:
@@ -143,8 +150,9 @@ def bare_cpu_ms(workdir: Path, seconds: float) -> float:
 
 def probes(cluster: Cluster, postgres: Postgres, database: Database) -> dict:
     """Running counts read as each step's window opens and closes (bench/tables.py: run_step)."""
-    found = {f"cpu {server.name}": (lambda server=server: T._cpu_seconds(server.workers()))
-             for server in cluster.servers}
+    found = {
+        f"cpu {server.name}": (lambda server=server: T._cpu_seconds(server.workers())) for server in cluster.servers
+    }
     found["cpu postgres"] = lambda: machine._tree_jiffies(postgres.pid(), True) / machine.TICK
     found["cpu haproxy"] = lambda: T._cpu_seconds([cluster.proxy.process.pid])
     found["statements"] = database.statements
@@ -167,7 +175,7 @@ def run(settings: Settings, workdir: Path, rng: random.Random) -> dict:
         machine.extra_roots[:] = [postgres.pid()]
         try:
             url = postgres.database("cluster")
-            store = Store(make_engine("postgresql+psycopg://" + url[len("postgresql://"):]))
+            store = Store(make_engine("postgresql+psycopg://" + url[len("postgresql://") :]))
             store.migrate()
             database = Database(postgres, "cluster")
             for count in settings.layouts:
@@ -181,30 +189,48 @@ def run(settings: Settings, workdir: Path, rng: random.Random) -> dict:
     return result
 
 
-def layout(count: int, url: str, tables: list, settings: Settings, workdir: Path, postgres: Postgres,
-           database: Database) -> dict:
+def layout(
+    count: int, url: str, tables: list, settings: Settings, workdir: Path, postgres: Postgres, database: Database
+) -> dict:
     folder = workdir / f"cluster-{count}"
     folder.mkdir()
-    cluster = Cluster(count, folder, free_port(), [free_port() for _ in range(count)], database_url=url,
-                      # Every simulated phone and bot comes from loopback: no per-address limits, nor share of
-                      # streams (as bench/server.py)
-                      env={"SECRET_KEY": SECRET_KEY, "RATE_LIMITS": "off", "STREAMS_PER_ADDRESS": "1000000",
-                           "WORKERS": "1"},
-                      bind_host="127.0.0.1", logs=True)
+    cluster = Cluster(
+        count,
+        folder,
+        free_port(),
+        [free_port() for _ in range(count)],
+        database_url=url,
+        # Every simulated phone and bot comes from loopback: no per-address limits, nor share of
+        # streams (as bench/server.py)
+        env={"SECRET_KEY": SECRET_KEY, "RATE_LIMITS": "off", "STREAMS_PER_ADDRESS": "1000000", "WORKERS": "1"},
+        bind_host="127.0.0.1",
+        logs=True,
+    )
     levels: list[Level] = []
     with cluster:
         found = probes(cluster, postgres, database)
         idle = idle_rates(found, settings.idle_seconds)
-        say(f"  {count} server(s), idle: {idle['statements']:.1f} statements/s, postgres {idle['cpu postgres']:.3f} "
-            f"cores (HAProxy's health checks)")
+        say(
+            f"  {count} server(s), idle: {idle['statements']:.1f} statements/s, postgres {idle['cpu postgres']:.3f} "
+            f"cores (HAProxy's health checks)"
+        )
         database.reset()
 
         def trial(n: int) -> bool:
             """`n` tables held, in one of `tries` tries (the machine may be shared)."""
             for _ in range(settings.tries):
                 workers = [pid for server in cluster.servers for pid in server.workers()]
-                step = T.run_step(cluster.proxy_port, tables[:n], settings.warmup, settings.measure,
-                                  settings.action_every, len(levels), workers, "stream", found)
+                step = T.run_step(
+                    cluster.proxy_port,
+                    tables[:n],
+                    settings.warmup,
+                    settings.measure,
+                    settings.action_every,
+                    len(levels),
+                    workers,
+                    "stream",
+                    found,
+                )
                 levels.append(Level(count, step))
                 say(f"    {levels[-1].brief(idle)}")
                 if levels[-1].passed:
@@ -221,8 +247,12 @@ def layout(count: int, url: str, tables: list, settings: Settings, workdir: Path
                 break
             good = n
         top = database.top(12)
-        errors = [line for log in folder.glob("app*.log") for line in log.read_text(errors="replace").splitlines()
-                  if "Traceback" in line or "[ERROR]" in line]
+        errors = [
+            line
+            for log in folder.glob("app*.log")
+            for line in log.read_text(errors="replace").splitlines()
+            if "Traceback" in line or "[ERROR]" in line
+        ]
     return {"levels": levels, "idle": idle, "held": good, "top": top, "errors": errors}
 
 
@@ -230,8 +260,11 @@ def per_table(level: Level, idle: dict[str, float], bare_ms: float) -> dict[str,
     """What one table costs, in ms of CPU a second (and in bare requests a second: the same CPU), and what
     PostgreSQL runs per move."""
     n, moves = level.step.tables, max(level.moves, 1e-9)
-    cpu = {"app servers": level.app_cores, "postgres": level.cores("postgres") - idle["cpu postgres"],
-           "haproxy": level.cores("haproxy") - idle["cpu haproxy"]}
+    cpu = {
+        "app servers": level.app_cores,
+        "postgres": level.cores("postgres") - idle["cpu postgres"],
+        "haproxy": level.cores("haproxy") - idle["cpu haproxy"],
+    }
     out = {f"{part} ms": 1000 * cores / n for part, cores in cpu.items()}
     out.update({f"{part} bare": 1000 * cores / n / bare_ms for part, cores in cpu.items()})
     out["statements a move"] = (level.step.rates["statements"] - idle["statements"]) / moves
@@ -243,31 +276,45 @@ def per_table(level: Level, idle: dict[str, float], bare_ms: float) -> dict[str,
 def lines(result: dict) -> list[str]:
     """The report, for bench/__main__.py's summary and this module's own."""
     bare = result["bare_ms"]
-    out = [f"bare Flask endpoint, one worker: {bare:.2f} ms worker CPU a request (the yardstick: CPU below is "
-           f"also given in bare requests a second)"]
+    out = [
+        f"bare Flask endpoint, one worker: {bare:.2f} ms worker CPU a request (the yardstick: CPU below is "
+        f"also given in bare requests a second)"
+    ]
     for count, found in result["layouts"].items():
-        out.append(f"{count} app server(s), one worker each: {found['held']} tables with p99 < {LATENCY_LIMIT_MS} ms"
-                   f"; idle (health checks): {found['idle']['statements']:.1f} statements/s")
+        out.append(
+            f"{count} app server(s), one worker each: {found['held']} tables with p99 < {LATENCY_LIMIT_MS} ms"
+            f"; idle (health checks): {found['idle']['statements']:.1f} statements/s"
+        )
         out += [f"  {level.brief(found['idle'])}" for level in found["levels"]]
-        biggest = max((level for level in found["levels"] if level.passed), key=lambda level: level.step.tables,
-                      default=found["levels"][-1])
+        biggest = max(
+            (level for level in found["levels"] if level.passed),
+            key=lambda level: level.step.tables,
+            default=found["levels"][-1],
+        )
         cost = per_table(biggest, found["idle"], bare)
-        out.append(f"  a table, at {biggest.step.tables} tables ({cost['moves a table'] * 60:.1f} moves a minute): "
-                   + ", ".join(f"{part} {cost[part + ' ms']:.2f} ms CPU/s ({cost[part + ' bare']:.1f} bare req/s)"
-                               for part in ("app servers", "postgres", "haproxy"))
-                   + f"; a move: {cost['statements a move']:.1f} statements, "
-                     f"{cost['wal flushes a move']:.2f} WAL flushes")
+        out.append(
+            f"  a table, at {biggest.step.tables} tables ({cost['moves a table'] * 60:.1f} moves a minute): "
+            + ", ".join(
+                f"{part} {cost[part + ' ms']:.2f} ms CPU/s ({cost[part + ' bare']:.1f} bare req/s)"
+                for part in ("app servers", "postgres", "haproxy")
+            )
+            + f"; a move: {cost['statements a move']:.1f} statements, "
+            f"{cost['wal flushes a move']:.2f} WAL flushes"
+        )
         total = sum(calls for calls, _ in found["top"]) or 1
-        out.append("  statements run most often (share of the top ones): "
-                   + "; ".join(f"{calls / total:.0%} {query}" for calls, query in found["top"]))
+        out.append(
+            "  statements run most often (share of the top ones): "
+            + "; ".join(f"{calls / total:.0%} {query}" for calls, query in found["top"])
+        )
         if found["errors"]:
             out.append(f"  server log errors: {len(found['errors'])} (first: {found['errors'][0]})")
     return out
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.cluster", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.cluster", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--smoke", action="store_true", help="two servers, one small level (CI)")
     parser.add_argument("--measure", type=float, help="seconds measured per level (default 20)")
     parser.add_argument("--levels", help="table counts to try, e.g. 25,50,100 (default: the whole ladder)")
@@ -278,8 +325,10 @@ def main(argv=None) -> int:
     if args.measure:
         settings = replace(settings, measure=args.measure)
     workdir = Path(tempfile.mkdtemp(prefix="decrypto-bench-cluster."))
-    say(f"[PostgreSQL] 11. tables held by 1 and by 2 app servers behind HAProxy (load average "
-        f"{' '.join(Path('/proc/loadavg').read_text().split()[:3])})")
+    say(
+        f"[PostgreSQL] 11. tables held by 1 and by 2 app servers behind HAProxy (load average "
+        f"{' '.join(Path('/proc/loadavg').read_text().split()[:3])})"
+    )
     try:
         result = run(settings, workdir, random.Random(20261202))
     finally:

@@ -46,8 +46,7 @@ CONNECTIONS = 16
 
 def guessing_game(rng: random.Random) -> G.Prepared:
     """Eight players, round 1, both teams' clues announced: White's guessers can draft."""
-    return G.Builder(rng).start().play_until(
-        lambda g: all(t.clues for t in g.round.transmissions.values())).prepared()
+    return G.Builder(rng).start().play_until(lambda g: all(t.clues for t in g.round.transmissions.values())).prepared()
 
 
 async def open_streams(port: int, game: G.Prepared, attempts: int):
@@ -67,8 +66,12 @@ async def open_streams(port: int, game: G.Prepared, attempts: int):
 
     for n in range(attempts):
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write((f"GET /api/games/{game.game_id}/stream HTTP/1.1\r\nHost: bench\r\n"
-                      f"Authorization: Bearer {tokens[n % len(tokens)]}\r\n\r\n").encode())
+        writer.write(
+            (
+                f"GET /api/games/{game.game_id}/stream HTTP/1.1\r\nHost: bench\r\n"
+                f"Authorization: Bearer {tokens[n % len(tokens)]}\r\n\r\n"
+            ).encode()
+        )
         status = int((await reader.readline()).split()[1])
         if status == 200:
             held.append((asyncio.create_task(read(reader)), writer))
@@ -85,8 +88,9 @@ class Drafter(threading.Thread):
         super().__init__(daemon=True)
         self.port, self.game, self.per_second = port, game, per_second
         white = game.state.round.transmissions["white"]
-        self.token = next(token for seat, (team, token) in game.seats.items()
-                          if team == "white" and seat != white.encryptor)
+        self.token = next(
+            token for seat, (team, token) in game.seats.items() if team == "white" and seat != white.encryptor
+        )
         code = list(white.code)
         self.codes = [[code[1], code[0], code[2]], [code[2], code[1], code[0]]]
         self.stopping = threading.Event()
@@ -100,8 +104,12 @@ class Drafter(threading.Thread):
             sent = time.monotonic()
             connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
             try:
-                connection.request("POST", f"/api/games/{self.game.game_id}/guess", body=body, headers={
-                    "Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
+                connection.request(
+                    "POST",
+                    f"/api/games/{self.game.game_id}/guess",
+                    body=body,
+                    headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"},
+                )
                 status = connection.getresponse().status
             finally:
                 connection.close()
@@ -152,26 +160,37 @@ def measure(rounds: int, duration: float, bare: Server | None = None, attempts: 
         if own_bare:
             bare = Server(work / "gunicorn-bare.log", app="bench.bare_app:app").start()
         server = Server(work / "gunicorn.log", url)
-        server.env["RATE_LIMITS"] = "on"            # as in production: the drafts are held to the limit
-        del server.env["STREAMS_PER_ADDRESS"]      # and the client to its share of streams
-        result = {"bare": [], "held": [], "refused": {}, "views": 0, "drafts": {}, "draft_times": [],
-                  **{f"{phase}_{what}": [] for phase in ("quiet", "crowd") for what in ("wrk", "times", "cpu")}}
+        server.env["RATE_LIMITS"] = "on"  # as in production: the drafts are held to the limit
+        del server.env["STREAMS_PER_ADDRESS"]  # and the client to its share of streams
+        result = {
+            "bare": [],
+            "held": [],
+            "refused": {},
+            "views": 0,
+            "drafts": {},
+            "draft_times": [],
+            **{f"{phase}_{what}": [] for phase in ("quiet", "crowd") for what in ("wrk", "times", "cpu")},
+        }
         try:
             with server:
-                from companion.app import create_app   # the limits as the server reads them
+                from companion.app import create_app  # the limits as the server reads them
+
                 config = create_app({"DATABASE_URL": url, "SECRET_KEY": "x"}).config
                 workers = int(server.env["WORKERS"])
                 per_second = drafts_per_second(config["RATE_LIMIT_COMMANDS"], workers)
-                per_address = config.get("STREAMS_PER_ADDRESS")      # (none before issue 20)
+                per_address = config.get("STREAMS_PER_ADDRESS")  # (none before issue 20)
                 attempts = attempts or 3 * per_address * workers
                 result.update(per_address=per_address, per_second=per_second, attempts=attempts)
                 for _ in range(rounds):
-                    result["bare"].append(wrk.run(bare.url, S.spread(S.bare(), CONNECTIONS, rng), work, "bare",
-                                                  duration, CONNECTIONS))
-                    asyncio.run(phase(server, crowded, others[0], polls, work, duration, 0, per_second,
-                                      result, "quiet"))
-                    asyncio.run(phase(server, crowded, others[0], polls, work, duration, attempts, per_second,
-                                      result, "crowd"))
+                    result["bare"].append(
+                        wrk.run(bare.url, S.spread(S.bare(), CONNECTIONS, rng), work, "bare", duration, CONNECTIONS)
+                    )
+                    asyncio.run(
+                        phase(server, crowded, others[0], polls, work, duration, 0, per_second, result, "quiet")
+                    )
+                    asyncio.run(
+                        phase(server, crowded, others[0], polls, work, duration, attempts, per_second, result, "crowd")
+                    )
                 result["errors"] = server.errors()
         finally:
             if own_bare:
@@ -179,8 +198,18 @@ def measure(rounds: int, duration: float, bare: Server | None = None, attempts: 
     return result
 
 
-async def phase(server: Server, game: G.Prepared, other: G.Prepared, polls, work: Path, duration: float,
-                attempts: int, per_second: float, result: dict, name: str) -> None:
+async def phase(
+    server: Server,
+    game: G.Prepared,
+    other: G.Prepared,
+    polls,
+    work: Path,
+    duration: float,
+    attempts: int,
+    per_second: float,
+    result: dict,
+    name: str,
+) -> None:
     """With `attempts` streams asked for (0: none), `game` drafting: the workers' CPU per draft alone, then
     another game's phone polling alone, then wrk's polls."""
     held, refused, views = await open_streams(server.port, game, attempts)
@@ -192,8 +221,9 @@ async def phase(server: Server, game: G.Prepared, other: G.Prepared, polls, work
         await asyncio.sleep(duration)
         result[f"{name}_cpu"].append((_cpu_seconds(pids) - before) / max(1, len(drafter.times) - drafts))
         result[f"{name}_times"] += await asyncio.to_thread(probe, server.port, other, duration)
-        result[f"{name}_wrk"].append(await asyncio.to_thread(wrk.run, server.url, polls, work, name, duration,
-                                                             CONNECTIONS))
+        result[f"{name}_wrk"].append(
+            await asyncio.to_thread(wrk.run, server.url, polls, work, name, duration, CONNECTIONS)
+        )
     finally:
         drafter.stopping.set()
         await asyncio.to_thread(drafter.join)
@@ -211,28 +241,35 @@ async def phase(server: Server, game: G.Prepared, other: G.Prepared, polls, work
 
 
 def lines(result: dict) -> list[str]:
-    ms = lambda values: [1000 * v for v in values]    # noqa: E731
+    ms = lambda values: [1000 * v for v in values]  # noqa: E731
     bare = statistics.median(r.rps for r in result["bare"])
     drafts = result["drafts"]
-    out = [f"one client holds {statistics.median(result['held']):.0f} streams of its game ({result['attempts']} asked "
-           f"for in each round, refused: "
-           + (", ".join(f"{n} with {s}" for s, n in sorted(result["refused"].items())) or "none")
-           + f"; STREAMS_PER_ADDRESS {result['per_address']} per worker) and drafts up to "
-           f"{result['per_second']:g} a second (" + ", ".join(f"{n} answered {s}" for s, n in sorted(drafts.items()))
-           + f", p50 {statistics.median(ms(result['draft_times'])):.1f} ms); its streams got {result['views']} "
-           f"view messages"]
+    out = [
+        f"one client holds {statistics.median(result['held']):.0f} streams of its game ({result['attempts']} asked "
+        f"for in each round, refused: "
+        + (", ".join(f"{n} with {s}" for s, n in sorted(result["refused"].items())) or "none")
+        + f"; STREAMS_PER_ADDRESS {result['per_address']} per worker) and drafts up to "
+        f"{result['per_second']:g} a second ("
+        + ", ".join(f"{n} answered {s}" for s, n in sorted(drafts.items()))
+        + f", p50 {statistics.median(ms(result['draft_times'])):.1f} ms); its streams got {result['views']} "
+        f"view messages"
+    ]
     for name in ("quiet", "crowd"):
         times, runs = ms(result[f"{name}_times"]), result[f"{name}_wrk"]
         rps = statistics.median(r.rps for r in runs)
         what = "drafting, no stream open" if name == "quiet" else "drafting, its streams open"
-        out.append(f"{what}: worker CPU {1000 * statistics.median(result[f'{name}_cpu']):.1f} ms a draft; another "
-                   f"game's poll (304): one phone alone p50 {statistics.median(times):.1f} ms, p90 "
-                   f"{percentile(times, 90):.1f} ms, p99 {percentile(times, 99):.1f} ms ({len(times)} polls); wrk "
-                   f"{rps:.0f} req/s = {rps / bare:.2f}x bare ({bare:.0f} req/s), p50 "
-                   f"{statistics.median(r.p50_ms for r in runs):.1f} ms, p99 "
-                   f"{statistics.median(r.p99_ms for r in runs):.1f} ms"
-                   + ("" if all(r.valid for r in runs) else "  [INVALID runs]"))
-    out.append(f"server log errors: {len(result['errors'])}" + (f" (first: {result['errors'][0]})" if result["errors"] else ""))
+        out.append(
+            f"{what}: worker CPU {1000 * statistics.median(result[f'{name}_cpu']):.1f} ms a draft; another "
+            f"game's poll (304): one phone alone p50 {statistics.median(times):.1f} ms, p90 "
+            f"{percentile(times, 90):.1f} ms, p99 {percentile(times, 99):.1f} ms ({len(times)} polls); wrk "
+            f"{rps:.0f} req/s = {rps / bare:.2f}x bare ({bare:.0f} req/s), p50 "
+            f"{statistics.median(r.p50_ms for r in runs):.1f} ms, p99 "
+            f"{statistics.median(r.p99_ms for r in runs):.1f} ms"
+            + ("" if all(r.valid for r in runs) else "  [INVALID runs]")
+        )
+    out.append(
+        f"server log errors: {len(result['errors'])}" + (f" (first: {result['errors'][0]})" if result["errors"] else "")
+    )
     return out
 
 

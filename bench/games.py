@@ -34,12 +34,13 @@ WORDS = list(load_pack("en"))
 @dataclass
 class Prepared:
     """A game as the bots and phones know it: its id, tokens, seats, and (in-process) its state."""
+
     game_id: str
     events: list[dict]
     caps: list[Capability]
     state: Game
-    seats: dict[int, tuple[str, str]] = field(default_factory=dict)    # seat -> (team, seat token)
-    cookies: dict[int, str] = field(default_factory=dict)              # seat -> the phone's session cookie
+    seats: dict[int, tuple[str, str]] = field(default_factory=dict)  # seat -> (team, seat token)
+    cookies: dict[int, str] = field(default_factory=dict)  # seat -> the phone's session cookie
 
     @property
     def version(self) -> int:
@@ -62,12 +63,14 @@ class Prepared:
 
 # --- the planner: a legal next move, from what the table screen shows ------------------------------
 
+
 def wrong(code, rng: random.Random) -> list[int]:
     return list(rng.choice([c for c in ALL_CODES if c != tuple(code)]))
 
 
-def plan(view: dict, codes: dict[str, list[int]], rng: random.Random,
-         p_decrypt: float = 0.8, p_intercept: float = 0.25) -> tuple[str | int, str, dict]:
+def plan(
+    view: dict, codes: dict[str, list[int]], rng: random.Random, p_decrypt: float = 0.8, p_intercept: float = 0.25
+) -> tuple[str | int, str, dict]:
     """(who, command, body) for the next move: who is "host" or a seat. `view` is the host's view;
     `codes` the codes of this round's transmissions (each on its Encryptor's phone)."""
     phase = view["phase"]
@@ -100,6 +103,7 @@ def plan(view: dict, codes: dict[str, list[int]], rng: random.Random,
 
 # --- playing in-process: the tests' driver (tools/driver.py) ------------------------------------------
 
+
 class Builder(Table):
     """Plays one game in-process with the tests' driver, as the service would, collecting its events and
     the capability tokens the service would grant."""
@@ -107,11 +111,20 @@ class Builder(Table):
     def __init__(self, rng: random.Random, players: int = 8):
         self.game_id = secrets.token_urlsafe(GAME_ID_BYTES)
         self.caps: list[Capability] = [
-            Capability(new_token(), self.game_id, "host"), Capability(new_token(), self.game_id, "spectator"),
+            Capability(new_token(), self.game_id, "host"),
+            Capability(new_token(), self.game_id, "spectator"),
             Capability(new_token(), self.game_id, "join", team="white"),
-            Capability(new_token(), self.game_id, "join", team="black")]
-        super().__init__(white=NAMES["white"][:players // 2], black=NAMES["black"][:players // 2], rng=rng,
-                         words=WORDS, start=False, clock=lambda: 0.0, language="en")
+            Capability(new_token(), self.game_id, "join", team="black"),
+        ]
+        super().__init__(
+            white=NAMES["white"][: players // 2],
+            black=NAMES["black"][: players // 2],
+            rng=rng,
+            words=WORDS,
+            start=False,
+            clock=lambda: 0.0,
+            language="en",
+        )
 
     def do(self, command: dict, actor: Actor) -> list[dict]:
         before = self.game
@@ -163,9 +176,14 @@ def started_game(rng: random.Random) -> Prepared:
 
 def mid_game(rng: random.Random, round_number: int = 4) -> Prepared:
     """A game played (in-process) into round `round_number` (or to its end if it ends sooner)."""
-    return Builder(rng).start().play_until(
-        lambda g: g.phase != PLAYING or (g.round.number >= round_number and g.round.transmissions["white"].clues)
-    ).prepared()
+    return (
+        Builder(rng)
+        .start()
+        .play_until(
+            lambda g: g.phase != PLAYING or (g.round.number >= round_number and g.round.transmissions["white"].clues)
+        )
+        .prepared()
+    )
 
 
 def finished_game(rng: random.Random) -> Prepared:
@@ -181,6 +199,7 @@ def clone(template: Prepared) -> Prepared:
 
 
 # --- the actions of scenario 4 -------------------------------------------------------------------------
+
 
 def action_script(game: Prepared, rng: random.Random, rounds: int = 2) -> list[tuple[str, str, dict]]:
     """The moves of the game's first `rounds` rounds as (token, command, body), every one legal whatever
@@ -209,8 +228,9 @@ def session_cookie(game_id: str, token: str, table: bool = False) -> str:
         app = Flask("bench")
         app.secret_key = SECRET_KEY
         _signer = SecureCookieSessionInterface().get_signing_serializer(app)
-    value = _signer.dumps({"tables" if table else "seats": {game_id: token}, "csrf_token": secrets.token_hex(20),
-                           "_permanent": True})
+    value = _signer.dumps(
+        {"tables" if table else "seats": {game_id: token}, "csrf_token": secrets.token_hex(20), "_permanent": True}
+    )
     return f"decrypto={value}"
 
 
@@ -223,15 +243,33 @@ def with_cookies(game: Prepared) -> Prepared:
 
 # --- writing them ---------------------------------------------------------------------------------------
 
+
 def insert_games(store: Store, prepared: list[Prepared], batch: int = 500) -> None:
     """Write the games (their rows, tokens and whole event logs), `batch` games per transaction."""
     now = datetime.now(timezone.utc)
     for start in range(0, len(prepared), batch):
-        chunk = prepared[start:start + batch]
+        chunk = prepared[start : start + batch]
         with store.engine.begin() as conn:
             conn.execute(insert(games), [{"id": p.game_id, "created_at": now} for p in chunk])
-            conn.execute(insert(capabilities), [{"token": c.token, "game_id": c.game_id, "kind": c.kind,
-                                                 "team": c.team, "seat": c.seat} for p in chunk for c in p.caps])
-            conn.execute(insert(events), [{"game_id": p.game_id, "seq": seq, "type": e["type"],
-                                           "data": json.dumps(e, ensure_ascii=False), "created_at": now}
-                                          for p in chunk for seq, e in enumerate(p.events, start=1)])
+            conn.execute(
+                insert(capabilities),
+                [
+                    {"token": c.token, "game_id": c.game_id, "kind": c.kind, "team": c.team, "seat": c.seat}
+                    for p in chunk
+                    for c in p.caps
+                ],
+            )
+            conn.execute(
+                insert(events),
+                [
+                    {
+                        "game_id": p.game_id,
+                        "seq": seq,
+                        "type": e["type"],
+                        "data": json.dumps(e, ensure_ascii=False),
+                        "created_at": now,
+                    }
+                    for p in chunk
+                    for seq, e in enumerate(p.events, start=1)
+                ],
+            )

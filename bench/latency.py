@@ -34,8 +34,16 @@ from companion.store import Store, make_engine
 from . import games as G
 from .server import Server
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 PHONE = {"width": 390, "height": 844}
 TABLE = {"width": 1280, "height": 800}
 
@@ -134,7 +142,7 @@ def measure(table: Table, pages: dict, moves: int, rng: random.Random) -> list[f
     """Seconds from each tap to each other screen's new page."""
     delays = []
     for _ in range(moves):
-        time.sleep(rng.uniform(0.3, 0.8))       # people take a moment between taps
+        time.sleep(rng.uniform(0.3, 0.8))  # people take a moment between taps
         who, command, body = table.next_move()  # (what the bot reads to plan is not part of the delay)
         sent = time.time() * 1000
         table.send(who, command, body)
@@ -160,7 +168,7 @@ def idle_requests(pages: dict, seconds: float) -> float:
     started = time.time()
     while time.time() - started < seconds:
         for page in pages.values():
-            page.evaluate("0")                   # let Playwright hand over the pages' events
+            page.evaluate("0")  # let Playwright hand over the pages' events
         time.sleep(0.5)
     counts = [len(page.requests) - marks[key] for key, page in pages.items()]
     return statistics.mean(counts) * 60 / seconds
@@ -174,6 +182,7 @@ def close(pages: dict) -> None:
 @dataclass
 class Delays:
     """How one design did: each other screen's delay after each tap (ms), and an idle page's requests."""
+
     ms: list[float]
     idle_per_minute: float | None
 
@@ -181,8 +190,10 @@ class Delays:
         return percentile(self.ms, q)
 
     def brief(self) -> str:
-        line = (f"{len(self.ms):4} screens shown: p50 {self.p(50):6.0f} ms, p90 {self.p(90):6.0f} ms, "
-                f"p99 {self.p(99):6.0f} ms, max {max(self.ms):6.0f} ms")
+        line = (
+            f"{len(self.ms):4} screens shown: p50 {self.p(50):6.0f} ms, p90 {self.p(90):6.0f} ms, "
+            f"p99 {self.p(99):6.0f} ms, max {max(self.ms):6.0f} ms"
+        )
         if self.idle_per_minute is not None:
             line += f"; idle: {self.idle_per_minute:.1f} requests per screen per minute"
         return line

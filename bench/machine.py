@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 TICK = os.sysconf("SC_CLK_TCK")
-extra_roots: list[int] = []     # e.g. the PostgreSQL postmaster's pid
+extra_roots: list[int] = []  # e.g. the PostgreSQL postmaster's pid
 
 
 def _stat(pid: int) -> list[str] | None:
@@ -42,9 +42,9 @@ def _tree_jiffies(root: int, with_waited: bool) -> int:
         fields = _stat(pid)
         if fields is None:
             continue
-        total += int(fields[11]) + int(fields[12])               # utime, stime
+        total += int(fields[11]) + int(fields[12])  # utime, stime
         if with_waited and pid in (root, *extra_roots):
-            total += int(fields[13]) + int(fields[14])           # cutime, cstime: children already waited for
+            total += int(fields[13]) + int(fields[14])  # cutime, cstime: children already waited for
         stack += _children(pid)
     return total
 

@@ -24,7 +24,7 @@ class Result:
     pages: int
     moves: int
     seconds: float
-    cpu: float                # worker CPU seconds in the window
+    cpu: float  # worker CPU seconds in the window
     errors: int
     first_errors: list[str]
 
@@ -33,15 +33,16 @@ class Result:
         return self.errors == 0
 
 
-async def _client(port: int, mine: list[tuple[Prepared, list]], wave: int, stats: Stats, window: dict,
-                  counts: dict) -> None:
+async def _client(
+    port: int, mine: list[tuple[Prepared, list]], wave: int, stats: Stats, window: dict, counts: dict
+) -> None:
     conn = Http(port)
     screens = {game.game_id: [Screen(game, seat) for seat in game.cookies] for game, _ in mine}
-    await load_all(port, [s for group in screens.values() for s in group], connections=1)   # not measured
+    await load_all(port, [s for group in screens.values() for s in group], connections=1)  # not measured
     counts["ready"] += 1
     await window["open"].wait()
     for start in range(0, len(mine), wave):
-        group = mine[start:start + wave]
+        group = mine[start : start + wave]
         for k in range(max(len(moves) for _, moves in group)):
             for game, moves in group:
                 if k >= len(moves):
@@ -51,8 +52,15 @@ async def _client(port: int, mine: list[tuple[Prepared, list]], wave: int, stats
                     return
                 token, name, body = moves[k]
                 headers = _headers(Accept="application/json", Authorization=f"Bearer {token}")
-                await _timed(stats, "move", conn, "POST", f"/api/games/{game.game_id}/{name}",
-                             headers + "Content-Type: application/json\r\n", json.dumps(body).encode())
+                await _timed(
+                    stats,
+                    "move",
+                    conn,
+                    "POST",
+                    f"/api/games/{game.game_id}/{name}",
+                    headers + "Content-Type: application/json\r\n",
+                    json.dumps(body).encode(),
+                )
                 counts["moves"] += 1
                 for screen in screens[game.game_id]:
                     screen.take(await _timed(stats, "page", conn, "GET", screen.path, screen.fetch_headers()))
@@ -60,8 +68,14 @@ async def _client(port: int, mine: list[tuple[Prepared, list]], wave: int, stats
     conn.close()
 
 
-async def _run(port: int, scripts: list[tuple[Prepared, list]], connections: int, duration: float,
-               worker_pids: list[int], wave: int) -> Result:
+async def _run(
+    port: int,
+    scripts: list[tuple[Prepared, list]],
+    connections: int,
+    duration: float,
+    worker_pids: list[int],
+    wave: int,
+) -> Result:
     per_connection: list[list] = [[] for _ in range(connections)]
     for n, script in enumerate(scripts):
         per_connection[n % connections].append(script)
@@ -76,11 +90,18 @@ async def _run(port: int, scripts: list[tuple[Prepared, list]], connections: int
     window["open"].set()
     await asyncio.gather(*tasks)
     cpu1, t1 = _cpu_seconds(worker_pids), time.monotonic()
-    return Result(counts["pages"], counts["moves"], t1 - t0, cpu1 - cpu0, sum(stats.errors.values()),
-                  stats.first_errors)
+    return Result(
+        counts["pages"], counts["moves"], t1 - t0, cpu1 - cpu0, sum(stats.errors.values()), stats.first_errors
+    )
 
 
-def run(port: int, scripts: list[tuple[Prepared, list]], connections: int, duration: float,
-        worker_pids: list[int], wave: int = 8) -> Result:
+def run(
+    port: int,
+    scripts: list[tuple[Prepared, list]],
+    connections: int,
+    duration: float,
+    worker_pids: list[int],
+    wave: int = 8,
+) -> Result:
     runner = uvloop.run if uvloop is not None else asyncio.run
     return runner(_run(port, scripts, connections, duration, worker_pids, wave))

@@ -20,15 +20,20 @@ class Postgres:
         self.port: int | None = None
 
     def start(self) -> "Postgres":
-        url = subprocess.run([str(SCRIPT), "start", str(self.dir), *self.settings], check=True,
-                             capture_output=True, text=True).stdout.strip()
+        url = subprocess.run(
+            [str(SCRIPT), "start", str(self.dir), *self.settings], check=True, capture_output=True, text=True
+        ).stdout.strip()
         self.port = urlsplit(url).port
         return self
 
     def sql(self, statement: str, database: str = "postgres") -> str:
         """Run `statement` as the superuser; what psql printed (unaligned, tuples only)."""
-        return subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d", database,
-                               "-qAtc", statement], check=True, capture_output=True, text=True).stdout
+        return subprocess.run(
+            ["psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d", database, "-qAtc", statement],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
 
     def database(self, name: str) -> str:
         """An empty database of this name (dropped first if it exists); its URL."""

@@ -17,7 +17,7 @@ _LINE = re.compile(r"\s*\(([^)]*?)(?::\d+)?\)$")
 def _name(frame: str) -> str:
     """`func (path/file.py:12)` -> `func (path/file.py)`: one entry per function, not per line."""
     match = _LINE.search(frame)
-    return f"{frame[:match.start()]} ({match.group(1)})" if match else frame
+    return f"{frame[: match.start()]} ({match.group(1)})" if match else frame
 
 
 def summarize(path: str, top: int = 25) -> str:
@@ -28,9 +28,13 @@ def summarize(path: str, top: int = 25) -> str:
             continue
         count = int(count)
         frames = [_name(f) for f in stack.split(";")]
-        if any("EpollSelector.select" in f or "_worker (concurrent/futures/thread.py)" == f
-               and frames[-1].startswith("Queue.get") for f in frames[-1:]):
-            continue            # an idle thread waiting for work
+        if any(
+            "EpollSelector.select" in f
+            or "_worker (concurrent/futures/thread.py)" == f
+            and frames[-1].startswith("Queue.get")
+            for f in frames[-1:]
+        ):
+            continue  # an idle thread waiting for work
         total += count
         for f in set(frames):
             inclusive[f] += count

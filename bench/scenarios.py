@@ -7,7 +7,7 @@ import random
 from .games import Prepared
 from .wrk import Request
 
-PHONE = {"Accept": "text/html"}       # what live.js sends with each poll of its page (plus the cookie)
+PHONE = {"Accept": "text/html"}  # what live.js sends with each poll of its page (plus the cookie)
 
 
 def bare() -> list[Request]:
@@ -21,7 +21,7 @@ def polls(games: list[Prepared], etag: bool) -> list[Request]:
     for g in games:
         for seat, cookie in g.cookies.items():
             if seat == "table":
-                continue                   # the phones only, as in every run before
+                continue  # the phones only, as in every run before
             headers = {**PHONE, "Cookie": cookie}
             if etag:
                 headers["If-None-Match"] = g.etag(seat)
@@ -31,8 +31,12 @@ def polls(games: list[Prepared], etag: bool) -> list[Request]:
 
 def api_views(games: list[Prepared]) -> list[Request]:
     """Every seat's view as JSON (GET /api/games/<id>), as an API client polls it after a change."""
-    return [Request("GET", f"/api/games/{g.game_id}", {"Accept": "application/json", "Cookie": cookie})
-            for g in games for seat, cookie in g.cookies.items() if seat != "table"]
+    return [
+        Request("GET", f"/api/games/{g.game_id}", {"Accept": "application/json", "Cookie": cookie})
+        for g in games
+        for seat, cookie in g.cookies.items()
+        if seat != "table"
+    ]
 
 
 def spread(requests: list[Request], threads: int, rng: random.Random) -> list[list[Request]]:
@@ -45,13 +49,16 @@ def spread(requests: list[Request], threads: int, rng: random.Random) -> list[li
     return out
 
 
-def actions(scripts: list[tuple[Prepared, list[tuple[str, str, dict]]]], threads: int, wave: int = 64) -> list[list[Request]]:
+def actions(
+    scripts: list[tuple[Prepared, list[tuple[str, str, dict]]]], threads: int, wave: int = 64
+) -> list[list[Request]]:
     """Each game's moves ([(token, command, body)]) as API requests, split between the wrk threads.
 
     A thread plays `wave` games at a time, one move of each in turn: two moves of one game are `wave`
     requests apart, so the previous one has long been answered (the order of a game's moves matters:
     a refused move would show as a non-2xx answer)."""
     import json
+
     per_thread: list[list[tuple[Prepared, list]]] = [[] for _ in range(threads)]
     for n, (game, moves) in enumerate(scripts):
         per_thread[n % threads].append((game, moves))
@@ -59,14 +66,22 @@ def actions(scripts: list[tuple[Prepared, list[tuple[str, str, dict]]]], threads
     for mine in per_thread:
         requests = []
         for start in range(0, len(mine), wave):
-            group = mine[start:start + wave]
+            group = mine[start : start + wave]
             for k in range(max(len(m) for _, m in group)):
                 for game, moves in group:
                     if k < len(moves):
                         token, name, body = moves[k]
-                        requests.append(Request("POST", f"/api/games/{game.game_id}/{name}",
-                                                {"Authorization": f"Bearer {token}", "Content-Type": "application/json",
-                                                 "Accept": "application/json"},
-                                                json.dumps(body, separators=(",", ":"))))
+                        requests.append(
+                            Request(
+                                "POST",
+                                f"/api/games/{game.game_id}/{name}",
+                                {
+                                    "Authorization": f"Bearer {token}",
+                                    "Content-Type": "application/json",
+                                    "Accept": "application/json",
+                                },
+                                json.dumps(body, separators=(",", ":")),
+                            )
+                        )
         out.append(requests)
     return out

@@ -30,6 +30,7 @@ def production_command(port: int, workers: int) -> tuple[list[str], dict[str, st
     """The gunicorn command line `python -m companion.serve` runs (WORKERS and PORT as given), and the
     environment variables it sets for gunicorn."""
     from companion import serve
+
     captured = {}
     before = dict(os.environ)
 
@@ -39,8 +40,11 @@ def production_command(port: int, workers: int) -> tuple[list[str], dict[str, st
         raise SystemExit(0)
 
     env = {"PORT": str(port), "PUBLIC_URL": f"http://127.0.0.1:{port}/", "WORKERS": str(workers)}
-    with mock.patch.dict(os.environ, env), mock.patch("os.execv", execv), \
-            mock.patch("builtins.print", lambda *a, **k: None):
+    with (
+        mock.patch.dict(os.environ, env),
+        mock.patch("os.execv", execv),
+        mock.patch("builtins.print", lambda *a, **k: None),
+    ):
         try:
             serve.main()
         except SystemExit:
@@ -58,8 +62,14 @@ class Server:
         self.app = app
         # Every simulated phone and bot comes from loopback: no per-address limits, no per-address share of
         # streams (bench/crowd.py puts production's back).
-        self.env = {**os.environ, "SECRET_KEY": SECRET_KEY, "PUBLIC_URL": self.url + "/", "RATE_LIMITS": "off",
-                    "STREAMS_PER_ADDRESS": "1000000", "WORKERS": str(workers)}
+        self.env = {
+            **os.environ,
+            "SECRET_KEY": SECRET_KEY,
+            "PUBLIC_URL": self.url + "/",
+            "RATE_LIMITS": "off",
+            "STREAMS_PER_ADDRESS": "1000000",
+            "WORKERS": str(workers),
+        }
         if database_url:
             self.env["DATABASE_URL"] = database_url
         self.argv, production_env = production_command(self.port, workers)
@@ -74,8 +84,9 @@ class Server:
 
     def start(self, timeout: float = 60) -> "Server":
         with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(self.argv, cwd=ROOT, env=self.env, start_new_session=True,
-                                            stdout=log, stderr=log)
+            self.process = subprocess.Popen(
+                self.argv, cwd=ROOT, env=self.env, start_new_session=True, stdout=log, stderr=log
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -117,8 +128,11 @@ class Server:
         return sizes
 
     def errors(self) -> list[str]:
-        return [line for line in self.log.read_text(errors="replace").splitlines()
-                if "Traceback" in line or "[ERROR]" in line or "CRITICAL" in line]
+        return [
+            line
+            for line in self.log.read_text(errors="replace").splitlines()
+            if "Traceback" in line or "[ERROR]" in line or "CRITICAL" in line
+        ]
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:

@@ -31,8 +31,12 @@ from .server import Server
 async def open_stream(port: int, game: G.Prepared, token: str):
     """A connection with the game's stream asked for, as `token`'s page would (HTTP/1.1, kept open)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write((f"GET /api/games/{game.game_id}/stream HTTP/1.1\r\nHost: bench\r\n"
-                  f"Authorization: Bearer {token}\r\nAccept: text/event-stream\r\n\r\n").encode())
+    writer.write(
+        (
+            f"GET /api/games/{game.game_id}/stream HTTP/1.1\r\nHost: bench\r\n"
+            f"Authorization: Bearer {token}\r\nAccept: text/event-stream\r\n\r\n"
+        ).encode()
+    )
     await writer.drain()
     return reader, writer
 
@@ -54,7 +58,7 @@ async def read_messages(reader, on_message):
 async def hold(port: int, games: list[G.Prepared], count: int):
     """Open `count` streams over `games` (host + seats, round robin); wait until each said its first view."""
     opened = asyncio.Event()
-    counts = {"first": 0}          # streams that said their first view
+    counts = {"first": 0}  # streams that said their first view
     arrivals: dict[int, list[float]] = {}
     tasks, writers = [], []
 
@@ -65,6 +69,7 @@ async def hold(port: int, games: list[G.Prepared], count: int):
                 counts["first"] += 1
                 if counts["first"] == count:
                     opened.set()
+
         return seen
 
     owners = []
@@ -145,18 +150,24 @@ def measure(count: int, moves: int) -> dict:
 
 
 def lines(result: dict) -> list[str]:
-    ms = lambda values: [1000 * v for v in values]    # noqa: E731
+    ms = lambda values: [1000 * v for v in values]  # noqa: E731
     count = result["count"]
-    out = [f"{count} open streams on one worker: VmRSS {result['rss_before']:.0f} MB before, "
-           f"{result['rss_held']:.0f} MB with them ({1024 * (result['rss_held'] - result['rss_before']) / count:.1f} KB "
-           f"per stream)"]
+    out = [
+        f"{count} open streams on one worker: VmRSS {result['rss_before']:.0f} MB before, "
+        f"{result['rss_held']:.0f} MB with them ({1024 * (result['rss_held'] - result['rss_before']) / count:.1f} KB "
+        f"per stream)"
+    ]
     for name in ("unheld", "actions"):
         values = ms(result[name])
-        out.append(f"a move's answer, {'no stream open' if name == 'unheld' else f'{count} streams open'}: "
-                   f"p50 {statistics.median(values):.1f} ms, p99 {percentile(values, 99):.1f} ms ({len(values)} moves)")
+        out.append(
+            f"a move's answer, {'no stream open' if name == 'unheld' else f'{count} streams open'}: "
+            f"p50 {statistics.median(values):.1f} ms, p99 {percentile(values, 99):.1f} ms ({len(values)} moves)"
+        )
     fan = ms(result["fanout"])
-    out.append(f"a move -> its game's 9 streams have the message: p50 {statistics.median(fan):.1f} ms, "
-               f"p99 {percentile(fan, 99):.1f} ms, max {max(fan):.1f} ms ({len(fan)} messages)")
+    out.append(
+        f"a move -> its game's 9 streams have the message: p50 {statistics.median(fan):.1f} ms, "
+        f"p99 {percentile(fan, 99):.1f} ms, max {max(fan):.1f} ms ({len(fan)} messages)"
+    )
     return out
 
 

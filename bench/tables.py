@@ -25,14 +25,14 @@ from .games import Prepared, plan
 
 try:
     import uvloop
-except ImportError:      # the plain event loop works too, at a higher cost per request
+except ImportError:  # the plain event loop works too, at a higher cost per request
     uvloop = None
 
-POLL_INTERVAL = 1.5      # seconds, as POLL_INTERVAL_MS
-SAFETY_POLL = 30.0       # seconds, as STREAM_POLL_MS: a page with a stream still polls this often
+POLL_INTERVAL = 1.5  # seconds, as POLL_INTERVAL_MS
+SAFETY_POLL = 30.0  # seconds, as STREAM_POLL_MS: a page with a stream still polls this often
 DESIGNS = ("poll", "stream")
-TIMEOUT = 10.0           # seconds; a request slower than this counts as an error
-KEEP_ALIVE = 5.0         # seconds: the server closes a connection idle this long (gunicorn --keep-alive 5)
+TIMEOUT = 10.0  # seconds; a request slower than this counts as an error
+KEEP_ALIVE = 5.0  # seconds: the server closes a connection idle this long (gunicorn --keep-alive 5)
 
 
 class Http:
@@ -42,7 +42,7 @@ class Http:
         self.port = port
         self.reader = self.writer = None
         self.connects = 0
-        self.used = 0.0          # when the connection last answered (monotonic)
+        self.used = 0.0  # when the connection last answered (monotonic)
 
     async def _connect(self):
         self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
@@ -54,10 +54,11 @@ class Http:
         self.reader = self.writer = None
 
     async def request(self, method: str, path: str, headers: str, body: bytes = b"") -> tuple[int, dict, bytes]:
-        data = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n{headers}"
-                f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+        data = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n{headers}Content-Length: {len(body)}\r\n\r\n"
+        ).encode() + body
         if self.writer is not None and time.monotonic() - self.used > KEEP_ALIVE - 0.5:
-            self.close()         # the server has closed it by now, as a browser finds: a new one (and no fd held)
+            self.close()  # the server has closed it by now, as a browser finds: a new one (and no fd held)
         for attempt in (1, 2):
             reused = self.writer is not None
             if not reused:
@@ -68,7 +69,11 @@ class Http:
             except (asyncio.IncompleteReadError, ConnectionError) as error:
                 self.close()
                 # A kept-alive connection the server closed meanwhile: a browser retries it on a new one.
-                if reused and attempt == 1 and (not isinstance(error, asyncio.IncompleteReadError) or not error.partial):
+                if (
+                    reused
+                    and attempt == 1
+                    and (not isinstance(error, asyncio.IncompleteReadError) or not error.partial)
+                ):
                     continue
                 raise
             lines = head[:-4].split(b"\r\n")
@@ -88,7 +93,7 @@ class Http:
 
 @dataclass
 class Stats:
-    start: float              # the measurement window, loop time
+    start: float  # the measurement window, loop time
     end: float
     latencies: dict[str, list[float]] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
@@ -117,13 +122,14 @@ def _headers(**fields) -> str:
     return "".join(f"{k.replace('_', '-')}: {v}\r\n" for k, v in fields.items())
 
 
-async def _timed(stats: Stats, kind: str, conn: Http, method: str, path: str, headers: str, body: bytes = b"",
-                 ok=(200,)) -> tuple[int, dict, bytes] | None:
+async def _timed(
+    stats: Stats, kind: str, conn: Http, method: str, path: str, headers: str, body: bytes = b"", ok=(200,)
+) -> tuple[int, dict, bytes] | None:
     loop = asyncio.get_running_loop()
     started = loop.time()
     try:
         answer = await asyncio.wait_for(conn.request(method, path, headers, body), TIMEOUT)
-    except Exception as error:      # noqa: BLE001 - counted, and the phone carries on
+    except Exception as error:  # noqa: BLE001 - counted, and the phone carries on
         conn.close()
         stats.error(kind, started, repr(error))
         return None
@@ -158,8 +164,11 @@ async def streaming_phone(port: int, screen: Screen, stats: Stats, stop: float, 
     except OSError as error:
         stats.error("stream", loop.time(), repr(error))
         return
-    writer.write((f"GET {page}/stream HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n"
-                  f"{screen.cookie}\r\n").encode())
+    writer.write(
+        (
+            f"GET {page}/stream HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n{screen.cookie}\r\n"
+        ).encode()
+    )
     buffer, safety_at = b"", loop.time() + SAFETY_POLL
     while loop.time() < stop:
         try:
@@ -176,7 +185,7 @@ async def streaming_phone(port: int, screen: Screen, stats: Stats, stop: float, 
                 block, buffer = buffer.split(b"\n\n", 1)
                 for line in block.split(b"\n"):
                     if line.startswith(b"data: W/"):
-                        wanted = line[len(b"data: "):].decode()
+                        wanted = line[len(b"data: ") :].decode()
         if (wanted and wanted != screen.etag) or loop.time() >= safety_at:
             kind = "fetch" if wanted and wanted != screen.etag else "poll"
             screen.take(await _timed(stats, kind, conn, "GET", page, screen.fetch_headers(), ok=(200, 304)))
@@ -201,8 +210,11 @@ class Screen:
 
     def fetch_headers(self) -> str:
         """A fetch of the page by its script: with its ETag, and the regions it shows."""
-        return (self.headers + f"If-None-Match: {self.etag}\r\n"
-                + f"X-Live-Keys: {b' '.join(self.keys.values()).decode()}\r\n")
+        return (
+            self.headers
+            + f"If-None-Match: {self.etag}\r\n"
+            + f"X-Live-Keys: {b' '.join(self.keys.values()).decode()}\r\n"
+        )
 
     def take(self, answer) -> None:
         """A page or what changed of it came: its regions' keys, and its ETag."""
@@ -226,6 +238,7 @@ async def load_all(port: int, screens: list[Screen], connections: int = 16) -> N
         while queue:
             await queue.pop().load(Stats(0, 0), conn)
         conn.close()
+
     await asyncio.gather(*[loader() for _ in range(connections)])
 
 
@@ -255,7 +268,7 @@ async def bot(port: int, game: Prepared, stats: Stats, stop: float, every: float
         view = _json(answer)
         if view["phase"] == "playing" and codes_of != (view["match"], view["round"]):
             codes = {}
-            for team in view["transmitting"]:     # each code is on its Encryptor's phone only
+            for team in view["transmitting"]:  # each code is on its Encryptor's phone only
                 encryptor = view["rounds"][-1]["transmissions"][team]["encryptor"]
                 mine = await _timed(stats, "bot_read", conn, "GET", api, bearer(game.seats[encryptor][1]))
                 if mine:
@@ -265,8 +278,15 @@ async def bot(port: int, game: Prepared, stats: Stats, stop: float, every: float
             who, name, body = plan(view, codes, rng)
             token = host if who == "host" else game.seats[who][1]
             data = json.dumps(body).encode()
-            await _timed(stats, "action", conn, "POST", f"{api}/{name}",
-                         bearer(token) + "Content-Type: application/json\r\n", data)
+            await _timed(
+                stats,
+                "action",
+                conn,
+                "POST",
+                f"{api}/{name}",
+                bearer(token) + "Content-Type: application/json\r\n",
+                data,
+            )
         await asyncio.sleep(rng.uniform(0.5, 1.5) * every)
     conn.close()
     stats.connects += conn.connects
@@ -282,11 +302,11 @@ class StepResult:
     errors: dict[str, int]
     first_errors: list[str]
     loop_lag_p99_ms: float
-    generator_cpu: float           # share of one core the load generator used
-    server_cpu: float              # cores the gunicorn workers used
+    generator_cpu: float  # share of one core the load generator used
+    server_cpu: float  # cores the gunicorn workers used
     connects: int
-    other_cpu: float = 0.0         # cores used by other processes on the machine meanwhile
-    rates: dict[str, float] = field(default_factory=dict)   # each probe's growth per second in the window
+    other_cpu: float = 0.0  # cores used by other processes on the machine meanwhile
+    rates: dict[str, float] = field(default_factory=dict)  # each probe's growth per second in the window
 
     @property
     def total(self) -> int:
@@ -299,21 +319,26 @@ class StepResult:
     def passed(self, limit_ms: float) -> bool:
         """Every request's p99 under the limit, and each kind's on its own: the few moves must not hide in
         the many fetches (idle streams must never delay an action)."""
-        return (self.p99_all_ms < limit_ms and all(p99 < limit_ms for p99 in self.p99_ms.values())
-                and not self.errors)
+        return self.p99_all_ms < limit_ms and all(p99 < limit_ms for p99 in self.p99_ms.values()) and not self.errors
 
     def brief(self) -> str:
-        kinds = ", ".join(f"{k} {self.counts[k] / self.seconds:.0f}/s p99 {self.p99_ms[k]:.0f} ms"
-                          for k in ("poll", "fetch", "action", "bot_read", "load") if k in self.counts)
+        kinds = ", ".join(
+            f"{k} {self.counts[k] / self.seconds:.0f}/s p99 {self.p99_ms[k]:.0f} ms"
+            for k in ("poll", "fetch", "action", "bot_read", "load")
+            if k in self.counts
+        )
         errors = f"; ERRORS {self.errors} {self.first_errors[:2]}" if self.errors else ""
-        return (f"{self.tables:4d} tables: p99 {self.p99_all_ms:6.1f} ms (p50 {self.p50_ms['all']:.1f} ms), "
-                f"{self.total / self.seconds:.0f} req/s [{kinds}]; loop lag p99 {self.loop_lag_p99_ms:.0f} ms, "
-                f"generator {self.generator_cpu:.0%} of a core, workers {self.server_cpu:.2f} cores, "
-                f"other processes {self.other_cpu:.2f} cores{errors}")
+        return (
+            f"{self.tables:4d} tables: p99 {self.p99_all_ms:6.1f} ms (p50 {self.p50_ms['all']:.1f} ms), "
+            f"{self.total / self.seconds:.0f} req/s [{kinds}]; loop lag p99 {self.loop_lag_p99_ms:.0f} ms, "
+            f"generator {self.generator_cpu:.0%} of a core, workers {self.server_cpu:.2f} cores, "
+            f"other processes {self.other_cpu:.2f} cores{errors}"
+        )
 
 
 def _cpu_seconds(pids: list[int]) -> float:
     import os
+
     total = 0.0
     tick = os.sysconf("SC_CLK_TCK")
     for pid in pids:
@@ -325,8 +350,17 @@ def _cpu_seconds(pids: list[int]) -> float:
     return total
 
 
-async def _step(port: int, tables: list[Prepared], warmup: float, measure: float, every: float,
-                seed: int, worker_pids: list[int], design: str, probes: dict) -> StepResult:
+async def _step(
+    port: int,
+    tables: list[Prepared],
+    warmup: float,
+    measure: float,
+    every: float,
+    seed: int,
+    worker_pids: list[int],
+    design: str,
+    probes: dict,
+) -> StepResult:
     loop = asyncio.get_running_loop()
     screens = {(n, seat): Screen(game, seat) for n, game in enumerate(tables) for seat in game.cookies}
     await load_all(port, list(screens.values()))
@@ -337,7 +371,7 @@ async def _step(port: int, tables: list[Prepared], warmup: float, measure: float
     tasks = []
     follow = phone if design == "poll" else streaming_phone
     for n, game in enumerate(tables):
-        for seat in game.cookies:           # 8 phones and the table screen
+        for seat in game.cookies:  # 8 phones and the table screen
             tasks.append(asyncio.create_task(follow(port, screens[n, seat], stats, end, rng.uniform(0, POLL_INTERVAL))))
         tasks.append(asyncio.create_task(bot(port, game, stats, end, every, random.Random(f"{seed}/{n}"))))
     lags = []
@@ -348,6 +382,7 @@ async def _step(port: int, tables: list[Prepared], warmup: float, measure: float
             await asyncio.sleep(0.05)
             if before >= start:
                 lags.append(loop.time() - before - 0.05)
+
     tick = asyncio.create_task(ticker())
     await asyncio.sleep(max(0.0, start - loop.time()))
     cpu0, server0, wall0, m0 = time.process_time(), _cpu_seconds(worker_pids), time.monotonic(), machine.snapshot()
@@ -362,14 +397,34 @@ async def _step(port: int, tables: list[Prepared], warmup: float, measure: float
     p50 = {k: percentile(v, 50) * 1000 for k, v in stats.latencies.items()}
     p99 = {k: percentile(v, 99) * 1000 for k, v in stats.latencies.items()}
     p50["all"], p99["all"] = percentile(everything, 50) * 1000, percentile(everything, 99) * 1000
-    return StepResult(len(tables), measure, counts_all, p50, p99, stats.errors, stats.first_errors,
-                      percentile(lags, 99) * 1000, (cpu1 - cpu0) / (wall1 - wall0),
-                      (server1 - server0) / (wall1 - wall0), stats.connects, machine.other_cores(m0, m1),
-                      {name: (probed1[name] - probed0[name]) / (wall1 - wall0) for name in probes})
+    return StepResult(
+        len(tables),
+        measure,
+        counts_all,
+        p50,
+        p99,
+        stats.errors,
+        stats.first_errors,
+        percentile(lags, 99) * 1000,
+        (cpu1 - cpu0) / (wall1 - wall0),
+        (server1 - server0) / (wall1 - wall0),
+        stats.connects,
+        machine.other_cores(m0, m1),
+        {name: (probed1[name] - probed0[name]) / (wall1 - wall0) for name in probes},
+    )
 
 
-def run_step(port: int, tables: list[Prepared], warmup: float, measure: float, every: float, seed: int,
-             worker_pids: list[int], design: str = "poll", probes: dict | None = None) -> StepResult:
+def run_step(
+    port: int,
+    tables: list[Prepared],
+    warmup: float,
+    measure: float,
+    every: float,
+    seed: int,
+    worker_pids: list[int],
+    design: str = "poll",
+    probes: dict | None = None,
+) -> StepResult:
     """`design`: "poll" (every screen polls its page every 1.5 s) or "stream" (it holds its stream).
     `probes`: name -> a function returning a running count (CPU seconds of some processes, statements the
     database ran...), read as the measured window opens and closes: the result's `rates`, per second."""

@@ -11,7 +11,7 @@ def lan_address() -> str | None:
     """This machine's address on the local network (no packet is sent: a UDP connect only picks a route)."""
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))   # TEST-NET-1: never reached, only routed
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached, only routed
             address = probe.getsockname()[0]
     except OSError:
         return None

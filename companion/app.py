@@ -32,13 +32,13 @@ def secret_key(instance_path: str) -> str:
     path = Path(instance_path) / "secret_key"
     if not path.exists():
         private_folder(instance_path)
-        fd, draft = tempfile.mkstemp(dir=instance_path, prefix=".secret_key.")   # mode 0600
+        fd, draft = tempfile.mkstemp(dir=instance_path, prefix=".secret_key.")  # mode 0600
         with os.fdopen(fd, "w") as handle:
             handle.write(secrets.token_hex(32))
         try:
             os.link(draft, path)
         except FileExistsError:
-            pass                            # another process was first: its key is the key
+            pass  # another process was first: its key is the key
         finally:
             os.unlink(draft)
     return path.read_text().strip()
@@ -48,7 +48,7 @@ def private_folder(path) -> None:
     """A folder only this user can enter (instance/ holds the secret key and the database)."""
     os.makedirs(path, mode=0o700, exist_ok=True)
     if Path(path).resolve() == INSTANCE.resolve():
-        os.chmod(path, 0o700)           # an older instance/ was created 0755
+        os.chmod(path, 0o700)  # an older instance/ was created 0755
 
 
 def database_url(configured: str) -> str:
@@ -56,15 +56,20 @@ def database_url(configured: str) -> str:
     url = configured or f"sqlite:///{INSTANCE / 'decrypto.sqlite3'}"
     for plain in ("postgres://", "postgresql://"):
         if url.startswith(plain):
-            url = "postgresql+psycopg://" + url[len(plain):]
+            url = "postgresql+psycopg://" + url[len(plain) :]
     if url.startswith("sqlite:///"):
-        private_folder(Path(url[len("sqlite:///"):]).parent)
+        private_folder(Path(url[len("sqlite:///") :]).parent)
     return url
 
 
 def create_app(test_config: dict | None = None) -> Flask:
-    app = Flask(__name__, instance_path=str(INSTANCE), instance_relative_config=True,
-                template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app = Flask(
+        __name__,
+        instance_path=str(INSTANCE),
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
     app.config.from_mapping(
         DATABASE_URL=os.environ.get("DATABASE_URL", ""),
         PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
@@ -72,35 +77,35 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_NAME="decrypto",
-        SESSION_REFRESH_EACH_REQUEST=False,   # a poll in flight must not write back an older seat cookie
+        SESSION_REFRESH_EACH_REQUEST=False,  # a poll in flight must not write back an older seat cookie
         PERMANENT_SESSION_LIFETIME=timedelta(days=7),
-        WTF_CSRF_CHECK_DEFAULT=False,    # checked in web.security, which lets bearer-token API calls through
-        WTF_CSRF_TIME_LIMIT=None,        # a phone stays on one page for a whole game
+        WTF_CSRF_CHECK_DEFAULT=False,  # checked in web.security, which lets bearer-token API calls through
+        WTF_CSRF_TIME_LIMIT=None,  # a phone stays on one page for a whole game
         # Flask-WTF's HTTPS-only check wants a same-origin Referer, which our pages never send (no-referrer:
         # tokens travel in addresses). Cross-site posts are refused by web.security.cross_site instead.
         WTF_CSRF_SSL_STRICT=False,
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
         FRAGMENT_CACHE_CHARS=4_000_000,  # rendered page pieces reused across viewers and versions (0: off)
-        POLL_INTERVAL_MS=1500,           # pages without a stream (no EventSource, a buffering proxy)
-        STREAM_POLL_MS=30_000,           # pages with a stream still poll this often, in case a signal was lost
+        POLL_INTERVAL_MS=1500,  # pages without a stream (no EventSource, a buffering proxy)
+        STREAM_POLL_MS=30_000,  # pages with a stream still poll this often, in case a signal was lost
         # a comment on an idle stream, so proxies and NATs keep it open
         STREAM_HEARTBEAT_SECONDS=float(os.environ.get("STREAM_HEARTBEAT_SECONDS", 15)),
-        STREAM_LIFETIME_SECONDS=600,     # then the page reconnects: a restarting worker never waits on it
+        STREAM_LIFETIME_SECONDS=600,  # then the page reconnects: a restarting worker never waits on it
         # A worker's streams (fewer if its open files are too few), and each token's and client's share of
         # them (web/stream_budget.py): a table's 9 screens behind one address, reloads and all, are far below.
         STREAMS=int(os.environ.get("STREAMS", 10_000)),
         STREAMS_PER_TOKEN=int(os.environ.get("STREAMS_PER_TOKEN", 20)),
         STREAMS_PER_ADDRESS=int(os.environ.get("STREAMS_PER_ADDRESS", 100)),
-        PUSH_LOOK_SECONDS=0.1,           # SQLite: how often each worker looks for new events of its streams
+        PUSH_LOOK_SECONDS=0.1,  # SQLite: how often each worker looks for new events of its streams
         RATE_LIMITS=os.environ.get("RATE_LIMITS", "on"),
         RATE_LIMIT_STORAGE=os.environ.get("RATE_LIMIT_STORAGE", "memory://"),
         RATE_LIMIT_CREATE=os.environ.get("RATE_LIMIT_CREATE", "20 per minute; 200 per day"),
         RATE_LIMIT_JOIN=os.environ.get("RATE_LIMIT_JOIN", "60 per minute"),
         RATE_LIMIT_COMMANDS=os.environ.get("RATE_LIMIT_COMMANDS", "600 per minute"),
-        RATE_LIMIT_JOIN_CODE=os.environ.get("RATE_LIMIT_JOIN_CODE", "10 per minute; 60 per hour"),   # wrong codes
-        TRUSTED_PROXIES=int(os.environ.get("TRUSTED_PROXIES", 0)),   # reverse proxies in front: X-Forwarded-For
-        GAME_EXPIRY_HOURS=float(os.environ.get("GAME_EXPIRY_HOURS", 72)),   # since a game's last action
+        RATE_LIMIT_JOIN_CODE=os.environ.get("RATE_LIMIT_JOIN_CODE", "10 per minute; 60 per hour"),  # wrong codes
+        TRUSTED_PROXIES=int(os.environ.get("TRUSTED_PROXIES", 0)),  # reverse proxies in front: X-Forwarded-For
+        GAME_EXPIRY_HOURS=float(os.environ.get("GAME_EXPIRY_HOURS", 72)),  # since a game's last action
     )
     if test_config:
         app.config.update(test_config)
@@ -116,8 +121,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     store = Store(make_engine(database_url(app.config["DATABASE_URL"])))
     store.check_schema()
     service = app.extensions["games"] = GameService(
-        store, expiry_hours=app.config["GAME_EXPIRY_HOURS"],
-        max_events=app.config.get("MAX_EVENTS_PER_GAME", MAX_EVENTS_PER_GAME))
+        store,
+        expiry_hours=app.config["GAME_EXPIRY_HOURS"],
+        max_events=app.config.get("MAX_EVENTS_PER_GAME", MAX_EVENTS_PER_GAME),
+    )
     hub = app.extensions["push"] = Hub(store, interval=app.config["PUSH_LOOK_SECONDS"])
     service.changed = hub.ring
 

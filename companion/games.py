@@ -28,10 +28,10 @@ from .rules.host import PHONE_IN_USE_SECONDS
 from .rules.targets import stale
 from .store import Capability, Conflict, Store, Withdrawn
 
-TOKEN_BYTES = 24          # 192 bits: capabilities are unguessable
+TOKEN_BYTES = 24  # 192 bits: capabilities are unguessable
 GAME_ID_BYTES = 9
-GAME_ID_LENGTH = len(secrets.token_urlsafe(GAME_ID_BYTES))   # 12: shorter than any token
-TOKEN_LENGTH = len(secrets.token_urlsafe(TOKEN_BYTES))       # 32: a longer "token" is looked up nowhere
+GAME_ID_LENGTH = len(secrets.token_urlsafe(GAME_ID_BYTES))  # 12: shorter than any token
+TOKEN_LENGTH = len(secrets.token_urlsafe(TOKEN_BYTES))  # 32: a longer "token" is looked up nowhere
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 20
@@ -43,7 +43,7 @@ SEEN_WRITE_SECONDS = 60
 # everyone sees: a team's private steps replace one another in the log (rules/audience.py), so they neither
 # grow it nor bring a game to its end, and the table sees whoever spams it.
 MAX_EVENTS_PER_GAME = 5000
-EXPIRY_CHECK_SECONDS = 600   # how often (at most) creating a game also deletes idle ones
+EXPIRY_CHECK_SECONDS = 600  # how often (at most) creating a game also deletes idle ones
 # Join codes: read off the table screen and typed on a phone, so no two characters look alike
 # (no 0/O/Q, 1/I/L, 2/Z, 5/S, 8/B, U/V). 22**5 = 5.2 million codes; guessing is rate-limited and a code
 # only works while its game's lobby is open (see `join_by_code`).
@@ -67,24 +67,24 @@ def normal_join_code(typed: str) -> str:
 @dataclass(frozen=True)
 class Outcome:
     events: list[Event]
-    version: int                            # the version of the caller's view after the command
-    seat: int | None = None                 # the seat this command gave the caller (join, claiming a seat link)...
-    seat_token: str | None = None           # ... and its token (a waiting one, while the claim waits)
-    seat_link: str | None = None            # a new seat link the host asked for (its token)
-    move_link: str | None = None            # a new link to move the table screen (its token)
-    host_token: str | None = None           # the table screen's new key, for the device it moved to
+    version: int  # the version of the caller's view after the command
+    seat: int | None = None  # the seat this command gave the caller (join, claiming a seat link)...
+    seat_token: str | None = None  # ... and its token (a waiting one, while the claim waits)
+    seat_link: str | None = None  # a new seat link the host asked for (its token)
+    move_link: str | None = None  # a new link to move the table screen (its token)
+    host_token: str | None = None  # the table screen's new key, for the device it moved to
 
 
 @dataclass(frozen=True)
 class Created:
     game_id: str
-    seat_tokens: dict[int, str] = field(default_factory=dict)   # a try-out's seats, all for the one device
+    seat_tokens: dict[int, str] = field(default_factory=dict)  # a try-out's seats, all for the one device
 
 
 class Changes(NamedTuple):
     grants: list[Capability]
-    revoked: list[tuple[str, int]]               # (kind, seat)
-    promoted: list[tuple[str, str, int]]         # (kind, new kind, seat)
+    revoked: list[tuple[str, int]]  # (kind, seat)
+    promoted: list[tuple[str, str, int]]  # (kind, new kind, seat)
 
 
 def capability_changes(game_id: str, events: list[Event], game: Game, now: float) -> Changes:
@@ -93,8 +93,9 @@ def capability_changes(game_id: str, events: list[Event], game: Game, now: float
     grants, revoked, promoted = [], [], []
     for event in events:
         changes = event.capabilities(game)
-        grants += [Capability(new_token(), game_id, g.kind, g.team, g.seat, now if g.in_use else None)
-                   for g in changes.grants]
+        grants += [
+            Capability(new_token(), game_id, g.kind, g.team, g.seat, now if g.in_use else None) for g in changes.grants
+        ]
         revoked += changes.revoked
         promoted += changes.promoted
     return Changes(grants, revoked, promoted)
@@ -129,14 +130,20 @@ class StateCache:
 
 
 class GameService:
-    def __init__(self, store: Store, rng: random.Random | None = None, clock=time.time,
-                 expiry_hours: float = 72, code_rng: random.Random | None = None,
-                 max_events: int = MAX_EVENTS_PER_GAME):
+    def __init__(
+        self,
+        store: Store,
+        rng: random.Random | None = None,
+        clock=time.time,
+        expiry_hours: float = 72,
+        code_rng: random.Random | None = None,
+        max_events: int = MAX_EVENTS_PER_GAME,
+    ):
         self.store = store
         self.max_events = max_events
         self.rng = rng or random.SystemRandom()
-        self.code_rng = code_rng or random.SystemRandom()    # join codes (tests pass a seeded one)
-        self.clock = clock        # seconds; the sand timer reads it (tests pass their own)
+        self.code_rng = code_rng or random.SystemRandom()  # join codes (tests pass a seeded one)
+        self.clock = clock  # seconds; the sand timer reads it (tests pass their own)
         self.cache = StateCache()
         self.expiry = timedelta(hours=expiry_hours)
         self._expired_at = 0.0
@@ -155,12 +162,12 @@ class GameService:
         if time.monotonic() - self._expired_at > EXPIRY_CHECK_SECONDS:
             self.expire_idle_games()
         first = decide(Game(), {**(settings or {}), "type": "create"}, HOST, self.rng)
-        for _ in range(MAX_ATTEMPTS):       # again with a new id and codes if one was taken
+        for _ in range(MAX_ATTEMPTS):  # again with a new id and codes if one was taken
             game_id = secrets.token_urlsafe(GAME_ID_BYTES)
             seats = capability_changes(game_id, first, Game(), self.clock()).grants
             caps = [Capability(new_token(), game_id, "host")] + seats
             codes = {}
-            if not first[0].try_out:     # a try-out can't take in anyone: no join links, no spectators
+            if not first[0].try_out:  # a try-out can't take in anyone: no join links, no spectators
                 joins = [Capability(new_token(), game_id, "join", team=team) for team in TEAMS]
                 caps += [Capability(new_token(), game_id, "spectator"), *joins]
                 codes = {new_join_code(self.code_rng): c.token for c in joins}
@@ -196,7 +203,7 @@ class GameService:
         changes = []
         for seq, data, _ in rows:
             event = read(data)
-            changes.append((seq, capability_changes(game_id, [event], game, now=0.0)))   # (its grants unused)
+            changes.append((seq, capability_changes(game_id, [event], game, now=0.0)))  # (its grants unused)
             game = replay([event], game)
         if rows:
             version = rows[-1][0]
@@ -218,8 +225,9 @@ class GameService:
             events.append(event)
         return None
 
-    def execute(self, game_id: str, actor: Actor, command: dict, token: str | None = None,
-                expected_version: int | None = None) -> Outcome:
+    def execute(
+        self, game_id: str, actor: Actor, command: dict, token: str | None = None, expected_version: int | None = None
+    ) -> Outcome:
         """Run a command; retried on a conflict so a command still legal on the fresh state succeeds.
 
         `token`: the capability the command came with; it must still exist when the events are appended (in
@@ -230,33 +238,40 @@ class GameService:
         The `version` read and appended after here is the log's own sequence number, for the store's
         optimistic concurrency and the cache only: what a caller is told is its view's version."""
         declared = BY_TYPE.get(command.get("type"))
-        seat = actor.seat if actor.kind == "seat" else None     # whose view the versions are of
+        seat = actor.seat if actor.kind == "seat" else None  # whose view the versions are of
         for _ in range(MAX_ATTEMPTS):
             version, game = self.load(game_id)
             if expected_version is not None and game.version_seen_by(seat) != expected_version:
                 raise stale("version")
             now = self.clock()
             events = decide(game, self._given(declared, command, game_id, game, now), actor, self.rng)
-            if not events:                                    # (a RuleError propagates: nothing written)
+            if not events:  # (a RuleError propagates: nothing written)
                 return Outcome([], game.version_seen_by(seat))
             after = replay(events, game)
             if after.version_seen_by(None) > self.max_events:
                 raise RuleError("game_too_long", limit=self.max_events)
             caps, revoked, promoted = capability_changes(game_id, events, game, now)
             try:
-                new_version = self.store.append(game_id, version, [e.to_json() for e in events], caps, revoked,
-                                                token, promoted)
+                new_version = self.store.append(
+                    game_id, version, [e.to_json() for e in events], caps, revoked, token, promoted
+                )
             except Conflict:
                 continue
             except Withdrawn:
                 raise RuleError("seat_gone" if actor.kind in ("seat", "handoff") else "no_capability") from None
             self.cache.put(game_id, new_version, after)
             self.changed(game_id)
-            seated = next((c for c in caps if c.kind in ("seat", "waiting")), None)      # the caller's new seat
-            granted = lambda kind: next((c.token for c in caps if c.kind == kind), None)   # noqa: E731
-            return Outcome(events, after.version_seen_by(seat), seated.seat if seated else None,
-                           seated.token if seated else None, granted("handoff"), granted("table_move"),
-                           granted("host"))
+            seated = next((c for c in caps if c.kind in ("seat", "waiting")), None)  # the caller's new seat
+            granted = lambda kind: next((c.token for c in caps if c.kind == kind), None)  # noqa: E731
+            return Outcome(
+                events,
+                after.version_seen_by(seat),
+                seated.seat if seated else None,
+                seated.token if seated else None,
+                granted("handoff"),
+                granted("table_move"),
+                granted("host"),
+            )
         raise RuleError("busy")
 
     def _given(self, declared, command: dict, game_id: str, game: Game, now: float) -> dict:
@@ -267,7 +282,7 @@ class GameService:
         if declared.draws_words:
             command = {**command, "words": list(load_pack(game.language))}
         if declared.timed:
-            command = {**command, "at": now}              # the sand timer; the times the log shows
+            command = {**command, "at": now}  # the sand timer; the times the log shows
         if declared.phones_in_use:
             command = {**command, "in_use": sorted(self.phones_in_use(game_id, now))}
         return command
@@ -281,7 +296,7 @@ class GameService:
         if capability.seen_at is None or now - capability.seen_at >= SEEN_WRITE_SECONDS:
             try:
                 self.store.seen(capability.token, now)
-            except DBAPIError as error:      # a page still shows when the database takes no writes (healthz says)
+            except DBAPIError as error:  # a page still shows when the database takes no writes (healthz says)
                 log.warning("could not record that a phone is in use: %s", type(error).__name__)
 
     def phones_in_use(self, game_id: str, now: float | None = None) -> set[int]:
@@ -338,9 +353,9 @@ class GameService:
 
 @dataclass(frozen=True)
 class TableLinks:
-    shared: dict[str, str]          # shared_tokens
-    seat_links: dict[int, str]      # seat -> its new link's token
-    move: str | None                # the pending move link's token
+    shared: dict[str, str]  # shared_tokens
+    seat_links: dict[int, str]  # seat -> its new link's token
+    move: str | None  # the pending move link's token
 
 
 def _shared_tokens(caps: list[Capability]) -> dict[str, str]:

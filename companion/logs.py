@@ -25,8 +25,8 @@ class MaskSecrets(logging.Filter):
     """Rewrites a record's message (and its traceback) with the secrets masked."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.args, dict):            # gunicorn's access log: a format over named atoms
-            for key, value in record.args.items():   # in place: gunicorn's atoms answer "-" for a missing one
+        if isinstance(record.args, dict):  # gunicorn's access log: a format over named atoms
+            for key, value in record.args.items():  # in place: gunicorn's atoms answer "-" for a missing one
                 if isinstance(value, str):
                     record.args[key] = MASK if key in _SECRET_HEADERS else mask(value)
         record.msg, record.args = mask(record.getMessage()), ()

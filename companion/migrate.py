@@ -20,7 +20,7 @@ def migrate() -> int:
     try:
         return Store(engine).migrate()
     finally:
-        engine.dispose()      # no connection crosses the fork into the workers
+        engine.dispose()  # no connection crosses the fork into the workers
 
 
 def main() -> None:

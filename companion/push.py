@@ -36,7 +36,7 @@ class Hub:
 
     def __init__(self, store: Store, interval: float = 0.1):
         self.store = store
-        self.interval = interval        # SQLite: how often the watcher looks (seconds)
+        self.interval = interval  # SQLite: how often the watcher looks (seconds)
         self._lock = threading.Lock()
         self._listeners: dict[str, set] = defaultdict(set)
         # Each watched game's latest ring, numbered across the process: a look at the game taken after a
@@ -44,14 +44,14 @@ class Hub:
         self._rings = itertools.count()
         self._rung: dict[str, int] = {}
         self._watcher: threading.Thread | None = None
-        self.closing = False            # the worker is stopping: streams end (gunicorn.conf.py)
+        self.closing = False  # the worker is stopping: streams end (gunicorn.conf.py)
 
     def subscribe(self, game_id: str, listener) -> None:
         with self._lock:
             if game_id not in self._rung:
                 self._rung[game_id] = next(self._rings)
             self._listeners[game_id].add(listener)
-            if self._watcher is None:       # started by the first stream: in the worker, after the fork
+            if self._watcher is None:  # started by the first stream: in the worker, after the fork
                 self._watcher = threading.Thread(target=self._watch, name="push-watcher", daemon=True)
                 self._watcher.start()
 
@@ -115,7 +115,7 @@ class Hub:
         while True:
             try:
                 watch()
-            except Exception:                   # the database went away: try again, and catch up
+            except Exception:  # the database went away: try again, and catch up
                 log.warning("push: lost the database; streams will catch up", exc_info=True)
                 time.sleep(1)
                 self.ring_all()
@@ -127,7 +127,7 @@ class Hub:
     def _listen(self) -> None:
         """PostgreSQL: one connection LISTENing; each notification names a game."""
         with self.store.listen(NOTIFY_CHANNEL) as notifications:
-            self.ring_all()                     # anything appended before LISTEN took effect
+            self.ring_all()  # anything appended before LISTEN took effect
             while self._games():
                 for game_id in notifications(timeout=1.0):
                     self.ring(game_id)

@@ -20,25 +20,43 @@ def main() -> None:
     port = os.environ.get("PORT", "8000")
     workers = os.environ.get("WORKERS", "2")
     url = os.environ.get("PUBLIC_URL") or f"http://{lan_address() or '127.0.0.1'}:{port}/"
-    print(f"\n  Decrypto Companion is starting.\n  Open {url} on the table screen"
-          " (phones must be on the same Wi-Fi).\n  Stop with Ctrl+C.\n", flush=True)
+    print(
+        f"\n  Decrypto Companion is starting.\n  Open {url} on the table screen"
+        " (phones must be on the same Wi-Fi).\n  Stop with Ctrl+C.\n",
+        flush=True,
+    )
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
     access_log = ["--access-logfile", os.environ["ACCESS_LOG"]] if os.environ.get("ACCESS_LOG") else []
     # Fewer malloc arenas: 5-9 MB less per worker, no measurable cost (docs/performance.md).
     os.environ.setdefault("MALLOC_ARENA_MAX", "2")
-    os.execv(gunicorn, [gunicorn, "--bind", f"0.0.0.0:{port}", "--workers", workers,
-                        # gevent: each page holds a stream open (web/stream.py), where a thread per stream
-                        # would cap a worker at its threads; STREAMS bounds the requests served at once and,
-                        # apart, the streams handed over to the worker's courier (about 4 KB each), both
-                        # within the worker's open files (gunicorn.conf.py shares them out)
-                        "--worker-class", "gevent", "--worker-connections", os.environ.get("STREAMS", "10000"),
-                        # a fallback poll reuses its connection (1.5 s apart, so more than gunicorn's 2 s)
-                        "--keep-alive", "5",
-                        *access_log,
-                        # migrates the database once, before any worker starts
-                        "--config", os.path.join(ROOT, "gunicorn.conf.py"),
-                        "--forwarded-allow-ips", os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
-                        "app:app"])
+    os.execv(
+        gunicorn,
+        [
+            gunicorn,
+            "--bind",
+            f"0.0.0.0:{port}",
+            "--workers",
+            workers,
+            # gevent: each page holds a stream open (web/stream.py), where a thread per stream
+            # would cap a worker at its threads; STREAMS bounds the requests served at once and,
+            # apart, the streams handed over to the worker's courier (about 4 KB each), both
+            # within the worker's open files (gunicorn.conf.py shares them out)
+            "--worker-class",
+            "gevent",
+            "--worker-connections",
+            os.environ.get("STREAMS", "10000"),
+            # a fallback poll reuses its connection (1.5 s apart, so more than gunicorn's 2 s)
+            "--keep-alive",
+            "5",
+            *access_log,
+            # migrates the database once, before any worker starts
+            "--config",
+            os.path.join(ROOT, "gunicorn.conf.py"),
+            "--forwarded-allow-ips",
+            os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+            "app:app",
+        ],
+    )
 
 
 if __name__ == "__main__":

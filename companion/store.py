@@ -19,28 +19,50 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from sqlalchemy import (Column, DateTime, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text,
-                        UniqueConstraint, bindparam, create_engine, delete, event, func, insert, inspect, select, text,
-                        update)
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    inspect,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
 
 metadata = MetaData()
 
 games = Table(
-    "games", metadata,
+    "games",
+    metadata,
     Column("id", String(32), primary_key=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
 capabilities = Table(
-    "capabilities", metadata,
+    "capabilities",
+    metadata,
     Column("token", String(64), primary_key=True),
     Column("game_id", String(32), ForeignKey("games.id"), nullable=False, index=True),
-    Column("kind", String(16), nullable=False),      # host, join, spectator, seat, handoff (a seat's new link),
-                                                     # waiting (a new phone until it is let in), table_move (a
-                                                     # one-time link to move the table screen), moved (a host
-                                                     # token the table screen moved away from: refused, with why)
+    Column("kind", String(16), nullable=False),  # host, join, spectator, seat, handoff (a seat's new link),
+    # waiting (a new phone until it is let in), table_move (a
+    # one-time link to move the table screen), moved (a host
+    # token the table screen moved away from: refused, with why)
     Column("team", String(8)),
     Column("seat", Integer),
     # When its holder last asked for its view (the service's clock, seconds), written at most once a minute:
@@ -49,19 +71,21 @@ capabilities = Table(
 )
 
 events = Table(
-    "events", metadata,
+    "events",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
     Column("seq", Integer, nullable=False),
     Column("type", String(40), nullable=False),
     Column("data", Text, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("slot", String(120)),                     # a replaceable event's slot (rules/audience.py), else null
+    Column("slot", String(120)),  # a replaceable event's slot (rules/audience.py), else null
     UniqueConstraint("game_id", "seq", name="uq_events_game_seq"),
 )
 # A team's join link as a few letters to type, for a phone without a camera: unique among stored games.
 join_codes = Table(
-    "join_codes", metadata,
+    "join_codes",
+    metadata,
     Column("code", String(8), primary_key=True),
     Column("token", String(64), ForeignKey("capabilities.token"), nullable=False, index=True),
 )
@@ -73,7 +97,8 @@ events_by_slot = Index("ix_events_slot", events.c.game_id, events.c.slot)
 
 
 schema_version = Table(
-    "schema_version", metadata,
+    "schema_version",
+    metadata,
     Column("version", Integer, primary_key=True),
     Column("description", String(200), nullable=False),
     Column("applied_at", DateTime(timezone=True), nullable=False),
@@ -97,15 +122,27 @@ def _add_slots(conn) -> None:
 MIGRATION_LOCK = 727465
 
 MIGRATIONS = [
-    (1, "games, capabilities and the event log",
-     lambda conn: metadata.create_all(conn, tables=[games, capabilities, events], checkfirst=True)),
-    (2, "an index on the events' time, for the idle-game expiry",
-     lambda conn: events_by_time.create(conn, checkfirst=True)),
-    (3, "join codes: each team's join link as a short code to type",
-     lambda conn: join_codes.create(conn, checkfirst=True)),
+    (
+        1,
+        "games, capabilities and the event log",
+        lambda conn: metadata.create_all(conn, tables=[games, capabilities, events], checkfirst=True),
+    ),
+    (
+        2,
+        "an index on the events' time, for the idle-game expiry",
+        lambda conn: events_by_time.create(conn, checkfirst=True),
+    ),
+    (
+        3,
+        "join codes: each team's join link as a short code to type",
+        lambda conn: join_codes.create(conn, checkfirst=True),
+    ),
     (4, "slots: a team's latest draft replaces its earlier ones in the log", _add_slots),
-    (5, "when each token's holder was last seen: whether a phone is in use",
-     lambda conn: _add_column(conn, capabilities, capabilities.c.seen_at)),
+    (
+        5,
+        "when each token's holder was last seen: whether a phone is in use",
+        lambda conn: _add_column(conn, capabilities, capabilities.c.seen_at),
+    ),
 ]
 LATEST_SCHEMA = MIGRATIONS[-1][0]
 
@@ -115,40 +152,53 @@ _SCHEMA_VERSION = select(func.coalesce(func.max(schema_version.c.version), 0))
 
 # The statements of the hot paths, built once: building a select() and its cache key on every call cost
 # more than running it (docs/performance.md). Values are bound per call.
-_CURRENT_VERSION = (select(func.coalesce(func.max(events.c.seq), 0))
-                    .where(events.c.game_id == bindparam("game_id")))
+_CURRENT_VERSION = select(func.coalesce(func.max(events.c.seq), 0)).where(events.c.game_id == bindparam("game_id"))
 _CAPABILITY_WITH_VERSION = select(
     capabilities,
     select(func.coalesce(func.max(events.c.seq), 0))
-    .where(events.c.game_id == capabilities.c.game_id).scalar_subquery().label("version"),
+    .where(events.c.game_id == capabilities.c.game_id)
+    .scalar_subquery()
+    .label("version"),
 ).where(capabilities.c.token == bindparam("token"))
-_EVENTS_AFTER = (select(events.c.seq, events.c.data, events.c.created_at)
-                 .where(events.c.game_id == bindparam("game_id"), events.c.seq > bindparam("seq"))
-                 .order_by(events.c.seq))
-_REVOKE = delete(capabilities).where(capabilities.c.game_id == bindparam("game_id"),
-                                     capabilities.c.kind == bindparam("kind"),
-                                     capabilities.c.seat.is_not_distinct_from(bindparam("seat")))
-_JOIN_CODE = (select(capabilities)
-              .join(join_codes, join_codes.c.token == capabilities.c.token)
-              .where(join_codes.c.code == bindparam("code")))
-_TOKEN_EXISTS = select(capabilities.c.token).where(capabilities.c.token == bindparam("token"),
-                                                   capabilities.c.kind != "moved")
+_EVENTS_AFTER = (
+    select(events.c.seq, events.c.data, events.c.created_at)
+    .where(events.c.game_id == bindparam("game_id"), events.c.seq > bindparam("seq"))
+    .order_by(events.c.seq)
+)
+_REVOKE = delete(capabilities).where(
+    capabilities.c.game_id == bindparam("game_id"),
+    capabilities.c.kind == bindparam("kind"),
+    capabilities.c.seat.is_not_distinct_from(bindparam("seat")),
+)
+_JOIN_CODE = (
+    select(capabilities)
+    .join(join_codes, join_codes.c.token == capabilities.c.token)
+    .where(join_codes.c.code == bindparam("code"))
+)
+_TOKEN_EXISTS = select(capabilities.c.token).where(
+    capabilities.c.token == bindparam("token"), capabilities.c.kind != "moved"
+)
 _SEEN = update(capabilities).where(capabilities.c.token == bindparam("seen_token")).values(seen_at=bindparam("now"))
-_SEEN_SEATS = select(capabilities.c.seat).where(capabilities.c.game_id == bindparam("game_id"),
-                                                capabilities.c.kind == "seat",
-                                                capabilities.c.seen_at >= bindparam("since"))
+_SEEN_SEATS = select(capabilities.c.seat).where(
+    capabilities.c.game_id == bindparam("game_id"),
+    capabilities.c.kind == "seat",
+    capabilities.c.seen_at >= bindparam("since"),
+)
 _INSERT_EVENTS = insert(events)
-_REPLACE = delete(events).where(events.c.game_id == bindparam("game_id"), events.c.slot == bindparam("in_slot"),
-                                events.c.seq < bindparam("before"))
+_REPLACE = delete(events).where(
+    events.c.game_id == bindparam("game_id"), events.c.slot == bindparam("in_slot"), events.c.seq < bindparam("before")
+)
 _INSERT_CAPABILITIES = insert(capabilities)
 
 
 # PostgreSQL: every append NOTIFYs this channel with its game's id (companion/push.py listens).
 NOTIFY_CHANNEL = "decrypto_events"
 _NOTIFY = text(f"SELECT pg_notify('{NOTIFY_CHANNEL}', :game_id)")
-_LATEST = (select(events.c.game_id, func.max(events.c.seq).label("seq"))
-           .where(events.c.game_id.in_(bindparam("game_ids", expanding=True)))
-           .group_by(events.c.game_id))
+_LATEST = (
+    select(events.c.game_id, func.max(events.c.seq).label("seq"))
+    .where(events.c.game_id.in_(bindparam("game_ids", expanding=True)))
+    .group_by(events.c.game_id)
+)
 
 
 class Conflict(Exception):
@@ -166,7 +216,7 @@ class Capability:
     kind: str
     team: str | None = None
     seat: int | None = None
-    seen_at: float | None = None     # when its holder last asked for its view (written at most once a minute)
+    seen_at: float | None = None  # when its holder last asked for its view (written at most once a minute)
 
 
 def _now():
@@ -192,7 +242,7 @@ def _private_sqlite_file(url: str) -> None:
     tightened."""
     path = make_url(url).database
     if not path or path == ":memory:" or path.startswith("file:") or not os.path.isdir(os.path.dirname(path) or "."):
-        return                                     # nothing to protect (SQLite reports a missing folder itself)
+        return  # nothing to protect (SQLite reports a missing folder itself)
     os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
     for name in (path, path + "-wal", path + "-shm"):
         if os.path.exists(name):
@@ -209,8 +259,8 @@ def make_engine(url: str) -> Engine:
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record):
             cursor = dbapi_connection.cursor()
-            _use_wal(cursor)                               # readers never wait for the writer
-            cursor.execute("PRAGMA synchronous=FULL")      # an acknowledged action survives power loss
+            _use_wal(cursor)  # readers never wait for the writer
+            cursor.execute("PRAGMA synchronous=FULL")  # an acknowledged action survives power loss
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
     else:
@@ -222,7 +272,7 @@ def make_engine(url: str) -> Engine:
 
 def _chunks(items: list, size: int):
     for start in range(0, len(items), size):
-        yield items[start:start + size]
+        yield items[start : start + size]
 
 
 class Store:
@@ -230,8 +280,9 @@ class Store:
         self.engine = engine
         # Reads are one statement each: on PostgreSQL, without a transaction around them they take one round
         # trip instead of three (BEGIN, the query, ROLLBACK when the connection goes back to the pool).
-        self.reader = (engine.execution_options(isolation_level="AUTOCOMMIT")
-                       if engine.dialect.name == "postgresql" else engine)
+        self.reader = (
+            engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else engine
+        )
 
     def migrate(self) -> int:
         """Create or upgrade the tables: every migration this database has not had yet, in order, while
@@ -243,8 +294,9 @@ class Store:
             for version, description, upgrade in MIGRATIONS:
                 if version > done:
                     upgrade(conn)
-                    conn.execute(insert(schema_version).values(version=version, description=description,
-                                                               applied_at=_now()))
+                    conn.execute(
+                        insert(schema_version).values(version=version, description=description, applied_at=_now())
+                    )
         return LATEST_SCHEMA
 
     def check_schema(self) -> None:
@@ -253,8 +305,10 @@ class Store:
         `gunicorn.conf.py` migrates before any worker starts, so there workers only read the version."""
         version = self.schema_version()
         if version > LATEST_SCHEMA:
-            raise RuntimeError(f"the database has schema version {version}, newer than this code's "
-                               f"{LATEST_SCHEMA}: update the app before serving from it")
+            raise RuntimeError(
+                f"the database has schema version {version}, newer than this code's "
+                f"{LATEST_SCHEMA}: update the app before serving from it"
+            )
         if version < LATEST_SCHEMA:
             self.migrate()
 
@@ -285,8 +339,9 @@ class Store:
                 conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
                 yield conn
 
-    def create_game(self, game_id: str, first_events: list[dict], caps: list[Capability],
-                    codes: dict[str, str] | None = None) -> None:
+    def create_game(
+        self, game_id: str, first_events: list[dict], caps: list[Capability], codes: dict[str, str] | None = None
+    ) -> None:
         """A new game with its capabilities and `codes` (join code -> join token); raises Conflict if its
         id or one of its codes is already taken (nothing is written then)."""
         try:
@@ -299,9 +354,16 @@ class Store:
         except IntegrityError as error:
             raise Conflict(game_id) from error
 
-    def append(self, game_id: str, version: int, new_events: list[dict], caps: list[Capability] = (),
-               revoked: list[tuple[str, int]] = (), token: str | None = None,
-               promoted: list[tuple[str, str, int]] = ()) -> int:
+    def append(
+        self,
+        game_id: str,
+        version: int,
+        new_events: list[dict],
+        caps: list[Capability] = (),
+        revoked: list[tuple[str, int]] = (),
+        token: str | None = None,
+        promoted: list[tuple[str, str, int]] = (),
+    ) -> int:
         """Append events after `version` in one transaction; raises Conflict if someone was first.
 
         `token`, the capability acting, must still exist (else Withdrawn): checked after the events are
@@ -315,12 +377,15 @@ class Store:
                 if token is not None and conn.execute(_TOKEN_EXISTS, {"token": token}).first() is None:
                     raise Withdrawn(token)
                 if revoked:
-                    conn.execute(_REVOKE, [{"game_id": game_id, "kind": kind, "seat": seat}
-                                           for kind, seat in revoked])
-                for old, new, seat in promoted:       # a waiting phone's token becomes the seat's
-                    conn.execute(update(capabilities).where(capabilities.c.game_id == game_id,
-                                                            capabilities.c.kind == old, capabilities.c.seat == seat)
-                                 .values(kind=new))
+                    conn.execute(_REVOKE, [{"game_id": game_id, "kind": kind, "seat": seat} for kind, seat in revoked])
+                for old, new, seat in promoted:  # a waiting phone's token becomes the seat's
+                    conn.execute(
+                        update(capabilities)
+                        .where(
+                            capabilities.c.game_id == game_id, capabilities.c.kind == old, capabilities.c.seat == seat
+                        )
+                        .values(kind=new)
+                    )
                 self._insert_capabilities(conn, caps)
                 self._signal(conn, game_id)
         except IntegrityError as error:
@@ -341,7 +406,8 @@ class Store:
     def listen(self, channel: str):
         """PostgreSQL: a connection of its own LISTENing on `channel`, closed after the `with`. Yields
         `payloads(timeout)`: the payloads that come within `timeout` seconds, as they come."""
-        import psycopg      # only with PostgreSQL (the optional dependency)
+        import psycopg  # only with PostgreSQL (the optional dependency)
+
         url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute(f"LISTEN {channel}")
@@ -389,9 +455,11 @@ class Store:
 
     def join_codes_of(self, game_id: str) -> dict[str, str]:
         """The game's join codes by team."""
-        query = (select(capabilities.c.team, join_codes.c.code)
-                 .join(join_codes, join_codes.c.token == capabilities.c.token)
-                 .where(capabilities.c.game_id == game_id))
+        query = (
+            select(capabilities.c.team, join_codes.c.code)
+            .join(join_codes, join_codes.c.token == capabilities.c.token)
+            .where(capabilities.c.game_id == game_id)
+        )
         with self.reader.connect() as conn:
             return {row.team: row.code for row in conn.execute(query)}
 
@@ -402,16 +470,25 @@ class Store:
         so the cost follows the games aged since the last sweep, not the games stored."""
         with self.engine.begin() as conn:
             # Two index range reads (a single DISTINCT query made SQLite scan every event in game order).
-            aged = {row.game_id for row in conn.execute(select(events.c.game_id)
-                                                        .where(events.c.created_at < idle_since))}
+            aged = {
+                row.game_id for row in conn.execute(select(events.c.game_id).where(events.c.created_at < idle_since))
+            }
             still_played = set()
             for chunk in _chunks(sorted(aged), 500):
-                still_played.update(conn.execute(select(events.c.game_id).distinct().where(
-                    events.c.game_id.in_(chunk), events.c.created_at >= idle_since)).scalars())
+                still_played.update(
+                    conn.execute(
+                        select(events.c.game_id)
+                        .distinct()
+                        .where(events.c.game_id.in_(chunk), events.c.created_at >= idle_since)
+                    ).scalars()
+                )
             idle = sorted(aged - still_played)
             for chunk in _chunks(idle, 500):
-                conn.execute(delete(join_codes).where(join_codes.c.token.in_(
-                    select(capabilities.c.token).where(capabilities.c.game_id.in_(chunk)))))
+                conn.execute(
+                    delete(join_codes).where(
+                        join_codes.c.token.in_(select(capabilities.c.token).where(capabilities.c.game_id.in_(chunk)))
+                    )
+                )
                 for table in (events, capabilities):
                     conn.execute(delete(table).where(table.c.game_id.in_(chunk)))
                 conn.execute(delete(games).where(games.c.id.in_(chunk)))
@@ -429,19 +506,37 @@ class Store:
         """Insert the events after `version`, then delete the earlier ones their slots replace (after: a
         writer that was not first fails on the insert and deletes nothing)."""
         now = _now()
-        rows = [{"game_id": game_id, "seq": version + i, "type": e["type"], "slot": e.get("slot"),
-                 "data": json.dumps(e, ensure_ascii=False), "created_at": now}
-                for i, e in enumerate(new_events, start=1)]
+        rows = [
+            {
+                "game_id": game_id,
+                "seq": version + i,
+                "type": e["type"],
+                "slot": e.get("slot"),
+                "data": json.dumps(e, ensure_ascii=False),
+                "created_at": now,
+            }
+            for i, e in enumerate(new_events, start=1)
+        ]
         if rows:
             conn.execute(_INSERT_EVENTS, rows)
         latest = {row["slot"]: row["seq"] for row in rows if row["slot"] is not None}
         if latest:
-            conn.execute(_REPLACE, [{"game_id": game_id, "in_slot": slot, "before": seq}
-                                    for slot, seq in latest.items()])
+            conn.execute(
+                _REPLACE, [{"game_id": game_id, "in_slot": slot, "before": seq} for slot, seq in latest.items()]
+            )
 
     @staticmethod
     def _insert_capabilities(conn, caps) -> None:
-        rows = [{"token": c.token, "game_id": c.game_id, "kind": c.kind, "team": c.team, "seat": c.seat,
-                 "seen_at": c.seen_at} for c in caps]
+        rows = [
+            {
+                "token": c.token,
+                "game_id": c.game_id,
+                "kind": c.kind,
+                "team": c.team,
+                "seat": c.seat,
+                "seen_at": c.seen_at,
+            }
+            for c in caps
+        ]
         if rows:
             conn.execute(_INSERT_CAPABILITIES, rows)

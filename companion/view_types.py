@@ -15,7 +15,7 @@ poll path (views.py imports it for type checkers only).
 from typing import Annotated, Generic, Literal, TypeVar, Union
 
 from pydantic import Field
-from typing_extensions import NotRequired, TypeAliasType, TypedDict    # pydantic needs these on Python < 3.12
+from typing_extensions import NotRequired, TypeAliasType, TypedDict  # pydantic needs these on Python < 3.12
 
 from .messages import CAUSES, REASONS, REFUSALS, TASKS
 from .rules import OVER, TEAMS, three_player
@@ -25,9 +25,9 @@ from .rules.text import LANGUAGES, NOTE_LINE_MAX_LENGTH, TIMER_SECONDS
 from .rules.events import EVENT_TYPES
 from .rules.state import MAX_ROUNDS, MAX_TEAM, MIN_TEAM, MODES, PHASES, STANDARD
 
-ROLES = ("seat", "host", "spectator", "join", "handoff")      # views.Viewer.kind, and web.auth's seat link
+ROLES = ("seat", "host", "spectator", "join", "handoff")  # views.Viewer.kind, and web.auth's seat link
 TOKEN_KINDS = ("interceptions", "miscommunications")
-ENTRIES = ("guess", "clues")                                  # what `take-back` takes back
+ENTRIES = ("guess", "clues")  # what `take-back` takes back
 
 T = TypeVar("T")
 
@@ -68,11 +68,13 @@ class PerTeam(TypedDict, Generic[T]):
 
 # --- the view -------------------------------------------------------------------------------
 
+
 class Player(TypedDict):
     seat: Seat
     name: str
-    encryptor: Annotated[bool, described("This player is the team's Encryptor in the current round (only while "
-                                         "the phase is `playing`).")]
+    encryptor: Annotated[
+        bool, described("This player is the team's Encryptor in the current round (only while the phase is `playing`).")
+    ]
 
 
 class TeamTokens(TypedDict):
@@ -89,53 +91,89 @@ class Team(TypedDict):
     players: Annotated[list[Player], described("In join order (the Encryptor rotation follows it).")]
     tokens: TeamTokens
     score: Annotated[int, described("Interceptions minus Miscommunications.")]
-    keywords: Annotated[words(4) | None, described(
-        "The team's keywords, numbered 1 to 4 in order: shown to the team's own players, and to everybody in "
-        "phases `keyword_judging` and `over`. Null otherwise, and always for the Interceptor (`black`) in the "
-        "three-player game.")]
-    columns: Annotated[list[list[NoteSheetClue]], described(
-        "The note sheet: every revealed clue of this team, under its keyword number (column 0 is keyword 1).",
-        min_length=4, max_length=4)]
+    keywords: Annotated[
+        words(4) | None,
+        described(
+            "The team's keywords, numbered 1 to 4 in order: shown to the team's own players, and to everybody in "
+            "phases `keyword_judging` and `over`. Null otherwise, and always for the Interceptor (`black`) in the "
+            "three-player game."
+        ),
+    ]
+    columns: Annotated[
+        list[list[NoteSheetClue]],
+        described(
+            "The note sheet: every revealed clue of this team, under its keyword number (column 0 is keyword 1).",
+            min_length=4,
+            max_length=4,
+        ),
+    ]
 
 
 class Guess(TypedDict):
     """A team's guess of a transmission's code."""
-    code: Annotated[code() | None, described("The guessed code (digits may repeat); null while it is hidden "
-                                               "from this viewer or nobody has entered one yet.")]
+
+    code: Annotated[
+        code() | None,
+        described(
+            "The guessed code (digits may repeat); null while it is hidden "
+            "from this viewer or nobody has entered one yet."
+        ),
+    ]
     sealed: Annotated[bool, described("The team confirmed it: it can't change any more.")]
-    started: Annotated[bool, described("Someone entered a code (for a viewer who can't see the guess yet, this "
-                                       "is only true once it is sealed).")]
+    started: Annotated[
+        bool,
+        described(
+            "Someone entered a code (for a viewer who can't see the guess yet, this is only true once it is sealed)."
+        ),
+    ]
 
 
 class Award(TypedDict):
-    team: Annotated[TeamName, described("The team that takes the token (in the three-player game, `black` is "
-                                        "the Interceptor).")]
+    team: Annotated[
+        TeamName, described("The team that takes the token (in the three-player game, `black` is the Interceptor).")
+    ]
     token: Annotated[Literal[TOKEN_KINDS], described("The kind of token.")]
 
 
 class Transmission(TypedDict):
     """One team's transmission in one round."""
+
     team: TeamName
     encryptor: Annotated[Seat, described("Seat of this transmission's Encryptor.")]
     announced: Annotated[bool, described("The Encryptor has announced the clues.")]
-    clues: Annotated[words(3) | None, described("The clues, once open to everybody; the Encryptor sees them as "
-                                                "soon as they are announced. Null otherwise.")]
+    clues: Annotated[
+        words(3) | None,
+        described(
+            "The clues, once open to everybody; the Encryptor sees them as soon as they are announced. Null otherwise."
+        ),
+    ]
     open: Annotated[bool, described("This transmission is the one being guessed now.")]
     resolved: Annotated[bool, described("Every needed guess is sealed: the code is revealed.")]
-    code: Annotated[code() | None, described("The true code, once resolved (the Encryptor reads it earlier "
-                                               "from `you.code`).")]
+    code: Annotated[
+        code() | None, described("The true code, once resolved (the Encryptor reads it earlier from `you.code`).")
+    ]
     decryption: Guess
-    interception: Annotated[Guess | None, described("The other team's guess (in the three-player game, the "
-                                                    "Interceptor's); null in round 1, when nobody intercepts.")]
+    interception: Annotated[
+        Guess | None,
+        described(
+            "The other team's guess (in the three-player game, the "
+            "Interceptor's); null in round 1, when nobody intercepts."
+        ),
+    ]
     intercepted: Annotated[bool | None, described("Once resolved: the other team guessed right.")]
     miscommunicated: Annotated[bool | None, described("Once resolved: the own team guessed wrong.")]
-    awards: Annotated[Annotated[list[Award], Field(max_length=2)] | None, described(
-        "Once resolved: the tokens its outcome gave, in order (an Interception, then a Miscommunication; in the "
-        "three-player game both go to the Interceptor as Interception tokens); empty if none. Null before.")]
+    awards: Annotated[
+        Annotated[list[Award], Field(max_length=2)] | None,
+        described(
+            "Once resolved: the tokens its outcome gave, in order (an Interception, then a Miscommunication; in the "
+            "three-player game both go to the Interceptor as Interception tokens); empty if none. Null before."
+        ),
+    ]
 
 
 class Transmissions(TypedDict):
     """Each transmitting team's transmission (see `transmitting`): only `white` in the three-player game."""
+
     white: Transmission
     black: NotRequired[Transmission]
 
@@ -148,13 +186,18 @@ class Round(TypedDict):
 
 class Reveal(Transmission):
     """The most recently resolved transmission and its round; null before the first."""
+
     round: RoundNumber
 
 
 class Viewer(TypedDict):
-    role: Annotated[Literal[ROLES], described(
-        "What the token is: a seated player, the table (host), a spectator, a team's join token (before "
-        "joining), or a seat link not claimed yet.")]
+    role: Annotated[
+        Literal[ROLES],
+        described(
+            "What the token is: a seated player, the table (host), a spectator, a team's join token (before "
+            "joining), or a seat link not claimed yet."
+        ),
+    ]
     team: Annotated[TeamName | None, described("The player's team, or the join token's team; else null.")]
     seat: Seat | None
     name: Annotated[str | None, described("The player's name; null unless `role` is `seat`.")]
@@ -162,13 +205,13 @@ class Viewer(TypedDict):
 
 class SeatLinkMade(TypedDict):
     seat: Seat
-    at: Annotated[Moment | None, described("When the table screen made it (null in logs from before times were "
-                                           "kept).")]
+    at: Annotated[Moment | None, described("When the table screen made it (null in logs from before times were kept).")]
 
 
 class Unattended(TypedDict):
     """A seat a new phone took while no phone of its team was in use, so that nobody of the team let it in:
     shown on every screen until a teammate acknowledges it (`acknowledge-claim`) or the match ends."""
+
     seat: Seat
     team: TeamName
     at: Annotated[Moment | None, described("When the new phone took the seat.")]
@@ -176,38 +219,74 @@ class Unattended(TypedDict):
 
 class Notes(TypedDict):
     """The team's notes on the other team (command `note`): its own players' alone, never anyone else's."""
-    keywords: Annotated[list[Annotated[str, Field(max_length=KEYWORD_NOTE_MAX_LENGTH)]], described(
-        "What the team thinks each of the other team's four keywords is, in their order (empty: no note); the "
-        "tiebreak's keyword guesses start from them.", min_length=4, max_length=4)]
-    lines: Annotated[list[Annotated[str, Field(max_length=NOTE_LINE_MAX_LENGTH)]], described(
-        "The team's free line on each round so far, round 1 first (empty: no note).", max_length=MAX_ROUNDS)]
-    editable: Annotated[bool, described("The notes can still be written: phases `playing` and `keyword_guessing` "
-                                        "(afterwards they stay readable until a rematch).")]
+
+    keywords: Annotated[
+        list[Annotated[str, Field(max_length=KEYWORD_NOTE_MAX_LENGTH)]],
+        described(
+            "What the team thinks each of the other team's four keywords is, in their order (empty: no note); the "
+            "tiebreak's keyword guesses start from them.",
+            min_length=4,
+            max_length=4,
+        ),
+    ]
+    lines: Annotated[
+        list[Annotated[str, Field(max_length=NOTE_LINE_MAX_LENGTH)]],
+        described("The team's free line on each round so far, round 1 first (empty: no note).", max_length=MAX_ROUNDS),
+    ]
+    editable: Annotated[
+        bool,
+        described(
+            "The notes can still be written: phases `playing` and `keyword_guessing` "
+            "(afterwards they stay readable until a rematch)."
+        ),
+    ]
 
 
 class You(TypedDict):
     """Only for a seated player (null for every other viewer)."""
+
     team: TeamName
     encryptor: Annotated[bool, described("You are your team's Encryptor this round.")]
-    code: Annotated[code() | None, described("Your code to encrypt: only while you are the Encryptor and "
-                                               "your transmission is unresolved.")]
+    code: Annotated[
+        code() | None,
+        described("Your code to encrypt: only while you are the Encryptor and your transmission is unresolved."),
+    ]
     task: Annotated[Literal[tuple(TASKS)], described("What this player should do now.")]
-    can_swap: Annotated[bool, described("Your team may still swap one keyword (`swap-keyword`): in round 1, "
-                                        "before its clues are announced, once a match.")]
-    seat_links: Annotated[list[SeatLinkMade], described(
-        "The seat links the table screen made for seats of your team (yours included) that no phone used yet: "
-        "if one is not yours, turn it away (`reject-seat-link`).")]
-    waiting_phones: Annotated[list[Seat], described(
-        "Seats of your team (yours included) whose new phone used its seat link and waits for a phone of the "
-        "team to let it in (`let-in`) or turn it away (`reject-seat-link`).")]
-    notes: Annotated[Notes | None, described("Your team's notes on the other team, for this match: null in the lobby, "
-                                             "and for the three-player game's team (the Interceptor has no "
-                                             "keywords).")]
+    can_swap: Annotated[
+        bool,
+        described(
+            "Your team may still swap one keyword (`swap-keyword`): in round 1, "
+            "before its clues are announced, once a match."
+        ),
+    ]
+    seat_links: Annotated[
+        list[SeatLinkMade],
+        described(
+            "The seat links the table screen made for seats of your team (yours included) that no phone used yet: "
+            "if one is not yours, turn it away (`reject-seat-link`)."
+        ),
+    ]
+    waiting_phones: Annotated[
+        list[Seat],
+        described(
+            "Seats of your team (yours included) whose new phone used its seat link and waits for a phone of the "
+            "team to let it in (`let-in`) or turn it away (`reject-seat-link`)."
+        ),
+    ]
+    notes: Annotated[
+        Notes | None,
+        described(
+            "Your team's notes on the other team, for this match: null in the lobby, "
+            "and for the three-player game's team (the Interceptor has no "
+            "keywords)."
+        ),
+    ]
 
 
 class StartProblemParams(TypedDict, total=False):
     """The refusal's details: `team`, `min` and `max` for `team_size`; `team` and each team's number of players
     (`white`, `black`) for `teams_uneven`; `players` and `interceptors` for `three_player_seats`."""
+
     team: Annotated[TeamName, described("The team at fault (the bigger one if uneven).")]
     min: Count
     max: Count
@@ -219,21 +298,34 @@ class StartProblemParams(TypedDict, total=False):
 
 class StartProblem(TypedDict):
     """In the lobby, why the host can't start the game yet; null when it can, and once it has started."""
+
     code: Annotated[Literal[START_PROBLEMS], described("A refusal code (see `Error`).")]
     params: StartProblemParams
 
 
 class Tiebreak(TypedDict):
     """The keyword tiebreak; null unless the game reached it (never in the three-player game)."""
-    cause: Annotated[Literal[tuple(CAUSES)], described(
-        f"`collision`: both teams met an end condition in the same round; `round_limit`: {MAX_ROUNDS} rounds "
-        "passed.")]
+
+    cause: Annotated[
+        Literal[tuple(CAUSES)],
+        described(
+            f"`collision`: both teams met an end condition in the same round; `round_limit`: {MAX_ROUNDS} rounds "
+            "passed."
+        ),
+    ]
     sealed: Annotated[PerTeam[bool], described("Which teams sealed their keyword guesses.")]
-    guesses: PerTeam[Annotated[words(4) | None, described(
-        "A team's guesses of the other team's keywords: visible to the team, and to everybody once both are "
-        "sealed.")]]
-    proposal: Annotated[PerTeam[Flags] | None, described(
-        "The app's proposed verdicts while the host judges (phase `keyword_judging`).")]
+    guesses: PerTeam[
+        Annotated[
+            words(4) | None,
+            described(
+                "A team's guesses of the other team's keywords: visible to the team, and to everybody once both are "
+                "sealed."
+            ),
+        ]
+    ]
+    proposal: Annotated[
+        PerTeam[Flags] | None, described("The app's proposed verdicts while the host judges (phase `keyword_judging`).")
+    ]
     verdicts: Annotated[PerTeam[Flags] | None, described("The host's verdicts, once judged.")]
 
 
@@ -245,28 +337,48 @@ class Standing(TypedDict):
 
 class Result(TypedDict):
     """How the game ended; null until it is over."""
-    winners: Annotated[list[TeamName], described("One team, or both for a shared victory.", min_length=1,
-                                                 max_length=2, json_schema_extra={"uniqueItems": True})]
-    reason: Annotated[Literal[tuple(REASONS)], described(
-        f"Why it ended; `{three_player.INTERCEPTOR_TOKENS}` and `{three_player.TEAM_SURVIVED}` end three-player "
-        "games.")]
+
+    winners: Annotated[
+        list[TeamName],
+        described(
+            "One team, or both for a shared victory.",
+            min_length=1,
+            max_length=2,
+            json_schema_extra={"uniqueItems": True},
+        ),
+    ]
+    reason: Annotated[
+        Literal[tuple(REASONS)],
+        described(
+            f"Why it ended; `{three_player.INTERCEPTOR_TOKENS}` and `{three_player.TEAM_SURVIVED}` end three-player "
+            "games."
+        ),
+    ]
     shared: bool
-    cause: Annotated[Literal[tuple(CAUSES)] | None, described(
-        "Why a keyword tiebreak was played, for results reached through one; else null.")]
+    cause: Annotated[
+        Literal[tuple(CAUSES)] | None,
+        described("Why a keyword tiebreak was played, for results reached through one; else null."),
+    ]
     standings: PerTeam[Standing]
 
 
 class Timer(TypedDict):
     """The sand timer, in a game created with one, while one Encryptor has announced and the other hasn't
     (never in the three-player game); else null."""
+
     seconds: Annotated[TimerSeconds, described("The game's sand timer.")]
     late_team: Annotated[TeamName, described("The team whose Encryptor hasn't announced yet.")]
     late_seat: Annotated[Seat, described("That team's Encryptor.")]
-    remaining: Annotated[float, described("Seconds left when this view was made (one decimal).", ge=0,
-                                          le=TIMER_SECONDS[1])]
-    ends_at: Annotated[float, described(
-        "When the time is up, in seconds since the Unix epoch by the server's clock (`remaining` and `up` are "
-        "as of this answer; a 304 doesn't refresh them).")]
+    remaining: Annotated[
+        float, described("Seconds left when this view was made (one decimal).", ge=0, le=TIMER_SECONDS[1])
+    ]
+    ends_at: Annotated[
+        float,
+        described(
+            "When the time is up, in seconds since the Unix epoch by the server's clock (`remaining` and `up` are "
+            "as of this answer; a 304 doesn't refresh them)."
+        ),
+    ]
     up: Annotated[bool, described("The time is up (a pacing aid only: nothing is refused).")]
 
 
@@ -278,8 +390,15 @@ class Outcome(TypedDict):
 class Correction(TypedDict):
     """A correction of the last reveal proposed by the host, waiting for both sides to accept it on their
     phones (`answer-correction`; until then most commands are refused with `correction_pending`); else null."""
-    id: Annotated[int, described("The proposal's number in this game (1 for the first correction proposed, and "
-                                 "so on); answer-correction and withdraw-correction name it.", ge=1)]
+
+    id: Annotated[
+        int,
+        described(
+            "The proposal's number in this game (1 for the first correction proposed, and "
+            "so on); answer-correction and withdraw-correction name it.",
+            ge=1,
+        ),
+    ]
     round: RoundNumber
     team: Annotated[TeamName, described("Whose transmission is corrected.")]
     code: code("That transmission's true code.")
@@ -290,19 +409,29 @@ class Correction(TypedDict):
 
 # The public log (views._notice): one type per kind, each with its fields besides `kind` and `round`.
 
+
 class _Notice(TypedDict):
-    round: Annotated[int, described("The round it is about: the round under way when it happened (0 in the "
-                                    "lobby), or the corrected round for a correction.", ge=0, le=MAX_ROUNDS)]
+    round: Annotated[
+        int,
+        described(
+            "The round it is about: the round under way when it happened (0 in the "
+            "lobby), or the corrected round for a correction.",
+            ge=0,
+            le=MAX_ROUNDS,
+        ),
+    ]
 
 
 class KeywordSwapped(_Notice):
     """A team swapped one of its keywords for a fresh one (which one stays secret)."""
+
     kind: Literal["keyword_swapped"]
     team: TeamName
 
 
 class EncryptorSkipped(_Notice):
     """The host skipped a team's Encryptor: the next teammate takes the round, with a fresh code."""
+
     kind: Literal["encryptor_skipped"]
     team: TeamName
     seat: Annotated[Seat, described("The skipped player.")]
@@ -312,6 +441,7 @@ class EncryptorSkipped(_Notice):
 class EntryTakenBack(_Notice):
     """The host took back an entry not revealed yet: a team's sealed guess (kept as its draft), or an
     Encryptor's clues (with the guesses of that transmission)."""
+
     kind: Literal["entry_taken_back"]
     entry: Literal[ENTRIES]
     team: Annotated[TeamName, described("Whose transmission.")]
@@ -320,15 +450,16 @@ class EntryTakenBack(_Notice):
 
 class CorrectionProposed(_Notice):
     """The host proposed to correct the last reveal (see `correction`)."""
+
     kind: Literal["correction_proposed"]
     team: Annotated[TeamName, described("Whose transmission.")]
     decryption: code("The corrected decryption.")
-    interception: Annotated[code() | None, described("The corrected interception; null when that round had "
-                                                       "none.")]
+    interception: Annotated[code() | None, described("The corrected interception; null when that round had none.")]
 
 
 class CorrectionAnswered(_Notice):
     """A side answered the proposed correction (a rejection drops it)."""
+
     kind: Literal["correction_answered"]
     team: TeamName
     accept: bool
@@ -336,22 +467,24 @@ class CorrectionAnswered(_Notice):
 
 class CorrectionWithdrawn(_Notice):
     """The host withdrew the proposed correction."""
+
     kind: Literal["correction_withdrawn"]
 
 
 class RevealCorrected(_Notice):
     """Both sides accepted the correction: the reveal now reads so (tokens follow)."""
+
     kind: Literal["reveal_corrected"]
     team: Annotated[TeamName, described("Whose transmission.")]
     decryption: code("The corrected decryption.")
-    interception: Annotated[code() | None, described("The corrected interception; null when that round had "
-                                                       "none.")]
+    interception: Annotated[code() | None, described("The corrected interception; null when that round had none.")]
     intercepted: bool
     miscommunicated: bool
 
 
 class SeatLinkIssued(_Notice):
     """The host issued a new link to a player's seat (for a new phone)."""
+
     kind: Literal["seat_link_issued"]
     seat: Seat
 
@@ -359,23 +492,32 @@ class SeatLinkIssued(_Notice):
 class SeatLinkCancelled(_Notice):
     """A seat link that no phone had claimed was cancelled, or the new phone waiting with it sent away: by the
     host, or by a phone of the seat's team (`by`)."""
+
     kind: Literal["seat_link_cancelled"]
     seat: Seat
-    by: Annotated[Seat | None, described("The player of the seat's team who turned it away; null when the host "
-                                         "cancelled it.")]
+    by: Annotated[
+        Seat | None, described("The player of the seat's team who turned it away; null when the host cancelled it.")
+    ]
 
 
 class SeatClaimed(_Notice):
     """A new phone took over a seat through its link (the old phone is signed out)."""
+
     kind: Literal["seat_claimed"]
     seat: Seat
-    unattended: Annotated[bool, described("It took the seat at once because no phone of the team was in use, "
-                                          "so nobody of the team let it in (false in logs from before).")]
+    unattended: Annotated[
+        bool,
+        described(
+            "It took the seat at once because no phone of the team was in use, "
+            "so nobody of the team let it in (false in logs from before)."
+        ),
+    ]
     at: Annotated[Moment | None, described("When (null in logs from before times were kept).")]
 
 
 class SeatHanded(_Notice):
     """A teammate (`by`) let a seat's new phone in (the old phone is signed out)."""
+
     kind: Literal["seat_handed"]
     seat: Seat
     by: Annotated[Seat, described("The teammate who let the new phone in.")]
@@ -383,6 +525,7 @@ class SeatHanded(_Notice):
 
 class ClaimAcknowledged(_Notice):
     """A teammate (`by`) acknowledged a seat taken while no phone of the team was in use."""
+
     kind: Literal["claim_acknowledged"]
     seat: Seat
     by: Annotated[Seat, described("The teammate who acknowledged it.")]
@@ -390,32 +533,51 @@ class ClaimAcknowledged(_Notice):
 
 class TableMoveOffered(_Notice):
     """The table screen showed a one-time link that moves it to another device."""
+
     kind: Literal["table_move_offered"]
     at: Moment
 
 
 class TableMoveCancelled(_Notice):
     """The table screen cancelled its move link."""
+
     kind: Literal["table_move_cancelled"]
 
 
 class TableMoved(_Notice):
     """The table screen moved to another device: the one it was on is no longer the table screen, and the host
     token it held is refused (`table_moved`)."""
+
     kind: Literal["table_moved"]
     at: Moment
 
 
-NOTICES = (KeywordSwapped, EncryptorSkipped, EntryTakenBack, CorrectionProposed, CorrectionAnswered,
-           CorrectionWithdrawn, RevealCorrected, SeatLinkIssued, SeatLinkCancelled, SeatClaimed,
-           SeatHanded, ClaimAcknowledged, TableMoveOffered, TableMoveCancelled, TableMoved)
-Notice = TypeAliasType("Notice", Annotated[Union[NOTICES], described("A line of the public log, by `kind`.",
-                                                                      discriminator="kind")])
+NOTICES = (
+    KeywordSwapped,
+    EncryptorSkipped,
+    EntryTakenBack,
+    CorrectionProposed,
+    CorrectionAnswered,
+    CorrectionWithdrawn,
+    RevealCorrected,
+    SeatLinkIssued,
+    SeatLinkCancelled,
+    SeatClaimed,
+    SeatHanded,
+    ClaimAcknowledged,
+    TableMoveOffered,
+    TableMoveCancelled,
+    TableMoved,
+)
+Notice = TypeAliasType(
+    "Notice", Annotated[Union[NOTICES], described("A line of the public log, by `kind`.", discriminator="kind")]
+)
 
 
 class TakeBack(TypedDict):
     """The entry `take-back` would take back: a sealed guess of the open transmission, else the latest clues of a
     transmission not resolved yet; null if none."""
+
     entry: Literal[ENTRIES]
     round: Annotated[RoundNumber, described("The round of that entry: always the current round.")]
     transmission: Annotated[TeamName, described("Whose transmission the entry belongs to.")]
@@ -425,6 +587,7 @@ class TakeBack(TypedDict):
 class Correctable(TypedDict):
     """The reveal `correction` would correct: the last one, until the next clues or keyword guesses; null if
     none."""
+
     round: RoundNumber
     team: Annotated[TeamName, described("Whose transmission.")]
 
@@ -432,49 +595,74 @@ class Correctable(TypedDict):
 class Host(TypedDict):
     """What the table screen may correct now: only for the host (null for every other viewer); while a
     correction is pending, nothing."""
+
     take_back: TakeBack | None
-    skippable: teams_list("The teams whose Encryptor `skip-encryptor` may skip now (clues not announced, and a "
-                          "teammate to take over).")
+    skippable: teams_list(
+        "The teams whose Encryptor `skip-encryptor` may skip now (clues not announced, and a teammate to take over)."
+    )
     correctable: Correctable | None
 
 
 class _Game(TypedDict):
     """What a view and a summary share (each adds `version` and `phase`)."""
+
     language: Literal[LANGUAGES]
-    mode: Annotated[Literal[MODES], described(
-        f"`{STANDARD}`: two teams of {MIN_TEAM} to {MAX_TEAM}; `{three_player.TEAM}` is then the team of two "
-        f"behind the white screen, and `{three_player.INTERCEPTOR}` the Interceptor (who transmits nothing and "
-        "has no keywords).")]
+    mode: Annotated[
+        Literal[MODES],
+        described(
+            f"`{STANDARD}`: two teams of {MIN_TEAM} to {MAX_TEAM}; `{three_player.TEAM}` is then the team of two "
+            f"behind the white screen, and `{three_player.INTERCEPTOR}` the Interceptor (who transmits nothing and "
+            "has no keywords)."
+        ),
+    ]
     try_out: Annotated[bool, described("A try-out: one device plays every seat; nothing is secret from it.")]
-    match: Annotated[int, described("Which match of this game: 1, then 2 after the first rematch, and so on.",
-                                    ge=1)]
-    round: Annotated[int, described("The current round number; 0 before the game starts.", ge=0,
-                                    le=MAX_ROUNDS)]
-    max_rounds: Annotated[Literal[MAX_ROUNDS, three_player.MAX_ROUNDS], described(
-        f"{MAX_ROUNDS}, or {three_player.MAX_ROUNDS} in the three-player game.")]
-    transmitting: Annotated[list[TeamName], described(
-        "The teams that transmit each round, in the order their transmissions are guessed: both, or only "
-        "`white` in the three-player game.", min_length=1, max_length=len(TEAMS),
-        json_schema_extra={"uniqueItems": True})]
-    joining_locked: Annotated[bool, described("The host locked joining: join tokens are refused "
-                                              "(`joining_locked`).")]
-    timer_seconds: Annotated[TimerSeconds | None, described(
-        "The sand timer's setting, in seconds (null: no timer); the host changes it in the lobby (`set-timer`).")]
+    match: Annotated[int, described("Which match of this game: 1, then 2 after the first rematch, and so on.", ge=1)]
+    round: Annotated[int, described("The current round number; 0 before the game starts.", ge=0, le=MAX_ROUNDS)]
+    max_rounds: Annotated[
+        Literal[MAX_ROUNDS, three_player.MAX_ROUNDS],
+        described(f"{MAX_ROUNDS}, or {three_player.MAX_ROUNDS} in the three-player game."),
+    ]
+    transmitting: Annotated[
+        list[TeamName],
+        described(
+            "The teams that transmit each round, in the order their transmissions are guessed: both, or only "
+            "`white` in the three-player game.",
+            min_length=1,
+            max_length=len(TEAMS),
+            json_schema_extra={"uniqueItems": True},
+        ),
+    ]
+    joining_locked: Annotated[bool, described("The host locked joining: join tokens are refused (`joining_locked`).")]
+    timer_seconds: Annotated[
+        TimerSeconds | None,
+        described(
+            "The sand timer's setting, in seconds (null: no timer); the host changes it in the lobby (`set-timer`)."
+        ),
+    ]
     start_problem: StartProblem | None
     viewer: Viewer
     teams: PerTeam[Team]
     rounds: Annotated[list[Round], described("Every round of this match so far, oldest first.")]
-    transmission: Annotated[TeamName | None, described(
-        "Whose transmission is being guessed now (White's, then Black's, once both Encryptors announced); else "
-        "null.")]
+    transmission: Annotated[
+        TeamName | None,
+        described(
+            "Whose transmission is being guessed now (White's, then Black's, once both Encryptors announced); else "
+            "null."
+        ),
+    ]
     tiebreak: Tiebreak | None
     result: Result | None
     timer: Timer | None
     correction: Correction | None
-    notices: Annotated[list[Notice], described("The public log of this match's host actions and corrections, "
-                                               "oldest first.")]
-    unattended: Annotated[list[Unattended], described("Seats a new phone took while no phone of their team was in "
-                                                      "use (nobody of the team let it in), by seat.")]
+    notices: Annotated[
+        list[Notice], described("The public log of this match's host actions and corrections, oldest first.")
+    ]
+    unattended: Annotated[
+        list[Unattended],
+        described(
+            "Seats a new phone took while no phone of their team was in use (nobody of the team let it in), by seat."
+        ),
+    ]
     last_reveal: Reveal | None
     you: You | None
     host: Host | None
@@ -482,41 +670,61 @@ class _Game(TypedDict):
 
 class View(_Game):
     """Everything this viewer may see of the game, and nothing more."""
-    version: Annotated[int, described("This view's version: how many events this viewer could see, +1 for each. A team's "
-                                       "draft guess or note moves only that team's players' versions; every other event moves "
-                                       "everyone's. Two viewers' versions differ: compare only versions of one view.", ge=1)]
+
+    version: Annotated[
+        int,
+        described(
+            "This view's version: how many events this viewer could see, +1 for each. A team's "
+            "draft guess or note moves only that team's players' versions; every other event moves "
+            "everyone's. Two viewers' versions differ: compare only versions of one view.",
+            ge=1,
+        ),
+    ]
     phase: Literal[PHASES]
 
 
 class Summary(_Game):
     """A finished match, whole: the spectator's view of it once it was over (keywords, codes and guesses are all
     public by then). `match` says which match it is."""
+
     version: Annotated[int, described("Always 0: a summary is no version of the live game.", ge=0, le=0)]
     phase: Literal[OVER]
 
 
 # --- the other answers ----------------------------------------------------------------------
 
+
 class Error(TypedDict):
     """A refused request (always with a 4xx status, or 503 for `busy`)."""
+
     error: Annotated[str, described("A sentence for a player, in the game's language.")]
-    code: Annotated[Literal[tuple(sorted(REFUSALS))], described(
-        "Machine-readable reason: branch on this, not on the sentence.")]
+    code: Annotated[
+        Literal[tuple(sorted(REFUSALS))], described("Machine-readable reason: branch on this, not on the sentence.")
+    ]
 
 
 class CreatedTokens(TypedDict):
     """Capability tokens, to send as `Authorization: Bearer <token>`. Keep them secret."""
-    host: Annotated[str, described("The table screen's token: starts the game, corrects it and judges the "
-                                   "tiebreak. Also reads the table's view (no secrets).")]
+
+    host: Annotated[
+        str,
+        described(
+            "The table screen's token: starts the game, corrects it and judges the "
+            "tiebreak. Also reads the table's view (no secrets)."
+        ),
+    ]
     spectator: Annotated[str, described("Read-only token: the public view.")]
-    white: Annotated[str, described("White's join token: seats a player on White (in the three-player game, "
-                                    "the team).")]
-    black: Annotated[str, described("Black's join token: seats a player on Black (in the three-player game, "
-                                    "the Interceptor).")]
+    white: Annotated[
+        str, described("White's join token: seats a player on White (in the three-player game, the team).")
+    ]
+    black: Annotated[
+        str, described("Black's join token: seats a player on Black (in the three-player game, the Interceptor).")
+    ]
 
 
 class CreatedUrls(TypedDict):
     """The same capabilities as pages for browsers, on the server's public address."""
+
     table: Annotated[str, described("The table screen page (host).")]
     spectator: Annotated[str, described("The spectator page.")]
     white: Annotated[str, described("White's join page (what White's QR code holds).")]
@@ -526,9 +734,15 @@ class CreatedUrls(TypedDict):
 class JoinCodes(TypedDict):
     """Each team's join link as a short code for a phone without a camera (five characters; no two look
     alike). Keep them for the table, like the join links."""
-    white: Annotated[str, described("White's join code: typed under \"Join with a code\" on the home page, it "
-                                    "opens White's join page while the game is in its lobby and joining is "
-                                    "open.")]
+
+    white: Annotated[
+        str,
+        described(
+            "White's join code: typed under \"Join with a code\" on the home page, it "
+            "opens White's join page while the game is in its lobby and joining is "
+            "open."
+        ),
+    ]
     black: Annotated[str, described("Black's join code, likewise.")]
 
 
@@ -540,36 +754,52 @@ class CreatedGame(TypedDict):
 
 
 class CommandResult(TypedDict):
-    version: Annotated[int, described("The version of the caller's view after this command (what `If-Match` "
-                                      "expects next).", ge=1)]
-    events: Annotated[list[Literal[EVENT_TYPES]], described("The types of the events this command caused, in "
-                                                            "order; none when it changed nothing (a draft equal "
-                                                            "to the team's draft, a note as it stands).")]
+    version: Annotated[
+        int, described("The version of the caller's view after this command (what `If-Match` expects next).", ge=1)
+    ]
+    events: Annotated[
+        list[Literal[EVENT_TYPES]],
+        described(
+            "The types of the events this command caused, in "
+            "order; none when it changed nothing (a draft equal "
+            "to the team's draft, a note as it stands)."
+        ),
+    ]
 
 
 class JoinResult(TypedDict):
     version: Annotated[int, described("The version of the new player's view after joining.", ge=1)]
     events: Annotated[list[Literal["player_joined"]], Field(min_length=1, max_length=1)]
     seat: Seat
-    token: Annotated[str, described("The new player's seat token: send it as `Authorization: Bearer <token>` for "
-                                    "this player's view and commands. It is shown only this once.")]
+    token: Annotated[
+        str,
+        described(
+            "The new player's seat token: send it as `Authorization: Bearer <token>` for "
+            "this player's view and commands. It is shown only this once."
+        ),
+    ]
 
 
 class ClaimResult(TypedDict):
     version: Annotated[int, described("The version of the seat's view after claiming it.", ge=1)]
     events: Annotated[list[Literal["seat_claimed", "seat_claim_waiting"]], Field(min_length=1, max_length=1)]
     seat: Annotated[Seat, described("The seat taken over.")]
-    token: Annotated[str, described("The seat's new token (the seat link stops working; the seat's old token "
-                                    "too, at once after `seat_claimed`, after `seat_claim_waiting` once a "
-                                    "teammate lets the new phone in: until then this token is refused with "
-                                    "`seat_waiting`). It is shown only this once.")]
+    token: Annotated[
+        str,
+        described(
+            "The seat's new token (the seat link stops working; the seat's old token "
+            "too, at once after `seat_claimed`, after `seat_claim_waiting` once a "
+            "teammate lets the new phone in: until then this token is refused with "
+            "`seat_waiting`). It is shown only this once."
+        ),
+    ]
 
 
 class SeatLink(TypedDict):
-    token: Annotated[str, described("The link's token: the new phone sends it as a bearer token to "
-                                    "`claim-seat`.")]
-    url: Annotated[str, described("The page a new phone opens to take the seat (what the table screen's QR "
-                                  "code holds).")]
+    token: Annotated[str, described("The link's token: the new phone sends it as a bearer token to `claim-seat`.")]
+    url: Annotated[
+        str, described("The page a new phone opens to take the seat (what the table screen's QR code holds).")
+    ]
 
 
 class SeatLinkResult(TypedDict):

@@ -25,18 +25,26 @@ from typing import TYPE_CHECKING
 
 from .rules import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other
 from .rules.notes import takes_notes
-from .rules.queries import (correctable, keywords_public, last_entry, proposed_verdicts, skippable, start_problem,
-                            swap_problem, task)
+from .rules.queries import (
+    correctable,
+    keywords_public,
+    last_entry,
+    proposed_verdicts,
+    skippable,
+    start_problem,
+    swap_problem,
+    task,
+)
 from .rules.round_end import standings
 from .rules.state import Round, Transmission, token_awards
 
-if TYPE_CHECKING:     # the view's shapes are declared there, for type checkers and the OpenAPI document only
+if TYPE_CHECKING:  # the view's shapes are declared there, for type checkers and the OpenAPI document only
     from . import view_types
 
 
 @dataclass(frozen=True)
 class Viewer:
-    kind: str                 # "seat", "host", "spectator", "join" (a team's join link before joining)
+    kind: str  # "seat", "host", "spectator", "join" (a team's join link before joining)
     seat: int | None = None
     team: str | None = None
 
@@ -44,8 +52,9 @@ class Viewer:
 SPECTATOR = Viewer("spectator")
 
 # The tasks that ask a player to act now: a phone calls its player when one of them arrives.
-TURN_TASKS = frozenset({"write_clues", "decrypt", "intercept", "intercept_alone", "guess_keywords",
-                        "answer_correction"})
+TURN_TASKS = frozenset(
+    {"write_clues", "decrypt", "intercept", "intercept_alone", "guess_keywords", "answer_correction"}
+)
 
 
 def version_for(game: Game, viewer: Viewer) -> int:
@@ -72,8 +81,12 @@ def view_for(game: Game, viewer: Viewer, now: float | None = None) -> view_types
         "joining_locked": game.joining_locked,
         "timer_seconds": game.settings.timer,
         "start_problem": _start_problem(game),
-        "viewer": {"role": viewer.kind, "team": my_team or (viewer.team if viewer.kind == "join" else None),
-                   "seat": me.seat if me else None, "name": me.name if me else None},
+        "viewer": {
+            "role": viewer.kind,
+            "team": my_team or (viewer.team if viewer.kind == "join" else None),
+            "seat": me.seat if me else None,
+            "name": me.name if me else None,
+        },
         "teams": {team: _team(game, team, my_team) for team in TEAMS},
         "rounds": [_round(game, r, viewer, my_team) for r in game.rounds],
         "transmission": round_.current.team if game.phase == PLAYING and round_.current else None,
@@ -82,8 +95,9 @@ def view_for(game: Game, viewer: Viewer, now: float | None = None) -> view_types
         "timer": _timer(game, now),
         "correction": _correction(game),
         "notices": [_notice(n) for n in game.notices],
-        "unattended": [{"seat": seat, "team": game.player(seat).team, "at": at}
-                       for seat, at in sorted(game.unattended.items())],
+        "unattended": [
+            {"seat": seat, "team": game.player(seat).team, "at": at} for seat, at in sorted(game.unattended.items())
+        ],
     }
     view["last_reveal"] = _last_reveal(view["rounds"], game.transmitting)
     view["you"] = _you(game, me) if me else None
@@ -113,8 +127,9 @@ def _team(game: Game, team: str, my_team: str | None) -> view_types.Team:
     show_keywords = team in game.keywords and (team == my_team or keywords_public(game))
     tokens = standings(game)[team]
     return {
-        "players": [{"seat": p.seat, "name": p.name, "encryptor": p.seat == encryptor}
-                    for p in game.team_players(team)],
+        "players": [
+            {"seat": p.seat, "name": p.name, "encryptor": p.seat == encryptor} for p in game.team_players(team)
+        ],
         "tokens": {"interceptions": tokens["interceptions"], "miscommunications": tokens["miscommunications"]},
         "score": tokens["score"],
         "keywords": list(game.keywords[team]) if show_keywords else None,
@@ -134,12 +149,16 @@ def _columns(game: Game, team: str) -> list[list[view_types.NoteSheetClue]]:
 
 
 def _guess(guess, visible: bool) -> view_types.Guess:
-    return {"code": list(guess.code) if visible and guess.code else None,
-            "sealed": guess.sealed, "started": guess.code is not None if visible else guess.sealed}
+    return {
+        "code": list(guess.code) if visible and guess.code else None,
+        "sealed": guess.sealed,
+        "started": guess.code is not None if visible else guess.sealed,
+    }
 
 
-def _transmission(game: Game, t: Transmission, r: Round, viewer: Viewer, my_team: str | None,
-                  is_open: bool) -> view_types.Transmission:
+def _transmission(
+    game: Game, t: Transmission, r: Round, viewer: Viewer, my_team: str | None, is_open: bool
+) -> view_types.Transmission:
     mine_as_encryptor = viewer.kind == "seat" and viewer.seat == t.encryptor
     clues_visible = t.clues is not None and (is_open or t.resolved or mine_as_encryptor)
     return {
@@ -151,12 +170,19 @@ def _transmission(game: Game, t: Transmission, r: Round, viewer: Viewer, my_team
         "resolved": t.resolved,
         "code": list(t.code) if t.resolved else None,
         "decryption": _guess(t.decryption, t.resolved or my_team == t.team),
-        "interception": (_guess(t.interception, t.resolved or my_team == other(t.team))
-                         if r.interception_allowed else None),
+        "interception": (
+            _guess(t.interception, t.resolved or my_team == other(t.team)) if r.interception_allowed else None
+        ),
         "intercepted": t.intercepted if t.resolved else None,
         "miscommunicated": t.miscommunicated if t.resolved else None,
-        "awards": ([{"team": team, "token": kind} for team, kind in
-                    token_awards(game, t.team, t.intercepted, t.miscommunicated)] if t.resolved else None),
+        "awards": (
+            [
+                {"team": team, "token": kind}
+                for team, kind in token_awards(game, t.team, t.intercepted, t.miscommunicated)
+            ]
+            if t.resolved
+            else None
+        ),
     }
 
 
@@ -165,8 +191,10 @@ def _round(game: Game, r: Round, viewer: Viewer, my_team: str | None) -> view_ty
     return {
         "number": r.number,
         "interception_allowed": r.interception_allowed,
-        "transmissions": {team: _transmission(game, t, r, viewer, my_team, current is t and game.phase == PLAYING)
-                          for team, t in r.transmissions.items()},
+        "transmissions": {
+            team: _transmission(game, t, r, viewer, my_team, current is t and game.phase == PLAYING)
+            for team, t in r.transmissions.items()
+        },
     }
 
 
@@ -184,14 +212,20 @@ def _you(game: Game, me) -> view_types.You:
     """What this player may do now, and their private view of the current transmission."""
     own = game.round.transmissions.get(me.team) if game.phase == PLAYING else None
     encryptor = own is not None and own.encryptor == me.seat
-    return {"team": me.team, "encryptor": encryptor,
-            "code": list(own.code) if encryptor and not own.resolved else None,
-            "task": task(game, me),
-            "can_swap": game.phase == PLAYING and game.correction is None and swap_problem(game, me.team) is None,
-            "seat_links": [{"seat": seat, "at": at} for seat, at in sorted(game.seat_links.items())
-                           if game.player(seat).team == me.team],
-            "waiting_phones": sorted(s for s in game.waiting_phones if game.player(s).team == me.team),
-            "notes": _notes(game, me.team)}
+    return {
+        "team": me.team,
+        "encryptor": encryptor,
+        "code": list(own.code) if encryptor and not own.resolved else None,
+        "task": task(game, me),
+        "can_swap": game.phase == PLAYING and game.correction is None and swap_problem(game, me.team) is None,
+        "seat_links": [
+            {"seat": seat, "at": at}
+            for seat, at in sorted(game.seat_links.items())
+            if game.player(seat).team == me.team
+        ],
+        "waiting_phones": sorted(s for s in game.waiting_phones if game.player(s).team == me.team),
+        "notes": _notes(game, me.team),
+    }
 
 
 def _notes(game: Game, team: str) -> view_types.Notes | None:
@@ -199,9 +233,11 @@ def _notes(game: Game, team: str) -> view_types.Notes | None:
     if game.phase == LOBBY or not takes_notes(game, team):
         return None
     notes = game.notes[team]
-    return {"keywords": list(notes.keywords),
-            "lines": [notes.lines.get(number, "") for number in range(1, game.round.number + 1)],
-            "editable": game.phase in (PLAYING, KEYWORD_GUESSING)}
+    return {
+        "keywords": list(notes.keywords),
+        "lines": [notes.lines.get(number, "") for number in range(1, game.round.number + 1)],
+        "editable": game.phase in (PLAYING, KEYWORD_GUESSING),
+    }
 
 
 def _tiebreak(game: Game, my_team: str | None) -> view_types.Tiebreak | None:
@@ -212,9 +248,12 @@ def _tiebreak(game: Game, my_team: str | None) -> view_types.Tiebreak | None:
     view = {
         "cause": tiebreak.cause,
         "sealed": {team: tiebreak.keyword_guesses[team] is not None for team in TEAMS},
-        "guesses": {team: list(tiebreak.keyword_guesses[team])
-                    if tiebreak.keyword_guesses[team] and (everyone_knows or team == my_team) else None
-                    for team in TEAMS},
+        "guesses": {
+            team: list(tiebreak.keyword_guesses[team])
+            if tiebreak.keyword_guesses[team] and (everyone_knows or team == my_team)
+            else None
+            for team in TEAMS
+        },
         "proposal": proposed_verdicts(game) if game.phase == KEYWORD_JUDGING else None,
         "verdicts": {t: list(v) for t, v in tiebreak.verdicts.items()} if tiebreak.verdicts else None,
     }
@@ -232,8 +271,14 @@ def _timer(game: Game, now: float | None) -> view_types.Timer | None:
     late = next(t for t in round_.transmissions.values() if t.clues is None)
     ends_at = announced[0].announced_at + seconds
     remaining = max(0.0, ends_at - now)
-    return {"seconds": seconds, "late_team": late.team, "late_seat": late.encryptor,
-            "remaining": round(remaining, 1), "ends_at": ends_at, "up": remaining == 0}
+    return {
+        "seconds": seconds,
+        "late_team": late.team,
+        "late_seat": late.encryptor,
+        "remaining": round(remaining, 1),
+        "ends_at": ends_at,
+        "up": remaining == 0,
+    }
 
 
 def _correction(game: Game) -> view_types.Correction | None:
@@ -242,15 +287,35 @@ def _correction(game: Game) -> view_types.Correction | None:
     if c is None:
         return None
     t = next(r for r in game.rounds if r.number == c.round).transmissions[c.team]
-    return {"id": c.id, "round": c.round, "team": c.team, "code": list(t.code),
-            "before": {"decryption": list(t.decryption.code),
-                       "interception": list(t.interception.code) if c.interception else None},
-            "after": {"decryption": list(c.decryption), "interception": list(c.interception) if c.interception else None},
-            "confirmed": sorted(c.confirmed)}
+    return {
+        "id": c.id,
+        "round": c.round,
+        "team": c.team,
+        "code": list(t.code),
+        "before": {
+            "decryption": list(t.decryption.code),
+            "interception": list(t.interception.code) if c.interception else None,
+        },
+        "after": {"decryption": list(c.decryption), "interception": list(c.interception) if c.interception else None},
+        "confirmed": sorted(c.confirmed),
+    }
 
 
-_NOTICE_FIELDS = ("kind", "round", "team", "seat", "by", "entry", "accept", "decryption", "interception",
-                  "intercepted", "miscommunicated", "unattended", "at")
+_NOTICE_FIELDS = (
+    "kind",
+    "round",
+    "team",
+    "seat",
+    "by",
+    "entry",
+    "accept",
+    "decryption",
+    "interception",
+    "intercepted",
+    "miscommunicated",
+    "unattended",
+    "at",
+)
 
 
 def _notice(notice: dict) -> view_types.Notice:
@@ -260,15 +325,20 @@ def _notice(notice: dict) -> view_types.Notice:
 def _host(game: Game) -> view_types.Host:
     """What the table screen may correct now (none of it names a secret)."""
     found = correctable(game) if game.correction is None else None
-    return {"take_back": last_entry(game) if game.correction is None else None,
-            "skippable": skippable(game),
-            "correctable": {"round": found[0].number, "team": found[1].team} if found else None}
+    return {
+        "take_back": last_entry(game) if game.correction is None else None,
+        "skippable": skippable(game),
+        "correctable": {"round": found[0].number, "team": found[1].team} if found else None,
+    }
 
 
 def _result(game: Game) -> view_types.Result | None:
     if game.result is None:
         return None
-    return {"winners": list(game.result.winners), "reason": game.result.reason,
-            "shared": len(game.result.winners) == 2,
-            "cause": game.result.cause,
-            "standings": standings(game)}
+    return {
+        "winners": list(game.result.winners),
+        "reason": game.result.reason,
+        "shared": len(game.result.winners) == 2,
+        "cause": game.result.cause,
+        "standings": standings(game),
+    }

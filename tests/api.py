@@ -18,13 +18,23 @@ def refusal_pattern(app, code) -> re.Pattern:
     """Every sentence a refusal code may be worded as (each side's, singular and plural), its %(params)s
     matching anything."""
     message = REFUSALS[code].sentence
-    variants = (list(message.values()) if isinstance(message, dict)
-                else list(message[:2]) if isinstance(message, tuple) else [message])
+    variants = (
+        list(message.values())
+        if isinstance(message, dict)
+        else list(message[:2])
+        if isinstance(message, tuple)
+        else [message]
+    )
     with app.test_request_context("/api/x"):
         templates = [str(variant) for variant in variants]
-    return re.compile("|".join("".join(".+" if part.startswith("%(") else re.escape(part)
-                                       for part in re.split(r"(%\(\w+\)s)", template))
-                               for template in templates) + r"\Z", re.S)
+    return re.compile(
+        "|".join(
+            "".join(".+" if part.startswith("%(") else re.escape(part) for part in re.split(r"(%\(\w+\)s)", template))
+            for template in templates
+        )
+        + r"\Z",
+        re.S,
+    )
 
 
 def csrf_of(page) -> str:

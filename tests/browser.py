@@ -33,7 +33,7 @@ def refused(status: int | str, path: str = r"\S+") -> str:
 def read_qr(page: Page, selector: str) -> str:
     """Decode the QR code drawn in `selector` from a real screenshot of it."""
     png = page.locator(selector).screenshot()
-    image = Image.open(io.BytesIO(png)).convert("RGB")   # flattened onto white by the page
+    image = Image.open(io.BytesIO(png)).convert("RGB")  # flattened onto white by the page
     results = zxingcpp.read_barcodes(image)
     assert results, f"no QR code could be read in {selector}"
     return results[0].text
@@ -43,8 +43,9 @@ class Phone:
     def __init__(self, browser, name: str, javascript: bool = True):
         self.name = name
         self.javascript = javascript
-        self.context = browser.new_context(viewport=PHONE, java_script_enabled=javascript, is_mobile=True,
-                                           has_touch=True)
+        self.context = browser.new_context(
+            viewport=PHONE, java_script_enabled=javascript, is_mobile=True, has_touch=True
+        )
         self.page = self.context.new_page()
 
     def join(self, url: str) -> None:
@@ -105,7 +106,8 @@ class ApiSession:
         return self.phone.context.request.get(self.base).json()
 
     def post(self, command: str, **body) -> dict:
-        answer = self.phone.context.request.post(f"{self.base}/{command}", data=body,
-                                                 headers={"X-CSRFToken": self._csrf()})
+        answer = self.phone.context.request.post(
+            f"{self.base}/{command}", data=body, headers={"X-CSRFToken": self._csrf()}
+        )
         assert answer.ok, answer.json()
         return answer.json()

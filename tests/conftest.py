@@ -16,11 +16,19 @@ from werkzeug.serving import make_server
 from companion import create_app
 from companion.store import Store, make_engine
 
-logging.getLogger("werkzeug").setLevel(logging.WARNING)   # the live server stays quiet
+logging.getLogger("werkzeug").setLevel(logging.WARNING)  # the live server stays quiet
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def pytest_configure(config):
@@ -40,6 +48,7 @@ def pytest_configure(config):
 
 
 # --- levels (README "Tests"): each test gets one marker, from what it needs --------------------------------
+
 
 def level(item) -> str:
     """`system`: a real server, another process or a browser (marked `system` or `browser`); `service`: the
@@ -75,7 +84,7 @@ def migrated_sqlite(tmp_path_factory):
     path = tmp_path_factory.mktemp("migrated") / "decrypto.sqlite3"
     engine = make_engine(f"sqlite:///{path}")
     Store(engine).migrate()
-    engine.dispose()                      # the last connection closing folds the WAL into the file
+    engine.dispose()  # the last connection closing folds the WAL into the file
     return path
 
 
@@ -91,8 +100,9 @@ def migrated_database_url(tmp_path, request) -> str:
 
 @pytest.fixture
 def app(migrated_database_url):
-    return create_app({"TESTING": True, "SECRET_KEY": "test-" + uuid.uuid4().hex,
-                       "DATABASE_URL": migrated_database_url})
+    return create_app(
+        {"TESTING": True, "SECRET_KEY": "test-" + uuid.uuid4().hex, "DATABASE_URL": migrated_database_url}
+    )
 
 
 @pytest.fixture
@@ -118,8 +128,9 @@ class LiveServer:
 
 @pytest.fixture
 def live_server(migrated_database_url):
-    app = create_app({"SECRET_KEY": "live-" + uuid.uuid4().hex, "DATABASE_URL": migrated_database_url,
-                      "POLL_INTERVAL_MS": 400})
+    app = create_app(
+        {"SECRET_KEY": "live-" + uuid.uuid4().hex, "DATABASE_URL": migrated_database_url, "POLL_INTERVAL_MS": 400}
+    )
     with LiveServer(app) as server:
         yield server
 

@@ -23,8 +23,8 @@ from .server import free_port
 
 # WebKitGTK's own small browser, from Debian's libwebkit2gtk-4.1-0 (which webkit2gtk-driver depends on).
 MINIBROWSER = next(iter(sorted(Path("/usr/lib").glob("*/webkit2gtk-4.1/MiniBrowser"))), None)
-STARTUP = 60          # seconds a browser may take to start on a busy two-core machine
-WAIT = 10             # seconds a page may take to show what a test waits for
+STARTUP = 60  # seconds a browser may take to start on a busy two-core machine
+WAIT = 10  # seconds a page may take to show what a test waits for
 
 
 def wait_until(condition, timeout: float, what: str):
@@ -41,12 +41,13 @@ def wait_until(condition, timeout: float, what: str):
 
 # --- the engines ------------------------------------------------------------------------------------
 
+
 class Browser:
     """One browser window, driven by WebDriver commands. Scripts run in the page's own world (they see and
     may replace what the page's script sees, e.g. `window.fetch`); a script returning a promise is awaited."""
 
     name: str
-    native_touch: bool      # WebDriver actions with pointerType "touch" reach the page as touch input
+    native_touch: bool  # WebDriver actions with pointerType "touch" reach the page as touch input
 
     def go(self, url: str) -> None: ...
     def reload(self) -> None: ...
@@ -84,11 +85,14 @@ class Xvfb:
 
     def __init__(self):
         read, write = os.pipe()
-        self.process = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x1024x24",
-                                         "-nolisten", "tcp"], pass_fds=[write], stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+            pass_fds=[write],
+            stderr=subprocess.DEVNULL,
+        )
         os.close(write)
         with os.fdopen(read, "rb") as said:
-            number = said.readline().strip()         # Xvfb writes its display number once it is ready
+            number = said.readline().strip()  # Xvfb writes its display number once it is ready
         if not number:
             raise RuntimeError("Xvfb did not start")
         self.display = ":" + number.decode()
@@ -109,8 +113,10 @@ def stop(process: subprocess.Popen) -> None:
 
 # MiniBrowser's toolbar is at least 447 px wide, so its window can't be a phone's width: this stylesheet of
 # its own GTK (never the page's: WebKit draws the page's controls itself) shrinks the toolbar's widgets.
-MINIBROWSER_GTK_CSS = "* { font-size: 1px; min-width: 0; min-height: 0; padding: 0; margin: 0; border-width: 0; " \
-                      "-gtk-icon-transform: scale(0.1); }\n"
+MINIBROWSER_GTK_CSS = (
+    "* { font-size: 1px; min-width: 0; min-height: 0; padding: 0; margin: 0; border-width: 0; "
+    "-gtk-icon-transform: scale(0.1); }\n"
+)
 
 
 class WebKit(Browser):
@@ -129,13 +135,20 @@ class WebKit(Browser):
         (self.home / "gtk-3.0").mkdir()
         (self.home / "gtk-3.0" / "gtk.css").write_text(MINIBROWSER_GTK_CSS)
         port = free_port()
-        env = {**os.environ, "DISPLAY": display, "XDG_CONFIG_HOME": str(self.home),
-               "XDG_DATA_HOME": str(self.home / "data"), "XDG_CACHE_HOME": str(self.home / "cache")}
-        self.process = subprocess.Popen(["WebKitWebDriver", f"--port={port}"], env=env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        env = {
+            **os.environ,
+            "DISPLAY": display,
+            "XDG_CONFIG_HOME": str(self.home),
+            "XDG_DATA_HOME": str(self.home / "data"),
+            "XDG_CACHE_HOME": str(self.home / "cache"),
+        }
+        self.process = subprocess.Popen(
+            ["WebKitWebDriver", f"--port={port}"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         url = f"http://127.0.0.1:{port}"
-        wait_until(lambda: answers(url + "/status") or self.process.poll() is not None, STARTUP,
-                   "WebKitWebDriver to listen")
+        wait_until(
+            lambda: answers(url + "/status") or self.process.poll() is not None, STARTUP, "WebKitWebDriver to listen"
+        )
         options = Options()
         assert MINIBROWSER, "no MiniBrowser: scripts/install-test-tools installs webkit2gtk-driver"
         options.binary_location = str(MINIBROWSER)
@@ -155,6 +168,7 @@ class WebKit(Browser):
 
     def _find(self, selector):
         from selenium.webdriver.common.by import By
+
         return self.driver.find_element(By.CSS_SELECTOR, selector)
 
     def click(self, selector):
@@ -194,7 +208,7 @@ FIREFOX_PREFS = {
     "toolkit.telemetry.reportingpolicy.firstRun": False,
     "app.update.disabledForTesting": True,
     "browser.tabs.warnOnClose": False,
-    "toolkit.legacyUserProfileCustomizations.stylesheets": True,   # the userChrome.css below
+    "toolkit.legacyUserProfileCustomizations.stylesheets": True,  # the userChrome.css below
 }
 # Firefox's window is at least 500 px wide (its toolbars): a phone-sized window needs them gone.
 FIREFOX_CHROME_CSS = ":root, * { min-width: 0 !important; }\n#navigator-toolbox { visibility: collapse !important; }\n"
@@ -214,12 +228,15 @@ class Firefox(Browser):
         port = free_port()
         prefs = {**FIREFOX_PREFS, "marionette.port": port}
         (self.profile / "user.js").write_text(
-            "".join(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n" for k, v in prefs.items()))
+            "".join(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n" for k, v in prefs.items())
+        )
         (self.profile / "chrome").mkdir()
         (self.profile / "chrome" / "userChrome.css").write_text(FIREFOX_CHROME_CSS)
         self.process = subprocess.Popen(
             ["firefox-esr", "--headless", "--marionette", "--profile", str(self.profile), "-no-remote"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         self.marionette = Marionette(host="127.0.0.1", port=port)
         self.marionette.start_session(timeout=STARTUP)
         self.marionette.timeout.script = WAIT
@@ -323,8 +340,11 @@ class Phone:
     def wait(self, condition: str, *args, timeout: float = WAIT, what: str | None = None):
         """Wait until the JavaScript expression `condition` is truthy: its arguments are `args[0]`..., and
         `visible(element)` says whether an element is shown (`visible`)."""
-        return wait_until(lambda: self.js(f"{VISIBLE} const args = arguments; return ({condition});", *args), timeout,
-                          what or condition)
+        return wait_until(
+            lambda: self.js(f"{VISIBLE} const args = arguments; return ({condition});", *args),
+            timeout,
+            what or condition,
+        )
 
     def text(self, selector: str) -> str:
         return self.js("const e = document.querySelector(arguments[0]); return e ? e.innerText : null;", selector)
@@ -335,12 +355,20 @@ class Phone:
         return self.js(VISIBLE + "return visible(document.querySelector(arguments[0]));", selector)
 
     def see(self, text: str, selector: str = "main", timeout: float = WAIT) -> None:
-        self.wait("(document.querySelector(args[0]) || {innerText: ''}).innerText.includes(args[1])",
-                  selector, text, timeout=timeout, what=f"{text!r} in {selector} on {self.engine}")
+        self.wait(
+            "(document.querySelector(args[0]) || {innerText: ''}).innerText.includes(args[1])",
+            selector,
+            text,
+            timeout=timeout,
+            what=f"{text!r} in {selector} on {self.engine}",
+        )
 
     def see_shown(self, selector: str, shown: bool = True, timeout: float = WAIT) -> None:
-        wait_until(lambda: self.visible(selector) == shown, timeout,
-                   f"{selector} {'shown' if shown else 'hidden'} on {self.engine}")
+        wait_until(
+            lambda: self.visible(selector) == shown,
+            timeout,
+            f"{selector} {'shown' if shown else 'hidden'} on {self.engine}",
+        )
 
     def click(self, selector: str) -> None:
         self.browser.click(selector)
@@ -350,8 +378,11 @@ class Phone:
         self.browser.type(selector, text)
 
     def center(self, selector: str) -> tuple[int, int]:
-        box = self.js("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
-                      "return [r.left + r.width / 2, r.top + r.height / 2];", selector)
+        box = self.js(
+            "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+            "return [r.left + r.width / 2, r.top + r.height / 2];",
+            selector,
+        )
         return round(box[0]), round(box[1])
 
     def shot(self, name: str) -> None:
@@ -372,8 +403,9 @@ class Phone:
         if selector:
             x, y = self.center(selector)
             steps.insert(0, {"type": "pointerMove", "x": x, "y": y, "duration": 0})
-        self.browser.actions([{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
-                               "actions": steps}])
+        self.browser.actions(
+            [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": steps}]
+        )
 
     def finger(self, action: str, selector: str | None = None) -> None:
         """A finger put down on `selector`'s middle ("down"), or lifted where it is ("up").
@@ -389,8 +421,9 @@ class Phone:
             if action == "down":
                 x, y = self.center(selector)
                 steps = [{"type": "pointerMove", "x": x, "y": y, "duration": 0}, {"type": "pointerDown", "button": 0}]
-            self.browser.actions([{"type": "pointer", "id": "finger", "parameters": {"pointerType": "touch"},
-                                   "actions": steps}])
+            self.browser.actions(
+                [{"type": "pointer", "id": "finger", "parameters": {"pointerType": "touch"}, "actions": steps}]
+            )
             return
         if action == "down":
             x, y = self.center(selector)
@@ -407,7 +440,7 @@ class Phone:
         self.go(url)
         self.fill("#name", name)
         self.click("button.primary[type=submit]")
-        self.see(name, ".topbar .who")           # the game's page, loaded in place of the join page
+        self.see(name, ".topbar .who")  # the game's page, loaded in place of the join page
         self.loaded()
 
     def is_encryptor(self) -> bool:
@@ -425,11 +458,16 @@ class Phone:
 
     def api(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
         """The phone's own JSON API call (its seat cookie and CSRF token), as its page's script makes one."""
-        return self.js("""const [method, path, body] = arguments;
+        return self.js(
+            """const [method, path, body] = arguments;
             const csrf = document.querySelector('meta[name="csrf-token"]').content;
             return fetch(path, {method, credentials: "same-origin", headers: {"Content-Type": "application/json",
                                 "X-CSRFToken": csrf}, body: body === null ? undefined : JSON.stringify(body)})
-              .then((r) => r.json().then((json) => [r.status, json]));""", method, path, body)
+              .then((r) => r.json().then((json) => [r.status, json]));""",
+            method,
+            path,
+            body,
+        )
 
 
 VISIBLE = """
@@ -459,6 +497,7 @@ TOUCH_UP = """
 
 
 # --- a game with one phone in an engine ---------------------------------------------------------------
+
 
 class EngineGame(ApiGame):
     """A four-player game on `server`: the `phone` takes the seat of `name`, by its team's join page, the

@@ -29,8 +29,11 @@ def sees(viewer, t) -> dict[str, bool]:
     """Which of a transmission's code (on the board) and guesses `viewer` may see now: all once it is
     revealed; before, a team its own guess only (its Encryptor's code is the Encryptor's alone: `own_code`)."""
     team = team_of(viewer)
-    return {"code": t.resolved, "decryption": t.resolved or team == t.team,
-            "interception": t.resolved or team == other(t.team)}
+    return {
+        "code": t.resolved,
+        "decryption": t.resolved or team == t.team,
+        "interception": t.resolved or team == other(t.team),
+    }
 
 
 def own_code(game, viewer):
@@ -63,7 +66,7 @@ def versions_seen(events: list[dict], viewer) -> list[int]:
     for the table, spectators and links). The log keeps a team's latest draft of each transmission and latest
     text of each note only: such an event says how many of them its team had saved (`ordinal`), the replaced
     ones included."""
-    public, private, seen, teams, after = 0, {}, {}, {}, []   # seen: seat -> private events it saw; teams: seat -> team
+    public, private, seen, teams, after = 0, {}, {}, {}, []  # seen: seat -> private events it saw; teams: seat -> team
     for e in events:
         team = private_to(e)
         if team is not None:
@@ -88,22 +91,22 @@ class Oracle:
     def __init__(self, events: list[dict]):
         self.events = list(events)
         self.game = replay(self.events)
-        self.dealt: dict[str, list[str]] = {}          # this match: every word each team held
+        self.dealt: dict[str, list[str]] = {}  # this match: every word each team held
         for e in self.events:
             if e["type"] == "rematch_started":
-                self.dealt = {}                        # a rematch deals when it starts
+                self.dealt = {}  # a rematch deals when it starts
             elif e["type"] == "game_started":
                 self.dealt = {t: list(w) for t, w in e["keywords"].items()}
             elif e["type"] == "keyword_swapped":
                 self.dealt[e["team"]].append(e["word"])
-        self.notes: list[tuple[int, str, str]] = []    # (match, team, text) of every note ever written
+        self.notes: list[tuple[int, str, str]] = []  # (match, team, text) of every note ever written
         match = 1
         for e in self.events:
             if e["type"] == "rematch_started":
                 match += 1
             elif e["type"] == "note_written" and e["text"]:
                 self.notes.append((match, e["team"], e["text"]))
-        self.withdrawn: dict[str, int] = {}            # a clue taken back -> the Encryptor who wrote it
+        self.withdrawn: dict[str, int] = {}  # a clue taken back -> the Encryptor who wrote it
         for i, e in enumerate(self.events):
             if e["type"] == "entry_taken_back" and e["entry"] == "clues":
                 t = replay(self.events[:i]).round.transmissions[e["transmission"]]
@@ -129,15 +132,18 @@ class Oracle:
                     hidden.update({w: f"{t}'s {'keyword' if w in now else 'swapped-out keyword'} {w}" for w in words})
         for r in g.rounds:
             for t in r.transmissions.values():
-                visible = t.resolved or (g.phase == PLAYING and r.current is t) or (
-                    v.kind == "seat" and v.seat == t.encryptor)
+                visible = (
+                    t.resolved
+                    or (g.phase == PLAYING and r.current is t)
+                    or (v.kind == "seat" and v.seat == t.encryptor)
+                )
                 if t.clues and not visible:
                     hidden.update({c: f"{t.team}'s unopened clue {c}" for c in t.clues})
         announced = {c for r in g.rounds for t in r.transmissions.values() for c in t.clues or ()}
         for clue, seat in self.withdrawn.items():
             if clue not in announced and not (v.kind == "seat" and v.seat == seat):
                 hidden[clue] = f"a clue the table took back ({clue})"
-        for match, t, text in self.notes:              # a team's notes: its players', this match; nobody else's
+        for match, t, text in self.notes:  # a team's notes: its players', this match; nobody else's
             if not (t == team and match == g.match):
                 hidden[text] = f"{t}'s note {text} of match {match}"
         if g.phase == KEYWORD_GUESSING:
@@ -153,8 +159,11 @@ class Oracle:
         for r in g.rounds:
             for t in r.transmissions.values():
                 shown = sees(v, t)
-                out |= {guess.code for part, guess in (("decryption", t.decryption), ("interception", t.interception))
-                        if shown[part]}
+                out |= {
+                    guess.code
+                    for part, guess in (("decryption", t.decryption), ("interception", t.interception))
+                    if shown[part]
+                }
                 if shown["code"] or (v.kind == "seat" and v.seat == t.encryptor):
                     out.add(t.code)
         if g.correction:
@@ -170,8 +179,11 @@ class Oracle:
 
 def code_like(value) -> bool:
     if isinstance(value, list) and len(value) == 3:
-        return all((isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 4)
-                   or (isinstance(x, str) and x.strip() in ("1", "2", "3", "4")) for x in value)
+        return all(
+            (isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 4)
+            or (isinstance(x, str) and x.strip() in ("1", "2", "3", "4"))
+            for x in value
+        )
     return isinstance(value, str) and bool(CODE_STRING.match(value))
 
 

@@ -22,8 +22,8 @@ from pathlib import Path
 from .server import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
-README_ADDRESS = "192.168.1.20"        # the LAN address in the README's example
-WAIT = 30                              # seconds a server may take to answer (a busy two-core machine)
+README_ADDRESS = "192.168.1.20"  # the LAN address in the README's example
+WAIT = 30  # seconds a server may take to answer (a busy two-core machine)
 
 
 def readme_commands() -> list[str]:
@@ -31,7 +31,9 @@ def readme_commands() -> list[str]:
     section = re.search(r"^### HTTPS\n(.*?)^#{2,3} ", (ROOT / "README.md").read_text(), re.S | re.M).group(1)
     lines = []
     for block in re.findall(r"```sh\n(.*?)```", section, re.S):
-        lines += [line.split(" #")[0].strip() for line in block.splitlines() if line.strip() and not line.startswith("#")]
+        lines += [
+            line.split(" #")[0].strip() for line in block.splitlines() if line.strip() and not line.startswith("#")
+        ]
     return lines
 
 
@@ -67,14 +69,25 @@ class ServedApp:
         # `python -m companion.serve` (checked by test_the_readme_recipe_is_what_the_tests_run).
         settings = dict(word.split("=", 1) for word in readme_command("PUBLIC_URL=")[:-1])
         settings["PUBLIC_URL"] = public_url
-        self.env = {**os.environ, **settings, "PORT": str(port), "DATABASE_URL": database_url,
-                    "SECRET_KEY": "https-test", "WORKERS": "2"}
+        self.env = {
+            **os.environ,
+            **settings,
+            "PORT": str(port),
+            "DATABASE_URL": database_url,
+            "SECRET_KEY": "https-test",
+            "WORKERS": "2",
+        }
         self.process = None
 
     def __enter__(self):
-        self.process = subprocess.Popen([sys.executable, "-m", "companion.serve"], cwd=ROOT, env=self.env,
-                                        start_new_session=True, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.PIPE)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "companion.serve"],
+            cwd=ROOT,
+            env=self.env,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         wait_until_answers(f"http://127.0.0.1:{self.port}/healthz", process=self.process)
         return self
 
@@ -95,8 +108,10 @@ class Caddy:
         # Caddy's data folder is ~/.local/share/caddy: a HOME of the test's own.
         self.env = {**{k: v for k, v in os.environ.items() if not k.startswith("XDG_")}, "HOME": str(folder)}
         words = readme_command("caddy reverse-proxy --from https://")
-        self.command = [word.replace(README_ADDRESS, "127.0.0.1").replace(":8443", f":{self.port}")
-                        .replace(":8000", f":{app_port}") for word in words]
+        self.command = [
+            word.replace(README_ADDRESS, "127.0.0.1").replace(":8443", f":{self.port}").replace(":8000", f":{app_port}")
+            for word in words
+        ]
         self.process = None
 
     @property
@@ -108,8 +123,14 @@ class Caddy:
         return ssl.create_default_context(cafile=str(self.root_certificate))
 
     def __enter__(self):
-        self.process = subprocess.Popen(self.command, env=self.env, cwd=self.folder, start_new_session=True,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.process = subprocess.Popen(
+            self.command,
+            env=self.env,
+            cwd=self.folder,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         try:
             deadline = time.monotonic() + WAIT
             while not self.root_certificate.exists():
@@ -127,8 +148,13 @@ class Caddy:
         if not self.root_certificate.exists():
             return
         # Run as root, Caddy adds its root to the system's trust store: take it out again.
-        subprocess.run(["caddy", "untrust", "--cert", str(self.root_certificate)], env=self.env,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        subprocess.run(
+            ["caddy", "untrust", "--cert", str(self.root_certificate)],
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        )
 
 
 def chromium_home_trusting(certificate: Path, home: Path) -> Path:
@@ -137,8 +163,9 @@ def chromium_home_trusting(certificate: Path, home: Path) -> Path:
     nssdb = home / ".pki" / "nssdb"
     nssdb.mkdir(parents=True, exist_ok=True)
     subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-N", "--empty-password"], check=True)
-    subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "proxy-root", "-i",
-                    str(certificate)], check=True)
+    subprocess.run(
+        ["certutil", "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "proxy-root", "-i", str(certificate)], check=True
+    )
     return home
 
 
@@ -150,27 +177,62 @@ class Nginx:
         self.port, self.folder = free_port(), folder
         self.url = f"https://127.0.0.1:{self.port}"
         self.certificate, key = folder / "cert.pem", folder / "key.pem"
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
-                        "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                        "-keyout", str(key), "-out", str(self.certificate)], check=True, capture_output=True)
+        subprocess.run(
+            [
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:P-256",
+                "-nodes",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=127.0.0.1",
+                "-addext",
+                "subjectAltName=IP:127.0.0.1",
+                "-keyout",
+                str(key),
+                "-out",
+                str(self.certificate),
+            ],
+            check=True,
+            capture_output=True,
+        )
         server = (ROOT / "docs" / "nginx.conf").read_text()
-        server = (server.replace("listen 443 ssl", f"listen 127.0.0.1:{self.port} ssl")
-                  .replace("127.0.0.1:8000", f"127.0.0.1:{app_port}")
-                  .replace("/etc/ssl/decrypto/fullchain.pem", str(self.certificate))
-                  .replace("/etc/ssl/decrypto/privkey.pem", str(key)))
+        server = (
+            server.replace("listen 443 ssl", f"listen 127.0.0.1:{self.port} ssl")
+            .replace("127.0.0.1:8000", f"127.0.0.1:{app_port}")
+            .replace("/etc/ssl/decrypto/fullchain.pem", str(self.certificate))
+            .replace("/etc/ssl/decrypto/privkey.pem", str(key))
+        )
         (folder / "nginx.conf").write_text(
             f"pid {folder}/nginx.pid;\nerror_log {folder}/error.log;\nevents {{}}\n"
             f"http {{\n  access_log off;\n  client_body_temp_path {folder};\n  proxy_temp_path {folder};\n"
-            f"{server}\n}}\n")
+            f"{server}\n}}\n"
+        )
         self.process = None
 
     def trusting(self) -> ssl.SSLContext:
         return ssl.create_default_context(cafile=str(self.certificate))
 
     def __enter__(self):
-        self.process = subprocess.Popen([shutil.which("nginx") or "/usr/sbin/nginx", "-p", str(self.folder),
-                                         "-c", str(self.folder / "nginx.conf"), "-g", "daemon off;"],
-                                        start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.process = subprocess.Popen(
+            [
+                shutil.which("nginx") or "/usr/sbin/nginx",
+                "-p",
+                str(self.folder),
+                "-c",
+                str(self.folder / "nginx.conf"),
+                "-g",
+                "daemon off;",
+            ],
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         wait_until_answers(f"{self.url}/healthz", self.trusting(), self.process)
         return self
 

@@ -30,24 +30,43 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         # The bots of the load and crash tests all play from 127.0.0.1: no per-address rate limits.
-        self.env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "crash-test",
-                    "PUBLIC_URL": self.url, "RATE_LIMITS": "off"}
-        self.workers, self.worker_class = workers, worker_class    # "gevent" as in production, for streams
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "SECRET_KEY": "crash-test",
+            "PUBLIC_URL": self.url,
+            "RATE_LIMITS": "off",
+        }
+        self.workers, self.worker_class = workers, worker_class  # "gevent" as in production, for streams
         self.app = app
         self.process = None
-        self.open_files: int | None = None      # the server's limit on open files, soft and hard (`ulimit -n`)
+        self.open_files: int | None = None  # the server's limit on open files, soft and hard (`ulimit -n`)
 
     def start(self, timeout: float = 30, access_log: bool = False) -> None:
         """`access_log`: gunicorn's access log on, in `self.process.stderr` with its error log."""
         gunicorn = Path(sys.executable).parent / "gunicorn"
         self.process = subprocess.Popen(
-            [str(gunicorn), "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
-             "--worker-class", self.worker_class,
-             *(["--access-logfile", "/dev/stderr"] if access_log else []), "--chdir", str(ROOT), self.app],
-            env=self.env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            preexec_fn=self._limit_open_files if self.open_files else None)
+            [
+                str(gunicorn),
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                str(self.workers),
+                "--worker-class",
+                self.worker_class,
+                *(["--access-logfile", "/dev/stderr"] if access_log else []),
+                "--chdir",
+                str(ROOT),
+                self.app,
+            ],
+            env=self.env,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            preexec_fn=self._limit_open_files if self.open_files else None,
+        )
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:     # wait until it answers, not a fixed time
+        while time.monotonic() < deadline:  # wait until it answers, not a fixed time
             try:
                 if self.request("GET", "/healthz")[0] == 200:
                     return

@@ -36,8 +36,14 @@ class Audit:
         headings = page.locator("h1").count()
         if headings != 1:
             problems.append(f"{headings} h1 elements (a page has exactly one)")
-        results = AXE.run(page, options={"runOnly": {"type": "tag", "values": WCAG_22_AA}, "rules": EXTRA_RULES,
-                                         "resultTypes": ["violations", "incomplete"]}).response
+        results = AXE.run(
+            page,
+            options={
+                "runOnly": {"type": "tag", "values": WCAG_22_AA},
+                "rules": EXTRA_RULES,
+                "resultTypes": ["violations", "incomplete"],
+            },
+        ).response
         # What axe could not decide counts too, but for contrast over a gradient (the try-out bar's
         # stripes), which it can't measure: those colours were checked by hand.
         undecided = [r for r in results["incomplete"] if r["id"] != "color-contrast"]
@@ -58,8 +64,9 @@ class Host:
         self.table, self.base, self.token = table, f"{base_url}/api/games/{game_id}", token
 
     def post(self, command: str, **body) -> dict:
-        answer = self.table.context.request.post(f"{self.base}/{command}", data=body,
-                                                 headers={"Authorization": f"Bearer {self.token}"})
+        answer = self.table.context.request.post(
+            f"{self.base}/{command}", data=body, headers={"Authorization": f"Bearer {self.token}"}
+        )
         assert answer.ok, answer.json()
         return answer.json()
 
@@ -112,7 +119,7 @@ def three_player_try_out(solo: Phone, url: str, audit: Audit) -> None:
 
     sit(0)
     api = ApiSession(solo, url, page.url.rsplit("/", 1)[1])
-    for number in range(1, 6):    # the team decrypts every code and is never intercepted: it wins
+    for number in range(1, 6):  # the team decrypts every code and is never intercepted: it wins
         encryptor_seat = encryptor()
         code = api.view()["you"]["code"]
         decoder = 1 - encryptor_seat
@@ -237,8 +244,9 @@ def test_every_page_in_every_phase_passes_axe_wcag_22_aa(browser, live_server, l
     api[enc["black"]].post("clues", clues=["ripple", "fin", "spire"])
     doing(phones[dec["white"]], "decrypt")
     expect(line).not_to_have_text(before)
-    assert waiting.evaluate("document.getElementById('task-line') === window.taskLine"), \
+    assert waiting.evaluate("document.getElementById('task-line') === window.taskLine"), (
         "live.js replaced the aria-live task line: screen readers would not announce the new task"
+    )
 
     audit(phones[dec["white"]].page, "play: decrypt")
     doing(phones[enc["white"]], "encryptor_waits")
@@ -264,7 +272,7 @@ def test_every_page_in_every_phase_passes_axe_wcag_22_aa(browser, live_server, l
     api["Grace"].post("answer-correction", accept=True)
     doing(phones["Linus"], "wait_for_correction")
     audit(phones["Linus"].page, "play: correction confirmed, waiting")
-    table.locator("#fix-a-mistake summary").click()     # its heading says a correction can be withdrawn there
+    table.locator("#fix-a-mistake summary").click()  # its heading says a correction can be withdrawn there
     expect(table.locator("#fix-a-mistake")).to_have_attribute("open", "")
     audit(table, "table: correction pending, tools open")
     host.post("withdraw-correction")
@@ -274,18 +282,18 @@ def test_every_page_in_every_phase_passes_axe_wcag_22_aa(browser, live_server, l
     link = host.post("seat-link", seat=seat)["seat_link"]["token"]
     expect(table.locator("#seat-links .seat-link")).to_be_visible()
     audit(table, "table: seat link shown")
-    expect(phones["Ada"].page.locator(".seat-alert")).to_be_visible()      # Alan's team sees it at once
+    expect(phones["Ada"].page.locator(".seat-alert")).to_be_visible()  # Alan's team sees it at once
     audit(phones["Ada"].page, "play: a seat link of the team")
     new_phone = Phone(browser, "Alan")
     still(new_phone.page)
     new_phone.page.goto(f"{url}/seat/{link}")
     audit(new_phone.page, "seat link page")
-    new_phone.page.locator("form.stack button.primary").click()           # it waits for White
+    new_phone.page.locator("form.stack button.primary").click()  # it waits for White
     expect(phones["Ada"].page.locator(".let-in")).to_be_visible()
     audit(new_phone.page, "seat link page: waiting")
     audit(phones["Ada"].page, "play: a new phone waits for the team")
     new_phone.close()
-    phones["Ada"].page.locator(".let-in form").nth(1).locator("button").click()   # not Alan's: sent away
+    phones["Ada"].page.locator(".let-in form").nth(1).locator("button").click()  # not Alan's: sent away
     expect(phones["Ada"].page.locator(".let-in")).to_have_count(0)
 
     api[dec["black"]].post("guess", code=codes["black"], confirm=True)
@@ -369,7 +377,7 @@ def test_the_table_screen_announces_each_round_and_each_reveal_once(browser, liv
 
     for team in ("white", "black"):
         game.announce(team)
-    expect(table.locator(".big-clues li")).to_have_count(3)          # the screen changed; the news did not
+    expect(table.locator(".big-clues li")).to_have_count(3)  # the screen changed; the news did not
     assert said() == []
     game.transmission("white", decrypted=False)
     expect(table.locator(".last-reveal")).to_contain_text("White's transmission")
@@ -377,15 +385,17 @@ def test_the_table_screen_announces_each_round_and_each_reveal_once(browser, liv
     expect(table.locator(".round-title")).to_contain_text("Round 2 of 8")
     for team in ("white", "black"):
         game.announce(team)
-    game.guess("black", "white", wrong(game.code("white")))           # Black's interception, sealed
+    game.guess("black", "white", wrong(game.code("white")))  # Black's interception, sealed
     expect(table.locator(".stage .guess-status")).to_contain_text("sealed")
     texts = said()
     assert len(texts) == 2, texts
     assert texts[0].startswith("Round 1 · White's transmission. White decrypts") and texts[0].endswith(
-        "+1 Miscommunication for White"), texts[0]
-    assert texts[1].startswith("Round 1 · Black's transmission.") and texts[1].endswith("No token Round 2 of 8"), \
-        texts[1]
-    game.guess("white", "white", game.code("white"))                  # White's decryption: the reveal
+        "+1 Miscommunication for White"
+    ), texts[0]
+    assert texts[1].startswith("Round 1 · Black's transmission.") and texts[1].endswith("No token Round 2 of 8"), texts[
+        1
+    ]
+    game.guess("white", "white", game.code("white"))  # White's decryption: the reveal
     expect(news).to_contain_text("Round 2 · White's transmission. Black intercepts")
     assert len(said()) == 3
     assert table.evaluate("document.getElementById('news') === window.__news"), "the live region was replaced"

@@ -43,30 +43,29 @@ def test_the_lobby_follows_the_game_while_a_remove_button_is_armed(browser, play
         white = table.locator(".lobby .team-white .roster")
         start = table.get_by_role("button", name="Start the game")
         expect(white).to_contain_text("Eve")
-        white.get_by_role("button", name="Remove", exact=True).click()      # one tap: armed, and focused
+        white.get_by_role("button", name="Remove", exact=True).click()  # one tap: armed, and focused
         armed = white.get_by_role("button", name="Tap again to remove Eve")
         expect(armed).to_have_class(ARMED)
         expect(start).to_be_disabled()
 
         seated(host, (("white", "Frank"), ("black", "Grace"), ("black", "Linus")))
-        expect(white).to_contain_text("Frank")                               # the new players show
+        expect(white).to_contain_text("Frank")  # the new players show
         expect(table.locator(".lobby .team-black .roster")).to_contain_text("Linus")
-        expect(start).to_be_enabled()                                        # and Start follows them
-        expect(armed).to_have_class(ARMED)                                   # Eve's button still asks
+        expect(start).to_be_enabled()  # and Start follows them
+        expect(armed).to_have_class(ARMED)  # Eve's button still asks
         expect(armed).to_be_focused()
         shot(table, "armed-remove-after-update-1280")
 
-        table.clock.run_for(4000)                                            # and calms down by itself
+        table.clock.run_for(4000)  # and calms down by itself
         expect(white.get_by_role("button", name="Remove", exact=True).first).to_be_visible()
         expect(table.locator("button.armed")).to_have_count(0)
-        expect(white).to_contain_text("Eve")                                 # nothing was removed
+        expect(white).to_contain_text("Eve")  # nothing was removed
     finally:
         table.context.close()
         host.close()
 
 
-def test_a_seat_link_card_goes_once_its_seat_moved_though_its_cancel_button_was_armed(browser, playwright,
-                                                                                     live_server):
+def test_a_seat_link_card_goes_once_its_seat_moved_though_its_cancel_button_was_armed(browser, playwright, live_server):
     host = Host(playwright, live_server.url)
     seated(host)
     host.post("start")
@@ -80,8 +79,8 @@ def test_a_seat_link_card_goes_once_its_seat_moved_though_its_cancel_button_was_
         expect(card.get_by_role("button", name="Tap again to cancel Alan's link")).to_have_class(ARMED)
         shot(table, "armed-cancel-link-1280")
 
-        host.post("claim-seat", link)                       # Alan's new phone takes the seat: the link is spent
-        expect(card).to_have_count(0)                       # its card and QR code go at once
+        host.post("claim-seat", link)  # Alan's new phone takes the seat: the link is spent
+        expect(card).to_have_count(0)  # its card and QR code go at once
         expect(table.locator("button.armed")).to_have_count(0)
     finally:
         table.context.close()
@@ -89,23 +88,24 @@ def test_a_seat_link_card_goes_once_its_seat_moved_though_its_cancel_button_was_
 
 
 def test_an_open_fix_a_mistake_panel_shows_current_options_and_an_armed_skip_never_skips_someone_else(
-        browser, playwright, live_server):
+    browser, playwright, live_server
+):
     host = Host(playwright, live_server.url)
     seated(host)
     host.post("start")
     table = table_screen(browser, host)
     try:
         panel = table.locator("details.host-tools")
-        panel.locator("summary").click()                    # open, and the focus on its summary
+        panel.locator("summary").click()  # open, and the focus on its summary
         skip_white = table.get_by_role("button", name=re.compile(r"stepped away: the next White player"))
         skip_black = table.get_by_role("button", name=re.compile(r"stepped away: the next Black player"))
         expect(skip_white).to_be_visible()
         expect(skip_black).to_be_visible()
 
         host.player("white", True).post("clues", clues=["whitex", "whitey", "whitez"])
-        expect(skip_white).to_have_count(0)                 # White announced: nobody to skip there any more
+        expect(skip_white).to_have_count(0)  # White announced: nobody to skip there any more
         expect(skip_black).to_be_visible()
-        expect(panel).to_have_attribute("open", "")        # the panel the host opened stays open
+        expect(panel).to_have_attribute("open", "")  # the panel the host opened stays open
         expect(panel.locator("summary")).to_be_focused()
 
         def black_encryptor() -> str:
@@ -113,20 +113,20 @@ def test_an_open_fix_a_mistake_panel_shows_current_options_and_an_armed_skip_nev
             return next(p["name"] for p in host.view()["teams"]["black"]["players"] if p["seat"] == seat)
 
         first = black_encryptor()
-        skip_black.click()                                  # one tap: armed, naming Black's Encryptor
+        skip_black.click()  # one tap: armed, naming Black's Encryptor
         expect(table.get_by_role("button", name=f"Tap again to skip {first}")).to_have_class(ARMED)
         shot(table, "armed-skip-1280")
-        host.post("skip-encryptor", team="black")           # meanwhile skipped from elsewhere: another target
+        host.post("skip-encryptor", team="black")  # meanwhile skipped from elsewhere: another target
         second = black_encryptor()
         assert second != first
         expect(skip_black).to_contain_text(f"{second} stepped away")
-        expect(table.locator("button.armed")).to_have_count(0)   # so the next tap only arms it
+        expect(table.locator("button.armed")).to_have_count(0)  # so the next tap only arms it
         skip_black.click()
         expect(table.get_by_role("button", name=f"Tap again to skip {second}")).to_have_class(ARMED)
         assert black_encryptor() == second
 
         host.player("black", True).post("clues", clues=["blackx", "blacky", "blackz"])
-        expect(skip_black).to_have_count(0)                 # announced: gone, nothing armed
+        expect(skip_black).to_have_count(0)  # announced: gone, nothing armed
         expect(table.locator("button.armed")).to_have_count(0)
         expect(table.locator("#board")).to_contain_text("reads the clues")
     finally:

@@ -85,14 +85,18 @@ class Host:
         self.players: dict[str, ApiSession | Seat] = {}
 
     def post(self, command: str, token: str | None = None, **body) -> dict:
-        answer = self.request.post(f"{self.base}/api/games/{self.id}/{command}", data=body,
-                                   headers={"Authorization": f"Bearer {token or self.tokens['host']}"})
+        answer = self.request.post(
+            f"{self.base}/api/games/{self.id}/{command}",
+            data=body,
+            headers={"Authorization": f"Bearer {token or self.tokens['host']}"},
+        )
         assert answer.ok, answer.text()
         return answer.json()
 
     def view(self, token: str | None = None) -> dict:
-        return self.request.get(f"{self.base}/api/games/{self.id}",
-                                headers={"Authorization": f"Bearer {token or self.tokens['host']}"}).json()
+        return self.request.get(
+            f"{self.base}/api/games/{self.id}", headers={"Authorization": f"Bearer {token or self.tokens['host']}"}
+        ).json()
 
     def join(self, team: str, name: str) -> None:
         """A player without a browser: seated through the API."""
@@ -161,7 +165,7 @@ def seated(browser, host: Host, *scripts: str) -> Phone:
     host.join("white", "Alan")
     host.join("black", "Grace")
     host.join("black", "Linus")
-    phone.page.evaluate("window.__samePage = true")          # gone if the page ever reloads
+    phone.page.evaluate("window.__samePage = true")  # gone if the page ever reloads
     return phone
 
 
@@ -197,23 +201,23 @@ def test_without_a_wake_lock_a_muted_looping_video_keeps_the_phone_awake(browser
     box = video.bounding_box()
     assert box["width"] * box["height"] >= 0.9 * page.viewport_size["width"] * page.viewport_size["height"]
 
-    page.evaluate("__setHidden(true)")                       # the phone put away: let it sleep
+    page.evaluate("__setHidden(true)")  # the phone put away: let it sleep
     page.wait_for_function(PAUSED)
-    page.evaluate("__setHidden(false)")                      # and taken out again
+    page.evaluate("__setHidden(false)")  # and taken out again
     page.wait_for_function(PLAYING, timeout=10_000)
 
     host.misread_round()
-    host.misread_round()                                     # White misread twice: Black wins
+    host.misread_round()  # White misread twice: Black wins
     game_over(phone)
     page.wait_for_function(PAUSED)
     assert page.locator("video").count() == 1
     assert {urlsplit(r.url).path for r in awake_files(phone)} == {"/static/awake.webm"}
 
-    host.post("rematch")                                     # back to the lobby, then a new game on the same page:
-    host.post("start")                                       # no tap needed
+    host.post("rematch")  # back to the lobby, then a new game on the same page:
+    host.post("start")  # no tap needed
     in_game(phone)
     page.wait_for_function(PLAYING, timeout=10_000)
-    assert page.locator("video").count() == 1                # the same video again
+    assert page.locator("video").count() == 1  # the same video again
     phone.close()
     host.close()
 
@@ -226,15 +230,15 @@ def test_the_wake_lock_is_held_from_the_start_to_the_end_of_the_game(browser, pl
     def lock():
         return page.evaluate("({...window.__wakeLock})")
 
-    assert lock() == {"requests": 0, "releases": 0, "held": 0}     # not in the lobby
+    assert lock() == {"requests": 0, "releases": 0, "held": 0}  # not in the lobby
     host.post("start")
     in_game(phone)
     page.wait_for_function("() => window.__wakeLock.held === 1")
-    assert lock() == {"requests": 1, "releases": 0, "held": 1}      # without a tap
+    assert lock() == {"requests": 1, "releases": 0, "held": 1}  # without a tap
 
-    page.evaluate("__setHidden(true)")                             # the browser lets go of it
+    page.evaluate("__setHidden(true)")  # the browser lets go of it
     assert lock()["held"] == 0
-    page.evaluate("__setHidden(false)")                            # asked for again
+    page.evaluate("__setHidden(false)")  # asked for again
     page.wait_for_function("() => window.__wakeLock.held === 1")
     assert lock() == {"requests": 2, "releases": 0, "held": 1}
 
@@ -258,8 +262,7 @@ def cues(page) -> dict:
     return page.evaluate("({...window.__cues})")
 
 
-def test_a_phone_calls_its_player_when_their_turn_comes_and_the_table_only_if_asked(browser, playwright,
-                                                                                    live_server):
+def test_a_phone_calls_its_player_when_their_turn_comes_and_the_table_only_if_asked(browser, playwright, live_server):
     host = Host(playwright, live_server.url)
     table_context = browser.new_context(viewport=TABLE)
     table_context.add_init_script(CUES)
@@ -272,17 +275,18 @@ def test_a_phone_calls_its_player_when_their_turn_comes_and_the_table_only_if_as
         host.seat(phones[name])
         expect(table.locator(f".team-{team} .roster")).to_contain_text(name)
     for phone in phones.values():
-        phone.page.locator(".topbar .who").tap()              # a player's first tap lets the page play sound
+        phone.page.locator(".topbar .who").tap()  # a player's first tap lets the page play sound
         assert phone.page.get_by_role("switch", name="Sound and vibration when it's your turn").is_checked()
         assert cues(phone.page) == {"vibrations": 0, "notes": 0}
     table_switch = table.get_by_role("switch", name="Play a sound at each new step of the game")
-    assert not table_switch.is_checked()                      # the table screen is silent unless asked
-    plain = browser.new_context(viewport=PHONE, java_script_enabled=False,
-                                storage_state=phones["Ada"].context.storage_state())
+    assert not table_switch.is_checked()  # the table screen is silent unless asked
+    plain = browser.new_context(
+        viewport=PHONE, java_script_enabled=False, storage_state=phones["Ada"].context.storage_state()
+    )
     no_script = plain.new_page()
     no_script.goto(phones["Ada"].page.url)
     expect(no_script.locator(".topbar .who")).to_contain_text("Ada")
-    expect(no_script.locator(".sound-switch")).to_be_hidden()    # it needs the script
+    expect(no_script.locator(".sound-switch")).to_be_hidden()  # it needs the script
     plain.close()
 
     def task(name: str) -> str:
@@ -296,10 +300,12 @@ def test_a_phone_calls_its_player_when_their_turn_comes_and_the_table_only_if_as
 
     table.get_by_role("button", name="Start the game").click()
     expect(table.locator(".round-title")).to_contain_text("Round 1")
-    encryptors = {team: next(n for n in phones if host.players[n] is host.player(team, True))
-                  for team in ("white", "black")}
-    guessers = {team: next(n for n in phones if host.players[n] is host.player(team, False))
-                for team in ("white", "black")}
+    encryptors = {
+        team: next(n for n in phones if host.players[n] is host.player(team, True)) for team in ("white", "black")
+    }
+    guessers = {
+        team: next(n for n in phones if host.players[n] is host.player(team, False)) for team in ("white", "black")
+    }
     # Round 1 begins: each Encryptor's phone calls, once; the others wait, silently.
     for name in phones:
         shows(name, task(name))
@@ -358,7 +364,7 @@ def test_the_late_encryptors_phone_calls_when_the_sand_timer_runs_out(browser, p
     table_context.add_init_script(CUES)
     table = table_context.new_page()
     table.goto(host.urls["table"])
-    table.get_by_role("switch").check()                      # the host wants the table's sounds
+    table.get_by_role("switch").check()  # the host wants the table's sounds
     phones = {}
     for name in ("Ada", "Alan"):
         phones[name] = phone_with(browser, name, CUES)
@@ -371,15 +377,16 @@ def test_the_late_encryptors_phone_calls_when_the_sand_timer_runs_out(browser, p
     late = next(name for name in phones if host.players[name] is host.player("white", True))
     teammate = next(name for name in phones if name != late)
     expect(phones[late].page.locator("#task")).to_have_attribute("data-task", "write_clues")
-    assert cues(phones[late].page) == {"vibrations": 1, "notes": 2}          # the round begins
+    assert cues(phones[late].page) == {"vibrations": 1, "notes": 2}  # the round begins
     expect(table.locator(".round-title")).to_contain_text("Round 1")
     assert cues(table) == {"vibrations": 1, "notes": 2}
 
     host.player("black", True).post("clues", clues=["ripple", "fin", "spire"])
     expect(phones[late].page.locator(".sand-timer")).to_contain_text("Sand timer: you have")
     expect(phones[teammate].page.locator(".sand-timer")).to_contain_text("Sand timer for your Encryptor")
-    expect(phones[late].page.locator(".sand-timer")).to_contain_text("Time is up! Announce your clues now.",
-                                                                      timeout=25_000)
+    expect(phones[late].page.locator(".sand-timer")).to_contain_text(
+        "Time is up! Announce your clues now.", timeout=25_000
+    )
     assert cues(phones[late].page) == {"vibrations": 2, "notes": 4}
     expect(phones[teammate].page.locator(".sand-timer")).to_contain_text("Time is up for White's Encryptor.")
     assert cues(phones[teammate].page) == {"vibrations": 0, "notes": 0}
@@ -391,21 +398,28 @@ def test_the_late_encryptors_phone_calls_when_the_sand_timer_runs_out(browser, p
     host.close()
 
 
-MUTED = "localStorage.setItem('decrypto-sound-phone', 'off');"        # muted on this phone earlier
-ASKS = {"awake and sound": "Tap here to keep this screen awake and hear your turn",
-        "awake": "Tap here to keep this screen awake", "sound": "Tap here to hear your turn"}
+MUTED = "localStorage.setItem('decrypto-sound-phone', 'off');"  # muted on this phone earlier
+ASKS = {
+    "awake and sound": "Tap here to keep this screen awake and hear your turn",
+    "awake": "Tap here to keep this screen awake",
+    "sound": "Tap here to hear your turn",
+}
 
 
-@pytest.mark.parametrize("case,scripts,tapped_in_lobby,asks", [
-    ("no-wake-lock", (NO_WAKE_LOCK,), False, ASKS["awake and sound"]),
-    ("no-wake-lock-muted", (NO_WAKE_LOCK, MUTED), False, ASKS["awake"]),
-    ("wake-lock", (WAKE_LOCK,), False, ASKS["sound"]),
-    ("wake-lock-muted", (WAKE_LOCK, MUTED), False, None),
-    ("no-wake-lock-tapped", (NO_WAKE_LOCK,), True, None),
-    ("wake-lock-tapped", (WAKE_LOCK,), True, None),
-])
+@pytest.mark.parametrize(
+    "case,scripts,tapped_in_lobby,asks",
+    [
+        ("no-wake-lock", (NO_WAKE_LOCK,), False, ASKS["awake and sound"]),
+        ("no-wake-lock-muted", (NO_WAKE_LOCK, MUTED), False, ASKS["awake"]),
+        ("wake-lock", (WAKE_LOCK,), False, ASKS["sound"]),
+        ("wake-lock-muted", (WAKE_LOCK, MUTED), False, None),
+        ("no-wake-lock-tapped", (NO_WAKE_LOCK,), True, None),
+        ("wake-lock-tapped", (WAKE_LOCK,), True, None),
+    ],
+)
 def test_a_phone_asks_for_its_first_tap_when_the_game_starts_only_where_it_needs_one(
-        browser, playwright, live_server, case, scripts, tapped_in_lobby, asks):
+    browser, playwright, live_server, case, scripts, tapped_in_lobby, asks
+):
     """Without the Wake Lock (plain http) the phone stays awake only after a tap, and no phone sounds its cue
     before one: when the game starts, a card across the phone asks for that tap, saying what for, and the
     first tap takes it away. A phone that needs nothing (a Wake Lock and no sound, or a tap already) shows none."""
@@ -415,7 +429,7 @@ def test_a_phone_asks_for_its_first_tap_when_the_game_starts_only_where_it_needs
     card = page.locator(".tap-card")
     if tapped_in_lobby:
         page.locator(".topbar .who").tap()
-    expect(card).to_be_hidden()                                    # not in the lobby
+    expect(card).to_be_hidden()  # not in the lobby
     host.post("start")
     in_game(phone)
     if asks is None:
@@ -433,9 +447,9 @@ def test_a_phone_asks_for_its_first_tap_when_the_game_starts_only_where_it_needs
         card.tap()
         expect(card).to_be_hidden()
         if NO_WAKE_LOCK in scripts:
-            page.wait_for_function(PLAYING, timeout=10_000)          # the tap did what it asked for
+            page.wait_for_function(PLAYING, timeout=10_000)  # the tap did what it asked for
     host.misread_round()
     expect(page.locator(".round .round, .topbar .round")).to_contain_text("Round 2")
-    expect(card).to_be_hidden()                                    # asked once
+    expect(card).to_be_hidden()  # asked once
     phone.close()
     host.close()

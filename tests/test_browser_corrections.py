@@ -16,7 +16,7 @@ from .browser import PHONE, TABLE, ApiSession, Phone, read_qr, refused, shot
 
 pytestmark = pytest.mark.browser
 
-TEAM_OF = {"Ada": "white", "Alan": "white", "Grace": "black", "Linus": "black"}   # in join order
+TEAM_OF = {"Ada": "white", "Alan": "white", "Grace": "black", "Linus": "black"}  # in join order
 OTHER = {"white": "black", "black": "white"}
 
 
@@ -75,8 +75,9 @@ class Tabletop(Driver):
         return self.api[name].post(command, **body)
 
     def who(self, seat: int) -> str:
-        return next(p["name"] for team in OTHER for p in self.view(self.host)["teams"][team]["players"]
-                    if p["seat"] == seat)
+        return next(
+            p["name"] for team in OTHER for p in self.view(self.host)["teams"][team]["players"] if p["seat"] == seat
+        )
 
     def teammate(self, team: str) -> str:
         return self.guesser(team, team)
@@ -103,6 +104,7 @@ class Tabletop(Driver):
 
 # --- 1. a correction of the last reveal ----------------------------------------------------------
 
+
 def test_a_correction_confirmed_by_both_teams_then_one_rejected(browser, live_server):
     game = Tabletop(browser, live_server)
     table, phones = game.table, game.phones
@@ -125,7 +127,7 @@ def test_a_correction_confirmed_by_both_teams_then_one_rejected(browser, live_se
     shot(table, "50-table-fix-a-mistake-1280")
     # While the table is typing, White seals its interception of Black's code: what the table typed stays.
     game.api["Ada"].post("guess", code=wrong(black_code), confirm=True)
-    expect(table.locator(".stage")).to_contain_text("White's interception: sealed")   # the same refresh
+    expect(table.locator(".stage")).to_contain_text("White's interception: sealed")  # the same refresh
     # the table's half-typed correction survives a live update
     expect(table.locator('form.correction-form input[name="decryption"]')).to_have_value(dashed(white_code))
     table.locator('form.correction-form input[name="decryption"]').fill(dashed(white_code))
@@ -146,7 +148,7 @@ def test_a_correction_confirmed_by_both_teams_then_one_rejected(browser, live_se
     grace.page.get_by_role("button", name="Confirm for my team").click()
     phones["Linus"].see(sentence(live_server, TASKS, "wait_for_correction"))
     expect(table.locator(".stage .correction")).to_contain_text("Confirmed by: Black")
-    phones["Ada"].see(answer)                                 # White has not answered yet
+    phones["Ada"].see(answer)  # White has not answered yet
     phones["Alan"].page.get_by_role("button", name="Confirm for my team").click()
 
     expect(table.locator(".team-white .token.miscommunication")).to_contain_text("0 Miscommunications")
@@ -161,7 +163,8 @@ def test_a_correction_confirmed_by_both_teams_then_one_rejected(browser, live_se
     expect(table.locator(".stage")).to_contain_text("White's interception: sealed")
     for phone in phones.values():
         expect(phone.page.locator("#status .team-edge-white .token.miscommunication")).to_contain_text(
-            "0 Miscommunications")
+            "0 Miscommunications"
+        )
         expect(phone.page.locator("#notices")).to_contain_text("Corrected: White's transmission")
     shot(table, "50-table-corrected-1280")
     shot(phones["Ada"].page, "50-phone-corrected-390")
@@ -169,7 +172,7 @@ def test_a_correction_confirmed_by_both_teams_then_one_rejected(browser, live_se
     # Black decrypts; now its reveal is the last one, and White rejects a correction of it.
     game.api[game.teammate("black")].post("guess", code=black_code, confirm=True)
     expect(table.locator(".round-title")).to_contain_text("Round 3 of 8")
-    expect(table.locator("details.host-tools[open]")).to_have_count(0)   # the panel closed after its action
+    expect(table.locator("details.host-tools[open]")).to_have_count(0)  # the panel closed after its action
     game.open_tools()
     form = table.locator("form.correction-form")
     expect(form).to_contain_text(f"round 2, Black's code {dashed(black_code)}")
@@ -190,6 +193,7 @@ def test_a_correction_confirmed_by_both_teams_then_one_rejected(browser, live_se
 
 
 # --- 2. a seat handed to a new phone ----------------------------------------------------------
+
 
 def test_a_seat_moves_to_a_new_phone_by_qr_code(browser, live_server, page_errors):
     page_errors.allow(refused(403, "/play/[\\w-]+"), "the old phone's seat moved: its poll is refused, it reloads")
@@ -215,8 +219,8 @@ def test_a_seat_moves_to_a_new_phone_by_qr_code(browser, live_server, page_error
     expect(new.page.locator("h1")).to_contain_text("Take Alan's seat")
     shot(new.page, "50-seat-page-390")
     new.page.get_by_role("button", name="I am Alan: take the seat").click()
-    expect(new.page.locator("main")).to_contain_text("A phone of your team must let this phone in")   # Ada's phone says
-    expect(table.locator(".seat-link")).to_have_count(0)      # used: the link is spent
+    expect(new.page.locator("main")).to_contain_text("A phone of your team must let this phone in")  # Ada's phone says
+    expect(table.locator(".seat-link")).to_have_count(0)  # used: the link is spent
     game.phones["Ada"].page.get_by_role("button", name="Let Alan's new phone in").click()
     expect(new.page.locator(".topbar .who")).to_contain_text("Alan")
     expect(new.page.locator(".topbar .who")).to_contain_text("White")
@@ -224,7 +228,7 @@ def test_a_seat_moves_to_a_new_phone_by_qr_code(browser, live_server, page_error
     shot(new.page, "50-new-phone-seat-390")
 
     expect(table.locator(".notices")).to_contain_text("Alan's seat moved to a new phone, let in by Ada.")
-    new.page.goto(url)                                        # and can't be used a second time
+    new.page.goto(url)  # and can't be used a second time
     expect(new.page.locator(".error")).to_be_visible()
 
     # The old phone finds out by itself: its next poll is refused and it reloads (reloading it from
@@ -234,8 +238,7 @@ def test_a_seat_moves_to_a_new_phone_by_qr_code(browser, live_server, page_error
     expect(old.page.locator("#keywords")).to_have_count(0)
     expect(old.page.locator(".error")).to_be_visible()
     # the old phone says it has no seat any more
-    expect(old.page.locator(".error")).to_contain_text(
-                      sentence(live_server, REFUSAL_SENTENCES, "seat_gone"))
+    expect(old.page.locator(".error")).to_contain_text(sentence(live_server, REFUSAL_SENTENCES, "seat_gone"))
     shot(old.page, "50-old-phone-after-handoff-390")
 
     # The new phone plays the seat: Alan decrypts White's round-1 code.
@@ -251,29 +254,31 @@ def test_a_seat_moves_to_a_new_phone_by_qr_code(browser, live_server, page_error
 
 # --- 3. a rematch ---------------------------------------------------------------------------
 
+
 def test_a_rematch_through_the_lobby(browser, live_server):
     """A rematch goes back to the lobby: phones follow, a player switches team, the host shuffles the teams
     and sets the sand timer, then starts; fresh keywords, and the Encryptors who waited longest go first."""
     game = Tabletop(browser, live_server)
     table, phones = game.table, game.phones
-    first_keywords = {team: game.api[name].view()["teams"][team]["keywords"]
-                      for name, team in (("Ada", "white"), ("Grace", "black"))}
-    game.open_tools()                                          # Ada stepped away: White's rotation moves on
+    first_keywords = {
+        team: game.api[name].view()["teams"][team]["keywords"] for name, team in (("Ada", "white"), ("Grace", "black"))
+    }
+    game.open_tools()  # Ada stepped away: White's rotation moves on
     game.careful_click("Ada stepped away: the next White player takes the round", "Tap again to skip Ada")
     expect(table.locator(".notices")).to_contain_text("Ada stepped away")
-    game.round(white=(False, False))                           # White misreads...
+    game.round(white=(False, False))  # White misreads...
     game.round()
-    assert {team: game.encryptor(team) for team in OTHER} == {"white": "Alan", "black": "Grace"}   # round 3
-    game.round(white=(False, False))                           # ...twice: Black wins after round 3
+    assert {team: game.encryptor(team) for team in OTHER} == {"white": "Alan", "black": "Grace"}  # round 3
+    game.round(white=(False, False))  # ...twice: Black wins after round 3
     expect(table.locator(".result")).to_contain_text("Black wins!")
     for phone in phones.values():
         phone.see("Black wins!")
-    last_turn = {"Alan": 3, "Grace": 3, "Ada": 2, "Linus": 2}   # the round each last encrypted
+    last_turn = {"Alan": 3, "Grace": 3, "Ada": 2, "Linus": 2}  # the round each last encrypted
 
     table.get_by_role("button", name="Rematch: back to the lobby, same seats").click()
     expect(table.locator(".rematch-intro")).to_contain_text("Rematch: everyone keeps their seat.")
-    expect(table.locator(".lobby .qr")).to_have_count(2)       # newcomers can join
-    for name, phone in phones.items():                         # no phone navigates: they follow by polling
+    expect(table.locator(".lobby .qr")).to_have_count(2)  # newcomers can join
+    for name, phone in phones.items():  # no phone navigates: they follow by polling
         phone.see("Rematch: you keep your seat.")
         expect(phone.page.locator("#keywords li")).to_have_count(0)
     linus = phones["Linus"].page
@@ -282,22 +287,25 @@ def test_a_rematch_through_the_lobby(browser, live_server):
         linus.set_viewport_size(viewport)
         shot(linus, f"51-phone-rematch-lobby-{size}")
     linus.set_viewport_size(PHONE)
-    linus.get_by_role("button", name="Switch to White").click()        # a stray tap moves nobody:
+    linus.get_by_role("button", name="Switch to White").click()  # a stray tap moves nobody:
     armed = linus.get_by_role("button", name="Tap again to switch to White")
     expect(armed).to_have_class(re.compile(r"\barmed\b"))
     expect(linus.locator(".topbar .who")).to_contain_text("Black")
-    armed.click()                                                      # the second does
+    armed.click()  # the second does
     expect(linus.locator(".topbar .who")).to_contain_text("White")
     expect(table.locator(".lobby .team-white .roster li")).to_have_count(3)
-    expect(table.get_by_role("button", name="Start the game")).to_be_disabled()   # 3 against 1
-    for size, viewport in (("1280", TABLE), ("1024", {"width": 1024, "height": 768}),
-                           ("1920", {"width": 1920, "height": 1080})):
+    expect(table.get_by_role("button", name="Start the game")).to_be_disabled()  # 3 against 1
+    for size, viewport in (
+        ("1280", TABLE),
+        ("1024", {"width": 1024, "height": 768}),
+        ("1920", {"width": 1920, "height": 1080}),
+    ):
         table.set_viewport_size(viewport)
         shot(table, f"51-table-rematch-lobby-{size}")
     table.set_viewport_size(TABLE)
 
     table.get_by_role("button", name="Shuffle teams").click()
-    for team in OTHER:                                         # whoever lands where, 2 and 2
+    for team in OTHER:  # whoever lands where, 2 and 2
         expect(table.locator(f".lobby .team-{team} .roster li")).to_have_count(2)
     expect(table.get_by_role("button", name="Start the game")).to_be_enabled()
     table.locator("#timer-seconds").fill("45")
@@ -309,12 +317,12 @@ def test_a_rematch_through_the_lobby(browser, live_server):
     table.get_by_role("button", name="Start the game").click()
     expect(table.locator(".round-title")).to_contain_text("Round 1 of 8")
     expect(table.locator(".team-white .token.miscommunication")).to_contain_text("0 Miscommunications")
-    expect(table.locator(".notices")).to_have_count(0)         # a fresh log for the new game
+    expect(table.locator(".notices")).to_have_count(0)  # a fresh log for the new game
     view = game.api["Ada"].view()
     assert view["match"] == 2 and view["timer_seconds"] == 45
     teams = {p["name"]: team for team in OTHER for p in view["teams"][team]["players"]}
     team_names = {"white": "White", "black": "Black"}
-    for team in OTHER:                                         # the longest wait first, then join order
+    for team in OTHER:  # the longest wait first, then join order
         members = [p["name"] for p in view["teams"][team]["players"]]
         assert game.encryptor(team) == min(members, key=last_turn.get), (team, members)
     for name, phone in phones.items():
@@ -346,15 +354,16 @@ def test_a_rematch_through_the_lobby(browser, live_server):
 
 # --- 4. the sand timer, on fake clocks -----------------------------------------------------------
 
+
 def test_the_sand_timer_counts_down_on_every_screen_without_waiting(browser, live_server):
     service = live_server.server.app.extensions["games"]
     now = [1_700_000_000.0]
-    service.clock = lambda: now[0]                             # the server's clock, which the test moves
+    service.clock = lambda: now[0]  # the server's clock, which the test moves
     game = Tabletop(browser, live_server, timer=30, fake_clock=True)
     table, phones = game.table, game.phones
-    early, late, teammate = phones["Ada"], phones["Grace"], phones["Linus"]   # round 1's Encryptors: Ada, Grace
+    early, late, teammate = phones["Ada"], phones["Grace"], phones["Linus"]  # round 1's Encryptors: Ada, Grace
     expect(late.page.locator("details.secret")).to_have_count(1)
-    expect(table.locator(".sand-timer")).to_have_count(0)     # nobody announced yet
+    expect(table.locator(".sand-timer")).to_have_count(0)  # nobody announced yet
 
     early.reveal_code()
     early.announce(["orbit", "evergreen", "fortress"])
@@ -415,6 +424,7 @@ def test_the_sand_timer_counts_down_on_every_screen_without_waiting(browser, liv
 
 # --- 5. an Encryptor who stepped away ------------------------------------------------------------
 
+
 def test_the_table_skips_an_encryptor_who_stepped_away(browser, live_server):
     game = Tabletop(browser, live_server)
     table, ada, alan = game.table, game.phones["Ada"], game.phones["Alan"]
@@ -440,8 +450,7 @@ def test_the_table_skips_an_encryptor_who_stepped_away(browser, live_server):
     game.close()
 
 
-def test_a_command_refused_as_stale_shows_what_is_current_and_says_why_for_a_while(browser, live_server,
-                                                                                   page_errors):
+def test_a_command_refused_as_stale_shows_what_is_current_and_says_why_for_a_while(browser, live_server, page_errors):
     """The table screen's updates don't get through for a moment, so it still offers to take back White's clues
     after Black announced. The server refuses that tap as `stale`; the page shows the current panel with the
     server's sentence, which goes by itself once the host has had time to read it."""
@@ -458,30 +467,31 @@ def test_a_command_refused_as_stale_shows_what_is_current_and_says_why_for_a_whi
 
     def updates_lost(route):
         if route.request.method == "POST":
-            behind["on"] = False           # the tap goes through, and so does everything after it
+            behind["on"] = False  # the tap goes through, and so does everything after it
         if behind["on"]:
             route.abort()
         else:
             route.continue_()
 
     table.route(re.compile(rf"/table/{re.escape(game.game_id)}(/take-back)?(\?.*)?$"), updates_lost)
-    game.announce("black")                                    # the last entry is now Black's clues
-    table.clock.pause_at(table.evaluate("Date.now()") + 1000)   # time moves when the test says
+    game.announce("black")  # the last entry is now Black's clues
+    table.clock.pause_at(table.evaluate("Date.now()") + 1000)  # time moves when the test says
     store = live_server.server.app.extensions["games"].store
     before = store.events_after(game.game_id)
-    take_back.click()                 # the form names White's clues: the server refuses it as stale
+    take_back.click()  # the form names White's clues: the server refuses it as stale
     tools = table.locator("#host-tools")
     said = tools.locator(".form-error:not(:empty)")
     expect(tools.get_by_role("button", name="Take back Black's clues")).to_be_visible()
     expect(said).to_have_text(
         "Your screen was behind the game: the entry to take back is no longer the one shown. Nothing was "
-        "changed, and your screen now shows the game as it is.")
+        "changed, and your screen now shows the game as it is."
+    )
     assert store.events_after(game.game_id) == before, "the stale tap took back Black's clues"
     shot(table, "52-table-stale-refusal-1280")
     table.clock.run_for(9000)
-    expect(said).to_have_count(1)                             # time to read it
+    expect(said).to_have_count(1)  # time to read it
     table.clock.run_for(1000)
-    expect(said).to_have_count(0)                             # then it goes: the screen is up to date
+    expect(said).to_have_count(0)  # then it goes: the screen is up to date
     expect(tools.get_by_role("button", name="Take back Black's clues")).to_be_visible()
     game.close()
 
@@ -496,7 +506,7 @@ def test_a_phone_one_poll_behind_can_not_seal_over_its_teammates_guess(browser, 
     game.announce("black")
     code = game.code("white")
     grace, linus = game.phones["Grace"].page, game.phones["Linus"].page
-    for page in (grace, linus):          # both phones show round 2's interception form, not round 1's
+    for page in (grace, linus):  # both phones show round 2's interception form, not round 1's
         expect(page.locator(".topbar .round")).to_contain_text("Round 2")
         expect(page.locator("#task-line")).to_contain_text("Intercept:")
         expect(page.get_by_role("button", name="Seal our guess")).to_be_visible()
@@ -506,7 +516,7 @@ def test_a_phone_one_poll_behind_can_not_seal_over_its_teammates_guess(browser, 
 
     def polls_lost(route):
         if route.request.method == "POST":
-            behind["on"] = False           # the tap goes through, and so does everything after it
+            behind["on"] = False  # the tap goes through, and so does everything after it
         if behind["on"]:
             route.abort()
         else:
@@ -517,10 +527,11 @@ def test_a_phone_one_poll_behind_can_not_seal_over_its_teammates_guess(browser, 
     expect(grace.locator("#task-line")).to_contain_text("sealed")
     store = live_server.server.app.extensions["games"].store
     before = store.events_after(game.game_id)
-    expect(linus.get_by_role("button", name="Seal our guess")).to_be_visible()     # still the old form
+    expect(linus.get_by_role("button", name="Seal our guess")).to_be_visible()  # still the old form
     game.phones["Linus"].guess(code)
     expect(linus.locator("main")).to_contain_text(
-        "Your screen was behind the game: the guess for White's code was already sealed by Grace.")
+        "Your screen was behind the game: the guess for White's code was already sealed by Grace."
+    )
     expect(linus.locator("#task-line")).to_contain_text("sealed")
     assert store.events_after(game.game_id) == before, "the stale seal was written"
     shot(linus, "53-phone-stale-seal-390")
@@ -528,6 +539,7 @@ def test_a_phone_one_poll_behind_can_not_seal_over_its_teammates_guess(browser, 
 
 
 # --- 6. careful host buttons ---------------------------------------------------------------------
+
 
 def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_server, page_errors):
     """Remove, skip and cancel a seat link: the first tap names the player (for a few seconds), the second
@@ -547,8 +559,8 @@ def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_
     expect(armed).to_be_visible()
     shot(table, "51-table-confirm-remove-1280")
     remove = roster.get_by_role("button", name="Remove", exact=True)
-    expect(remove).to_be_visible(timeout=8000)                 # it calms down by itself
-    expect(roster).to_contain_text("Eve")                      # nothing was done
+    expect(remove).to_be_visible(timeout=8000)  # it calms down by itself
+    expect(roster).to_contain_text("Eve")  # nothing was done
     remove.click()
     roster.get_by_role("button", name="Tap again to remove Eve").click()
     expect(roster).to_contain_text("Nobody yet")
@@ -561,7 +573,7 @@ def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_
     table = game.table
     game.open_tools()
     table.get_by_role("group", name="A phone died?").get_by_role("button", name="Alan (White)").click()
-    expect(table.locator("details.host-tools[open]")).to_have_count(0)   # the panel closed after its action
+    expect(table.locator("details.host-tools[open]")).to_have_count(0)  # the panel closed after its action
     card = table.locator(".seat-link")
     card.get_by_role("button", name="Not needed: cancel this link").click()
     expect(card.get_by_role("button", name="Tap again to cancel Alan's link")).to_be_visible()
@@ -569,10 +581,10 @@ def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_
     card.get_by_role("button", name="Tap again to cancel Alan's link").click()
     expect(table.locator(".seat-link")).to_have_count(0)
 
-    game.round()                                               # a longer page: the round is far above the panel
+    game.round()  # a longer page: the round is far above the panel
     expect(table.locator(".round-title")).to_contain_text("Round 2 of 8")
     game.open_tools()
-    table.evaluate("window.scrollTo(0, document.body.scrollHeight)")   # the host scrolls down to the panel
+    table.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the host scrolls down to the panel
     skip = "Ada stepped away: the next White player takes the round"
     if game.encryptor("white") != "Ada":
         skip = "Alan stepped away: the next White player takes the round"
@@ -581,11 +593,11 @@ def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_
     expect(table.get_by_role("button", name=f"Tap again to skip {named}")).to_be_visible()
     shot(table, "51-table-confirm-skip-1280")
     board_top = "document.getElementById('board').getBoundingClientRect().top"
-    assert table.evaluate(board_top) < -50                     # the panel is in view, the round is not
+    assert table.evaluate(board_top) < -50  # the panel is in view, the round is not
     table.get_by_role("button", name=f"Tap again to skip {named}").click()
     expect(table.locator(".notices")).to_contain_text(f"{named} stepped away")
     expect(table.locator("details.host-tools[open]")).to_have_count(0)
-    assert abs(table.evaluate(board_top)) < 2                  # scrolled back to the round
+    assert abs(table.evaluate(board_top)) < 2  # scrolled back to the round
     game.close()
 
 

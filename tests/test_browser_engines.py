@@ -29,8 +29,7 @@ SLOW_POLLS = 'companion:create_app({"POLL_INTERVAL_MS": 600000})'
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    server = Server(database_url(tmp_path_factory.mktemp("engines")), workers=2, worker_class="gevent",
-                    app=SLOW_POLLS)
+    server = Server(database_url(tmp_path_factory.mktemp("engines")), workers=2, worker_class="gevent", app=SLOW_POLLS)
     server.start()
     yield server
     server.stop()
@@ -72,8 +71,9 @@ def dashed(code) -> str:
 
 # --- joining, and live updates by the stream -------------------------------------------------------
 
+
 def test_a_phone_joins_and_follows_the_game_by_its_stream(phone, server):
-    game = EngineGame(server.url, phone, "Ada", start=False)       # the others join after Ada's page loaded
+    game = EngineGame(server.url, phone, "Ada", start=False)  # the others join after Ada's page loaded
     phone.see("Linus", "#task")
     phone.see("Alan", "#task")
     phone.shot("lobby")
@@ -84,45 +84,52 @@ def test_a_phone_joins_and_follows_the_game_by_its_stream(phone, server):
     assert phone.js("return document.querySelectorAll('#keywords .secret-word').length") == 4
     assert not phone.visible(CODE)
     phone.shot("encryptor")
-    game.announce("white")                      # through the API, not this page's form: the stream tells it
+    game.announce("white")  # through the API, not this page's form: the stream tells it
     phone.wait("document.querySelector('#task').dataset.task === 'wait_for_clues'", what="Ada's clues shown announced")
     phone.see("Grace (Black): writing…", "#task")
-    game.announce("black")                       # both are ready: White's clues are read first
+    game.announce("black")  # both are ready: White's clues are read first
     phone.wait("document.querySelector('#task').dataset.task === 'encryptor_waits'", what="White's transmission")
-    assert phone.js("return [...document.querySelectorAll('#task .clues li')].map(li => li.innerText)") == \
-        game.view(game.host)["rounds"][-1]["transmissions"]["white"]["clues"]
+    assert (
+        phone.js("return [...document.querySelectorAll('#task .clues li')].map(li => li.innerText)")
+        == game.view(game.host)["rounds"][-1]["transmissions"]["white"]["clues"]
+    )
 
 
 # --- the Encryptor's code: shown for a tap, or while held ----------------------------------------------
+
 
 def test_a_click_shows_the_code_for_five_seconds_and_holding_the_button_shows_it_until_released(phone, server):
     game = EngineGame(server.url, phone, "Ada")
     summary_says(phone, TAP_TO_SHOW)
     assert not phone.visible(CODE)
-    assert not phone.visible(".clue-form .peek")               # the clue labels don't name the keywords either
-    assert phone.visible("#clue1")                             # yet the clues can be typed with the code hidden
+    assert not phone.visible(".clue-form .peek")  # the clue labels don't name the keywords either
+    assert phone.visible("#clue1")  # yet the clues can be typed with the code hidden
 
-    phone.click(SUMMARY)                                       # WebDriver's click: a real press and release
+    phone.click(SUMMARY)  # WebDriver's click: a real press and release
     phone.see_shown(CODE)
     summary_says(phone, "Hiding in")
     digits = phone.js("return [...document.querySelectorAll('.your-code .digit')].map(d => d.innerText)")
     assert [int(d) for d in digits] == game.code("white")
     assert phone.visible(".clue-form .peek")
     phone.shot("code-shown")
-    phone.fill("#clue1", "zqocean")                            # the focus in the form: it still hides on time
-    phone.wait("/Hiding in [1-3] s/.test(document.querySelector(args[0]).innerText)"
-               " && visible(document.querySelector(args[1]))", SUMMARY, CODE,
-               what="the countdown with the code still shown")
+    phone.fill("#clue1", "zqocean")  # the focus in the form: it still hides on time
+    phone.wait(
+        "/Hiding in [1-3] s/.test(document.querySelector(args[0]).innerText)"
+        " && visible(document.querySelector(args[1]))",
+        SUMMARY,
+        CODE,
+        what="the countdown with the code still shown",
+    )
     phone.see_shown(CODE, False)
     summary_says(phone, TAP_TO_SHOW)
     assert phone.js("return document.querySelector('#clue1').value") == "zqocean"
 
     phone.click(SUMMARY)
     phone.see_shown(CODE)
-    phone.click(SUMMARY)                                       # a second tap hides it at once
+    phone.click(SUMMARY)  # a second tap hides it at once
     phone.see_shown(CODE, False, timeout=2)
 
-    phone.mouse("down", SUMMARY)                               # held: shown as long as the button is down
+    phone.mouse("down", SUMMARY)  # held: shown as long as the button is down
     summary_says(phone, HELD)
     assert phone.visible(CODE)
     phone.mouse("up")
@@ -139,7 +146,7 @@ def test_a_tap_shows_the_code_for_five_seconds_and_a_finger_held_shows_it_until_
     phone.finger("down", SUMMARY)
     phone.finger("up")
     phone.see_shown(CODE)
-    phone.see_shown(CODE, False)                               # by itself, five seconds after the tap
+    phone.see_shown(CODE, False)  # by itself, five seconds after the tap
     summary_says(phone, TAP_TO_SHOW)
 
     phone.finger("down", SUMMARY)
@@ -165,10 +172,10 @@ def test_cover_my_screen_holds_through_live_updates_and_a_reload(phone, server):
     assert phone.visible("#keywords .when-covered")
     phone.shot("covered")
     assert phone.visible("#swap-keyword")
-    game.announce("white")                     # the swap offer goes: the keywords' region is replaced
+    game.announce("white")  # the swap offer goes: the keywords' region is replaced
     phone.wait("!document.getElementById('swap-keyword')", what="the live update of the keywords")
     phone.wait(f"{COVERED} && {WORDS_HIDDEN}", timeout=0, what="the new keywords covered")
-    phone.reload()                             # a reload of the player's own: as they chose, covered
+    phone.reload()  # a reload of the player's own: as they chose, covered
     phone.wait(f"{COVERED} && {WORDS_HIDDEN}", what="the keywords covered after the reload")
     phone.click("[data-cover]")
     phone.wait(f"!({COVERED}) && {WORDS_SHOWN}", what="the keywords uncovered")
@@ -179,13 +186,15 @@ def test_the_encryptor_covers_the_screen_reloads_and_the_page_still_works(phone,
     phone.click("[data-cover]")
     phone.wait(f"{COVERED} && {WORDS_HIDDEN}", what="the keywords covered")
     phone.reload()
-    phone.wait(f"{COVERED} && {WORDS_HIDDEN} && !document.querySelector('[data-cover]').hidden",
-               what="the page loaded covered, with its Cover switch")
+    phone.wait(
+        f"{COVERED} && {WORDS_HIDDEN} && !document.querySelector('[data-cover]').hidden",
+        what="the page loaded covered, with its Cover switch",
+    )
     phone.click("[data-cover]")
     phone.wait(f"!({COVERED}) && {WORDS_SHOWN}", what="the keywords uncovered")
     phone.click(SUMMARY)
     phone.see_shown(CODE)
-    game.announce("white")                     # and the page still follows the game
+    game.announce("white")  # and the page still follows the game
     phone.wait("document.querySelector('#task').dataset.task === 'wait_for_clues'", what="the live update")
 
 
@@ -206,44 +215,49 @@ def test_clue_drafts_survive_a_reload_and_the_clues_are_announced(phone, server)
     phone.click(".clue-form button[type=submit]")
     phone.see("Your clues, ready to read aloud", "#task")
     assert phone.js("return [...document.querySelectorAll('#task .clues li')].map(li => li.innerText)") == [
-        "zqocean", "zqcrown", "zqlantern"]
+        "zqocean",
+        "zqcrown",
+        "zqlantern",
+    ]
     assert phone.js(f"return {DRAFTS}") == []
     white = game.view(game.phone)["rounds"][-1]["transmissions"]["white"]
     assert white["clues"] == ["zqocean", "zqcrown", "zqlantern"]
 
 
 def test_a_guess_is_saved_for_the_team_then_sealed(phone, server):
-    game = EngineGame(server.url, phone, "Alan")               # White's decoder: Ada encrypts in round 1
+    game = EngineGame(server.url, phone, "Alan")  # White's decoder: Ada encrypts in round 1
     said = game.round(stop_before="white")
     code = said["codes"]["white"]
     phone.wait("document.querySelector('#task').dataset.task === 'decrypt'", what="the decryption form")
     for clue in said["clues"]["white"]:
         phone.see(clue, "#task")
     phone.pick(wrong(code))
-    phone.click('.guess-form button[name="confirm"][value="0"]')          # "Save for my team"
+    phone.click('.guess-form button[name="confirm"][value="0"]')  # "Save for my team"
     phone.see(f"Saved for your team: {dashed(wrong(code))}.", "#task")
     assert game.view(game.player("Ada"))["rounds"][-1]["transmissions"]["white"]["decryption"]["code"] == wrong(code)
     phone.shot("guess-saved")
     phone.pick(code)
-    phone.click('.guess-form button[name="confirm"][value="1"]')          # "Seal our guess"
-    phone.wait("[...document.querySelectorAll('#reveal .step-3 .digit')].map(d => d.innerText).join('-') === args[0]",
-               dashed(code), what="the reveal of White's code")
+    phone.click('.guess-form button[name="confirm"][value="1"]')  # "Seal our guess"
+    phone.wait(
+        "[...document.querySelectorAll('#reveal .step-3 .digit')].map(d => d.innerText).join('-') === args[0]",
+        dashed(code),
+        what="the reveal of White's code",
+    )
     phone.shot("revealed")
     assert game.view(game.host)["rounds"][-1]["transmissions"]["white"]["decryption"]["code"] == code
 
 
 def test_a_note_is_saved_as_it_is_typed_and_a_teammates_note_comes_by_the_stream(phone, server):
-    game = EngineGame(server.url, phone, "Linus")              # Black: notes on White's sheet
+    game = EngineGame(server.url, phone, "Linus")  # Black: notes on White's sheet
     game.round()
     note = "form.note[data-note='{}'] input[name=text]"
     phone.wait("!!document.querySelector(args[0])", note.format("line-1"), what="the notes on White's sheet")
-    assert not phone.visible("form.note button")               # saved as typed: no button
+    assert not phone.visible("form.note button")  # saved as typed: no button
     phone.fill(note.format("keyword-3"), "zqcastle")
     grace = game.player("Grace")
     wait_until(lambda: game.view(grace)["you"]["notes"]["keywords"][2] == "zqcastle", 10, "the note saved")
     game.command(grace, "note", keyword=2, text="zqwhale")
-    phone.wait("document.querySelector(args[0]).value === 'zqwhale'", note.format("keyword-2"),
-               what="Grace's note")
+    phone.wait("document.querySelector(args[0]).value === 'zqwhale'", note.format("keyword-2"), what="Grace's note")
     assert phone.js("return document.querySelector(arguments[0]).value", note.format("keyword-3")) == "zqcastle"
     phone.shot("notes")
 
@@ -265,7 +279,7 @@ def test_a_phone_behind_the_game_is_told_why_its_seal_was_refused(phone, server)
           return behind ? Promise.reject(new TypeError("lost")) : real.call(window, url, init);
         };""")
     game.command(game.player("Grace"), "guess", code=wrong(code), confirm=True)
-    assert phone.js("return document.querySelector('#task').dataset.task") == "intercept"   # still the form
+    assert phone.js("return document.querySelector('#task').dataset.task") == "intercept"  # still the form
     phone.pick(code)
     phone.click('.guess-form button[name="confirm"][value="1"]')
     phone.see("Your screen was behind the game: the guess for White's code was already sealed by Grace.")

@@ -15,11 +15,12 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server, page_erro
     page_errors.allow(refused(401, "/play/not-a-game"), "a phone opens a game that doesn't exist")
     table_context = browser.new_context(viewport=TABLE)
     table = table_context.new_page()
-    sent = []                                   # the commands the pages' script posts
+    sent = []  # the commands the pages' script posts
 
     def record(request):
         if request.method == "POST" and request.resource_type == "fetch":
             sent.append(request)
+
     table.on("request", record)
     table.goto(live_server.url)
     shot(table, "01-home-1280")
@@ -40,8 +41,10 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server, page_erro
         assert table.locator(f'.team-{team} .link a').inner_text() == url
     shot(table, "02-table-lobby-1280")
 
-    phones = {"white": [Phone(browser, "Ada"), Phone(browser, "Alan", javascript=False)],
-              "black": [Phone(browser, "Grace"), Phone(browser, "Linus")]}
+    phones = {
+        "white": [Phone(browser, "Ada"), Phone(browser, "Alan", javascript=False)],
+        "black": [Phone(browser, "Grace"), Phone(browser, "Linus")],
+    }
     for phone in (phones["white"][0], *phones["black"]):
         phone.page.on("request", record)
     phones["white"][0].page.goto(urls["white"])
@@ -49,7 +52,7 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server, page_erro
     for team, members in phones.items():
         for phone in members:
             phone.join(urls[team])
-            expect(table.locator(f".team-{team} .roster")).to_contain_text(phone.name)   # live roster
+            expect(table.locator(f".team-{team} .roster")).to_contain_text(phone.name)  # live roster
     shot(phones["black"][1].page, "04-phone-lobby-390")
 
     table.get_by_role("button", name="Start the game").click()
@@ -74,7 +77,7 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server, page_erro
 
     # Round 1: White misreads its Encryptor; nobody intercepts.
     enc = {team: encryptor(team) for team in phones}
-    expect(enc["white"].page.locator(".your-code")).to_be_hidden()      # hidden until pressed
+    expect(enc["white"].page.locator(".your-code")).to_be_hidden()  # hidden until pressed
     shot(enc["white"].page, "06-encryptor-code-hidden-390")
     codes = {team: enc[team].reveal_code() for team in phones}
     shot(enc["white"].page, "06-encryptor-code-390")
@@ -109,7 +112,7 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server, page_erro
     interceptor.see("Your team's guess is sealed")
     shot(interceptor.page, "10-phone-sealed-390")
     guesser("white", enc["white"]).see("lunar")
-    enc["white"].see("Your team is guessing your code")     # this phone has no JavaScript: it reloads
+    enc["white"].see("Your team is guessing your code")  # this phone has no JavaScript: it reloads
     shot(enc["white"].page, "11-encryptor-waits-nojs-390")
     guesser("white", enc["white"]).guess(wrong(codes["white"]))
     expect(table.locator(".reveal")).to_contain_text("+1 Interception for Black")

@@ -76,8 +76,10 @@ def test_the_readme_recipe_is_what_the_tests_run():
 
 def test_the_root_certificate_is_where_the_readme_says_and_a_phone_can_fetch_it(proxied, tmp_path):
     served = free_port()
-    command = [word.replace("~", str(proxied.folder)).replace(":8081", f"127.0.0.1:{served}")
-               for word in readme_command("caddy file-server")]
+    command = [
+        word.replace("~", str(proxied.folder)).replace(":8081", f"127.0.0.1:{served}")
+        for word in readme_command("caddy file-server")
+    ]
     server = subprocess.Popen(command, env=proxied.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         wait_until_answers(f"http://127.0.0.1:{served}/root.crt", process=server)
@@ -94,18 +96,20 @@ def test_a_game_through_the_pages_behind_caddy(trusting_browser, proxied):
     table = table_context.new_page()
     table.goto(proxied.url)
     assert table.evaluate("isSecureContext") is True
-    table.get_by_role("button", name="New game").click()            # a form: refused before over HTTPS
+    table.get_by_role("button", name="New game").click()  # a form: refused before over HTTPS
     expect(table.locator("h1")).to_contain_text("Scan your team's code")
     urls = {team: read_qr(table, f'.qr[data-team="{team}"]') for team in ("white", "black")}
     assert all(url.startswith(proxied.url + "/join/") for url in urls.values()), urls
 
-    phones = {"white": [Phone(trusting_browser, "Ada"), Phone(trusting_browser, "Alan")],
-              "black": [Phone(trusting_browser, "Grace"), Phone(trusting_browser, "Linus")]}
+    phones = {
+        "white": [Phone(trusting_browser, "Ada"), Phone(trusting_browser, "Alan")],
+        "black": [Phone(trusting_browser, "Grace"), Phone(trusting_browser, "Linus")],
+    }
     everyone = [phone for members in phones.values() for phone in members]
     for team, members in phones.items():
         for phone in members:
             phone.context.add_init_script(WATCH)
-            phone.join(urls[team])                                  # the name form
+            phone.join(urls[team])  # the name form
             expect(table.locator(f".team-{team} .roster")).to_contain_text(phone.name)
     # The table screen heard of each player by its stream, through the proxy, message by message.
     assert table.evaluate("window.__stream.messages") >= 1 + len(everyone), table.evaluate("window.__stream")
@@ -122,13 +126,13 @@ def test_a_game_through_the_pages_behind_caddy(trusting_browser, proxied):
         assert phone.page.evaluate("window.__wakeLock") == "taken"
     encryptors = {team: next(p for p in members if p.is_encryptor()) for team, members in phones.items()}
     codes = {team: encryptors[team].reveal_code() for team in phones}
-    encryptors["white"].announce(["orbit", "evergreen", "fortress"])     # the clue form
+    encryptors["white"].announce(["orbit", "evergreen", "fortress"])  # the clue form
     encryptors["black"].announce(["ripple", "fin", "spire"])
     expect(table.locator(".big-clues")).to_contain_text("orbit")
     white_guesser = next(p for p in phones["white"] if p is not encryptors["white"])
     white_guesser.see("orbit")
-    white_guesser.guess(wrong(codes["white"]))                         # the guess form, sealed
-    expect(table.locator(".reveal")).to_contain_text("The code was")   # the reveal, on the table screen
+    white_guesser.guess(wrong(codes["white"]))  # the guess form, sealed
+    expect(table.locator(".reveal")).to_contain_text("The code was")  # the reveal, on the table screen
     shot(table, "https-table-reveal-1280")
     black_guesser = next(p for p in phones["black"] if p is not encryptors["black"])
     black_guesser.see("ripple")

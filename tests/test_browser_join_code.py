@@ -33,7 +33,7 @@ def test_a_phone_without_a_camera_joins_by_typing_its_teams_code(browser, live_s
     assert all(re.fullmatch(r"[34679ACDEFGHJKMNPRTWXY]{5}", code) for code in codes.values()), codes
     for label, size in TABLE_SIZES.items():
         table.set_viewport_size(size)
-        for team in codes:    # legible across the table: large, and on screen without scrolling
+        for team in codes:  # legible across the table: large, and on screen without scrolling
             code = table.locator(f'.join-code[data-team="{team}"]')
             assert float(code.evaluate("el => getComputedStyle(el).fontSize").rstrip("px")) >= 40
             box = code.bounding_box()
@@ -82,8 +82,11 @@ def test_a_phone_without_a_camera_joins_by_typing_its_teams_code(browser, live_s
     ada.page.get_by_role("button", name="Join", exact=True).click()
     expect(ada.page.locator(".code-form .form-error")).to_contain_text("No game is taking players with this code")
     both_phone_sizes(ada.page, "join-code-home-refused")
-    join_url = live_server.url + "/join/" + live_server.server.app.extensions["games"].shared_tokens(
-        grace.page.url.rsplit("/", 1)[1])["white"]
+    join_url = (
+        live_server.url
+        + "/join/"
+        + live_server.server.app.extensions["games"].shared_tokens(grace.page.url.rsplit("/", 1)[1])["white"]
+    )
     ada.page.goto(join_url)
     expect(ada.page.locator("main .notice")).to_contain_text("Joining is locked")
     expect(ada.page.get_by_label("Your name")).to_have_count(0)
@@ -140,7 +143,7 @@ def test_clues_typed_but_not_announced_survive_a_reload_and_go_once_announced(br
         assert len(draft_keys(black)) == 1
         game.open_tools()
         game.table.get_by_role("button", name=re.compile("stepped away: the next Black player")).click()
-        game.table.get_by_role("button", name=re.compile("Tap again to skip")).click()    # a careful button
+        game.table.get_by_role("button", name=re.compile("Tap again to skip")).click()  # a careful button
         expect(black.page.locator("details.secret")).to_have_count(0)
         assert draft_keys(black) == []
     finally:

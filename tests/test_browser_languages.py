@@ -29,9 +29,21 @@ ROOT = Path(__file__).resolve().parent.parent
 SMALL = {"width": 320, "height": 640}
 NAMES = {"fr": ["Élodie", "François", "Zoé", "Benoît"], "ko": ["민준", "서연", "지우", "하은"]}
 # Clues with accents and Hangul; the first three that don't use a team's own keyword are announced.
-CLUES = {"fr": ["éléphant", "crème brûlée", "forêt noire", "garçon", "hôpital", "île déserte", "pâte à crêpes",
-                "bibliothèque", "château fort", "noël"],
-         "ko": ["바다", "하늘색", "눈사람", "무지개", "김치찌개", "봄바람", "별빛", "도서관", "떡볶이", "반딧불"]}
+CLUES = {
+    "fr": [
+        "éléphant",
+        "crème brûlée",
+        "forêt noire",
+        "garçon",
+        "hôpital",
+        "île déserte",
+        "pâte à crêpes",
+        "bibliothèque",
+        "château fort",
+        "noël",
+    ],
+    "ko": ["바다", "하늘색", "눈사람", "무지개", "김치찌개", "봄바람", "별빛", "도서관", "떡볶이", "반딧불"],
+}
 
 
 class Words:
@@ -139,14 +151,14 @@ class Looker:
         self.words = words
         self.english = words.english_left()
         self.labels = words.english_labels()
-        self.problems: dict[str, list[str]] = {}     # what is wrong -> the screenshots showing it
+        self.problems: dict[str, list[str]] = {}  # what is wrong -> the screenshots showing it
 
     def __call__(self, page: Page, name: str, language: str | None = None) -> None:
         language = language or self.words.language
         expect(page.locator("html")).to_have_attribute("lang", language)
         page.evaluate("document.fonts.ready.then(() => true)")
         try:
-            shot(page, name)               # fails on a page wider than the screen...
+            shot(page, name)  # fails on a page wider than the screen...
         except AssertionError as overflow:
             self.note(name, str(overflow).replace(f"{name}: ", ""))
             page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled")
@@ -166,19 +178,21 @@ class Looker:
                 .map(e => e.innerText.trim().replace(/\\s+/g, ' '))""")
             for text in sorted(set(texts) & self.labels):
                 self.note(name, f"English left: “{text}”")
-            if language == "fr":      # French puts a (narrow) no-break space before a colon
+            if language == "fr":  # French puts a (narrow) no-break space before a colon
                 for text in sorted(set(re.findall(r"\S*(?:[^\W\d]|\)): \S*", shown))):
                     self.note(name, f"French colon without its space: “{text}”")
 
     def verdict(self) -> None:
-        assert not self.problems, "\n".join(f"{problem}  [{', '.join(names)}]"
-                                              for problem, names in self.problems.items())
+        assert not self.problems, "\n".join(
+            f"{problem}  [{', '.join(names)}]" for problem, names in self.problems.items()
+        )
 
     def note(self, name: str, problem: str) -> None:
         self.problems.setdefault(problem, []).append(name)
 
 
 # --- players ------------------------------------------------------------------------------------
+
 
 class Player:
     """A phone of a given size, driven by selectors (its texts are checked against the catalogue)."""
@@ -211,8 +225,9 @@ class Player:
 
     def reveal_code(self) -> list[int]:
         summary = self.page.locator("details.secret summary")
-        expect(summary).to_have_text(self.words("Tap to show your code (hide it from your neighbours)"),
-                                   use_inner_text=True)
+        expect(summary).to_have_text(
+            self.words("Tap to show your code (hide it from your neighbours)"), use_inner_text=True
+        )
         summary.click()
         return [int(d) for d in self.page.locator(".your-code .digit").all_inner_texts()]
 
@@ -293,6 +308,7 @@ def encryptor(members: list[Player]) -> Player:
 
 # --- 1 and 2: a whole round in French, then in Korean ------------------------------------------
 
+
 @pytest.mark.parametrize("language", ["fr", "ko"])
 def test_round_one_in_the_games_language(browser, live_server, language):
     words = Words(live_server.server.app, language)
@@ -312,8 +328,10 @@ def test_round_one_in_the_games_language(browser, live_server, language):
     table, urls = new_table(browser, live_server, language, words)
     names = NAMES[language]
     # Join order decides the Encryptors: White's is at 320 px and Black's at 390 px, so each screen is seen at both.
-    phones = {"white": [Player(browser, names[0], SMALL, words), Player(browser, names[1], PHONE, words)],
-              "black": [Player(browser, names[2], PHONE, words), Player(browser, names[3], SMALL, words)]}
+    phones = {
+        "white": [Player(browser, names[0], SMALL, words), Player(browser, names[1], PHONE, words)],
+        "black": [Player(browser, names[2], PHONE, words), Player(browser, names[3], SMALL, words)],
+    }
     phones["white"][0].page.goto(urls["white"])
     look(phones["white"][0].page, f"{tag}-join-320")
     seat_everyone(table, urls, phones)
@@ -348,7 +366,7 @@ def test_round_one_in_the_games_language(browser, live_server, language):
         enc[team].write(clues[team])
         look(enc[team].page, f"{tag}-encryptor-{enc[team].width}")
         enc[team].announce()
-        if team == "white":     # Black still writes: White's Encryptor holds its clues, ready to read aloud
+        if team == "white":  # Black still writes: White's Encryptor holds its clues, ready to read aloud
             enc[team].doing("wait_for_clues")
             expect(enc[team].page.locator("#task .clues li")).to_have_text(clues[team])
             expect(table.locator(".stage .guess-status li").first).to_contain_text(words("clues ready"))
@@ -356,8 +374,7 @@ def test_round_one_in_the_games_language(browser, live_server, language):
 
     # White's transmission: White decrypts, Black listens (no interception in round 1).
     expect(table.locator(".big-clues li")).to_have_text(clues["white"])
-    expect(table.locator(".stage h2")).to_have_text(words.side("reads_the_clues", "white",
-                                                               name=enc["white"].name))
+    expect(table.locator(".stage h2")).to_have_text(words.side("reads_the_clues", "white", name=enc["white"].name))
     look(table, f"{tag}-table-transmission-1280")
     enc["white"].doing("encryptor_waits")
     look(enc["white"].page, f"{tag}-encryptor-waits-320")
@@ -390,13 +407,14 @@ def test_round_one_in_the_games_language(browser, live_server, language):
     miscommunication = words.side("miscommunication_award", "black")
     expect(reveal.locator(".step-4")).to_have_text(miscommunication)
     expect(table.locator(".team-black .token.miscommunication .token-name")).to_have_text(
-        words.n("%(num)s Miscommunication", "%(num)s Miscommunications", 1))
+        words.n("%(num)s Miscommunication", "%(num)s Miscommunications", 1)
+    )
     look(table, f"{tag}-table-round2-1280")
     for phone in everyone:
         expect(phone.page.locator("#reveal .reveal .step-4")).to_have_text(miscommunication)
         expect(phone.page.locator(".topbar .round")).to_have_text(words("Round %(round)s/%(max)s", round=2, max=8))
     look(decoder["black"].page, f"{tag}-reveal-320")
-    look(enc["white"].page, f"{tag}-round2-encryptor-{enc['white'].width}")   # White's sheet now has a column
+    look(enc["white"].page, f"{tag}-round2-encryptor-{enc['white'].width}")  # White's sheet now has a column
     for phone in everyone:
         phone.context.close()
     table.context.close()
@@ -405,14 +423,17 @@ def test_round_one_in_the_games_language(browser, live_server, language):
 
 # --- 3: one phone chooses its own language ------------------------------------------------------
 
+
 def test_a_phone_switches_its_own_language_in_a_french_game(browser, live_server):
     app = live_server.server.app
     fr, en, ko = Words(app, "fr"), Words(app, "en"), Words(app, "ko")
     look = Looker(fr)
     table, urls = new_table(browser, live_server, "fr", fr)
     names = NAMES["fr"]
-    phones = {"white": [Player(browser, names[0], PHONE, fr), Player(browser, names[1], SMALL, fr)],
-              "black": [Player(browser, names[2], SMALL, fr), Player(browser, names[3], PHONE, fr)]}
+    phones = {
+        "white": [Player(browser, names[0], PHONE, fr), Player(browser, names[1], SMALL, fr)],
+        "black": [Player(browser, names[2], SMALL, fr), Player(browser, names[3], PHONE, fr)],
+    }
     seat_everyone(table, urls, phones)
     switcher = phones["white"][0]
     others = [p for members in phones.values() for p in members if p is not switcher]
@@ -421,15 +442,15 @@ def test_a_phone_switches_its_own_language_in_a_french_game(browser, live_server
     switcher.doing("wait_for_start", en)
     for phone in others:
         phone.doing("wait_for_start")
-    start(table, fr)     # the live update reaches the English phone in English, the others in French
+    start(table, fr)  # the live update reaches the English phone in English, the others in French
     switcher.doing("write_clues", en)
     expect(switcher.page.locator("#keywords h2")).to_have_text(en("Your team's keywords"))
     assert len(switcher.reveal_code()) == 3
     keywords = switcher.keywords()
-    assert set(keywords) <= pack("fr")          # the game's keywords stay French
+    assert set(keywords) <= pack("fr")  # the game's keywords stay French
     switcher.write(clues_avoiding(keywords, CLUES["fr"]))
     look(switcher.page, "60-fr-switch-en-390", language="en")
-    switcher.announce()             # the button reads "Announce these clues"
+    switcher.announce()  # the button reads "Announce these clues"
     switcher.doing("wait_for_clues", en)
     for phone in others:
         expect(phone.page.locator("html")).to_have_attribute("lang", "fr")
@@ -446,8 +467,9 @@ def test_a_phone_switches_its_own_language_in_a_french_game(browser, live_server
     expect(table.locator("html")).to_have_attribute("lang", "fr")
     table.reload()
     expect(table.locator(".round-title")).to_have_text(fr("Round %(round)s of %(max)s", round=1, max=8))
-    expect(table.locator(".stage h2")).to_have_text(fr.n("The Encryptor writes the clues",
-                                                        "The Encryptors write their clues", 2))
+    expect(table.locator(".stage h2")).to_have_text(
+        fr.n("The Encryptor writes the clues", "The Encryptors write their clues", 2)
+    )
     for phone in [switcher, *others]:
         phone.context.close()
     table.context.close()
@@ -456,14 +478,17 @@ def test_a_phone_switches_its_own_language_in_a_french_game(browser, live_server
 
 # --- 4: the clue check, in Korean ---------------------------------------------------------------
 
+
 def test_a_keyword_with_a_particle_is_refused_in_korean(browser, live_server, page_errors):
     page_errors.allow(refused(400, "/play/[\\w-]+/clues"), "the clue is refused")
     ko = Words(live_server.server.app, "ko")
     look = Looker(ko)
     table, urls = new_table(browser, live_server, "ko", ko)
     names = NAMES["ko"]
-    phones = {"white": [Player(browser, names[0], SMALL, ko), Player(browser, names[1], PHONE, ko)],
-              "black": [Player(browser, names[2], PHONE, ko), Player(browser, names[3], SMALL, ko)]}
+    phones = {
+        "white": [Player(browser, names[0], SMALL, ko), Player(browser, names[1], PHONE, ko)],
+        "black": [Player(browser, names[2], PHONE, ko), Player(browser, names[3], SMALL, ko)],
+    }
     seat_everyone(table, urls, phones)
     start(table, ko)
     enc = encryptor(phones["white"])
@@ -486,7 +511,7 @@ def test_a_keyword_with_a_particle_is_refused_in_korean(browser, live_server, pa
     # Nothing was announced: the clues are still to write, on the phone, the table and in the API.
     enc.doing("write_clues")
     expect(table.locator(".stage .guess-status li").first).to_contain_text(ko("writing…"))
-    game_id = enc.page.locator("body").get_attribute("data-poll").rsplit("/", 1)[1]     # /play/<id>
+    game_id = enc.page.locator("body").get_attribute("data-poll").rsplit("/", 1)[1]  # /play/<id>
     view = enc.context.request.get(f"{live_server.url}/api/games/{game_id}").json()
     assert view["rounds"][-1]["transmissions"]["white"]["announced"] is False
 

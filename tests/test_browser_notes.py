@@ -33,17 +33,17 @@ def both_sizes(page, name: str, locator=None) -> None:
 def test_a_note_reaches_every_teammate_live_and_never_wipes_what_another_is_typing(browser, live_server):
     game = Tabletop(browser, live_server, fake_clock=True)
     try:
-        game.round()                                          # round 2: round 1's clues are on the sheets
-        grace, linus = game.phones["Grace"].page, game.phones["Linus"].page    # Black, noting White's words
+        game.round()  # round 2: round 1's clues are on the sheets
+        grace, linus = game.phones["Grace"].page, game.phones["Linus"].page  # Black, noting White's words
         ada = game.phones["Ada"].page
         for page in (grace, linus):
             expect(note(page, "line-1")).to_be_visible()
-        expect(ada.locator("form.note")).to_have_count(4 + 1)   # White notes Black's sheet: its own forms
-        expect(ada.locator(".sheet.team-edge-white form.note")).to_have_count(0)   # never on its own sheet
+        expect(ada.locator("form.note")).to_have_count(4 + 1)  # White notes Black's sheet: its own forms
+        expect(ada.locator(".sheet.team-edge-white form.note")).to_have_count(0)  # never on its own sheet
         expect(note(grace, "keyword-2")).to_have_attribute("placeholder", "our guess")
         expect(grace.locator("form.note button")).to_have_count(5)
         for button in grace.locator("form.note button").all():
-            expect(button).to_be_hidden()                     # saved as typed: no button with the script
+            expect(button).to_be_hidden()  # saved as typed: no button with the script
 
         # Grace types a guess of White's keyword 2: it is saved after a pause, and Linus's phone shows it.
         note(grace, "keyword-2").press_sequentially("whale?")
@@ -60,8 +60,8 @@ def test_a_note_reaches_every_teammate_live_and_never_wipes_what_another_is_typi
         expect(note(linus, "keyword-3")).to_be_focused()
         linus.keyboard.type("tle")
         expect(note(linus, "keyword-3")).to_have_value("castle")
-        expect(note(grace, "keyword-3")).to_have_value("")     # not sent yet
-        linus.clock.run_for(1000)                              # the pause: saved
+        expect(note(grace, "keyword-3")).to_have_value("")  # not sent yet
+        linus.clock.run_for(1000)  # the pause: saved
         expect(note(grace, "keyword-3")).to_have_value("castle")
         expect(note(linus, "keyword-3")).to_have_value("castle")
 
@@ -95,7 +95,7 @@ def test_without_javascript_a_note_is_saved_with_its_button(browser, live_server
         form = page.locator('form.note[data-note="keyword-1"]')
         form.locator('input[name="text"]').fill("anchor")
         form.get_by_role("button", name="Save").click()
-        expect(note(page, "keyword-1")).to_have_value("anchor")          # the page again, with the note
+        expect(note(page, "keyword-1")).to_have_value("anchor")  # the page again, with the note
         expect(note(game.phones["Linus"].page, "keyword-1")).to_have_value("anchor")
         shot(page, "notes-sheet-without-javascript-390")
         plain.close()
@@ -112,7 +112,7 @@ def test_the_tiebreaks_keyword_guesses_start_from_the_teams_notes(browser, live_
         expect(note(linus, "keyword-1")).to_have_value("anchor")
         note(grace, "keyword-3").press_sequentially("castle")
         expect(note(linus, "keyword-3")).to_have_value("castle")
-        game.quiet_rounds(7)                                   # round 8 ends: the keyword tiebreak
+        game.quiet_rounds(7)  # round 8 ends: the keyword tiebreak
         game.phones["Linus"].see("guess the other team's four keywords")
         expect(linus.locator("#kw1")).to_have_value("anchor")
         expect(linus.locator("#kw2")).to_have_value("")

@@ -22,7 +22,10 @@ def test_every_page_a_test_opens_is_heard(browser, page_errors):
         alone.evaluate("() => { Promise.reject(new Error('rejected in a page of its own')); }")
     alone.evaluate("console.warn('a warning is no error')")
     assert [seen.split(": ", 1)[1].splitlines()[0] for seen in page_errors.seen] == [
-        "said in a page", "Error: thrown in a window it opened", "Error: rejected in a page of its own"]
+        "said in a page",
+        "Error: thrown in a window it opened",
+        "Error: rejected in a page of its own",
+    ]
     page_errors.allow(r"said in a page|thrown in a window|rejected in a page", "this test makes them")
     context.close()
     alone.context.close()

@@ -18,17 +18,18 @@ SIZES = {"390": PHONE, "320": {"width": 320, "height": 640}}
 
 
 def test_an_interceptor_has_this_rounds_clues_in_view_and_the_other_teams_sheet_one_tap_away(
-        browser, playwright, live_server):
+    browser, playwright, live_server
+):
     host = Host(playwright, live_server.url)
-    phone = seated(browser, host)                     # Ada, White's Encryptor in round 1, on her phone
+    phone = seated(browser, host)  # Ada, White's Encryptor in round 1, on her phone
     page = phone.page
     host.post("start")
     host.misread_round()
-    host.announce()                                    # round 2: White's transmission first
+    host.announce()  # round 2: White's transmission first
     code = host.player("white", True).view()["you"]["code"]
     host.player("black", False).post("guess", code=wrong(code), confirm=True)
     host.player("white", False).post("guess", code=code, confirm=True)
-    expect(page.locator("#task")).to_have_attribute("data-task", "intercept")      # Black's, read aloud now
+    expect(page.locator("#task")).to_have_attribute("data-task", "intercept")  # Black's, read aloud now
     clues = page.locator("#task .clues")
     link = page.get_by_role("link", name="Black's transmissions ↓")
     sheet = page.locator("#sheets .sheet.team-edge-black")
@@ -40,8 +41,10 @@ def test_an_interceptor_has_this_rounds_clues_in_view_and_the_other_teams_sheet_
             box = locator.bounding_box()
             assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], f"{what} out of view at {label}: {box}"
         task, first = page.locator("section.task").bounding_box(), sheet.bounding_box()
-        assert 0 <= first["y"] - (task["y"] + task["height"]) <= 16, f"Black's sheet is not next after the task: {first}"
-        link.tap()                                     # one tap: Black's sheet, below the top bar
+        assert 0 <= first["y"] - (task["y"] + task["height"]) <= 16, (
+            f"Black's sheet is not next after the task: {first}"
+        )
+        link.tap()  # one tap: Black's sheet, below the top bar
         expect(sheet).to_be_in_viewport()
         top, bar = sheet.bounding_box()["y"], page.locator(".topbar").bounding_box()
         assert bar["y"] + bar["height"] <= top <= size["height"] / 3, f"Black's sheet at {top}px after the tap"

@@ -28,8 +28,11 @@ def ink_rows(page, x0: float, x1: float, y0: float, y1: float) -> list[int]:
     png = page.screenshot(clip={"x": x0, "y": y0, "width": x1 - x0, "height": y1 - y0}, full_page=True)
     image = Image.open(io.BytesIO(png)).convert("L")
     background = image.getpixel((0, 0))
-    return [y0 + y for y in range(image.height)
-            if any(abs(image.getpixel((x, y)) - background) > 60 for x in range(image.width))]
+    return [
+        y0 + y
+        for y in range(image.height)
+        if any(abs(image.getpixel((x, y)) - background) > 60 for x in range(image.width))
+    ]
 
 
 @pytest.mark.parametrize("size", [PHONE, {"width": 320, "height": 640}, TABLE])
@@ -44,7 +47,8 @@ def test_the_contents_numbers_stand_beside_their_entries_first_line(browser, liv
         assert ink, f"no number drawn beside “{entry['text']}”"
         assert entry["lineTop"] - 1 <= min(ink) and max(ink) <= entry["lineBottom"] + 1, (
             f"{number}. is drawn at {min(ink):.0f}–{max(ink):.0f}px, beside “{entry['text']}” whose first line is at "
-            f"{entry['lineTop']:.0f}–{entry['lineBottom']:.0f}px")
+            f"{entry['lineTop']:.0f}–{entry['lineBottom']:.0f}px"
+        )
     # Each column's first entry at the same height.
     tops = {}
     for entry in entries:

@@ -12,8 +12,7 @@ from .browser import TABLE, Phone, refused, shot
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.parametrize("size", [{"width": 390, "height": 844}, {"width": 320, "height": 700}],
-                         ids=["390", "320"])
+@pytest.mark.parametrize("size", [{"width": 390, "height": 844}, {"width": 320, "height": 700}], ids=["390", "320"])
 def test_a_new_phone_waits_until_a_teammate_lets_it_in(browser, live_server, size, page_errors):
     page_errors.allow(refused(403, "/play/[\\w-]+"), "Abe's old phone: its seat moved, its poll is refused")
     game = ApiGame(UrlClient(live_server.url), white=(), black=("Bea", "Bob"), start=False)
@@ -37,7 +36,7 @@ def test_a_new_phone_waits_until_a_teammate_lets_it_in(browser, live_server, siz
 
     ann = phones["Ann"].page
     let_in = ann.get_by_role("button", name="Let Abe's new phone in")
-    expect(let_in).to_be_visible()                                  # Ann's page asks by itself (its poll)
+    expect(let_in).to_be_visible()  # Ann's page asks by itself (its poll)
     expect(phones["Abe"].page.get_by_role("button", name="Let Abe's new phone in")).to_have_count(0)
     shot(ann, f"handover-prompt-{size['width']}")
     let_in.click()

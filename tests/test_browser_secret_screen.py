@@ -32,11 +32,14 @@ def freeze(page) -> None:
 
 def hide_page(page, hidden: bool) -> None:
     """What the browser does when the phone is locked or another app comes up (and back)."""
-    page.evaluate("""hidden => {
+    page.evaluate(
+        """hidden => {
         Object.defineProperty(document, "hidden", {value: hidden, configurable: true});
         Object.defineProperty(document, "visibilityState", {value: hidden ? "hidden" : "visible", configurable: true});
         document.dispatchEvent(new Event("visibilitychange"));
-    }""", hidden)
+    }""",
+        hidden,
+    )
 
 
 def test_the_code_hides_by_itself_a_few_seconds_after_a_tap_wherever_the_focus_is(browser, live_server):
@@ -50,8 +53,8 @@ def test_the_code_hides_by_itself_a_few_seconds_after_a_tap_wherever_the_focus_i
         expect(code).to_be_hidden()
         expect(peek).to_have_count(3)
         for label in peek.all():
-            expect(label).to_be_hidden()                   # the clue labels don't name the keywords either
-        expect(page.get_by_label("Clue 1")).to_be_visible()   # yet the clues can be typed with the code hidden
+            expect(label).to_be_hidden()  # the clue labels don't name the keywords either
+        expect(page.get_by_label("Clue 1")).to_be_visible()  # yet the clues can be typed with the code hidden
         both_sizes(page, "secret-code-hidden")
 
         form_top = page.locator(".clue-form").bounding_box()["y"]
@@ -59,7 +62,7 @@ def test_the_code_hides_by_itself_a_few_seconds_after_a_tap_wherever_the_focus_i
         summary.click()
         expect(code).to_be_visible()
         expect(summary).to_have_text("Hiding in 5 s…", use_inner_text=True)
-        assert page.locator(".clue-form").bounding_box()["y"] == form_top   # nothing jumps as it shows or hides
+        assert page.locator(".clue-form").bounding_box()["y"] == form_top  # nothing jumps as it shows or hides
         expect(details).to_have_attribute("open", "")
         for label in peek.all():
             expect(label).to_be_visible()
@@ -111,12 +114,12 @@ def test_the_code_hides_when_the_page_is_hidden_and_when_the_clues_are_announced
         freeze(page)
         summary.click()
         expect(code).to_be_visible()
-        hide_page(page, True)                              # the phone is locked with the code on screen
+        hide_page(page, True)  # the phone is locked with the code on screen
         expect(code).to_be_hidden()
         hide_page(page, False)
-        expect(code).to_be_hidden()                        # and it comes back hidden (and covered)
+        expect(code).to_be_hidden()  # and it comes back hidden (and covered)
         expect(page.locator("html")).to_have_class(re.compile(r"\bcovered\b"))
-        page.get_by_role("button", name="Cover my screen").click()   # uncovered again
+        page.get_by_role("button", name="Cover my screen").click()  # uncovered again
 
         # Announcing hides it at once, as the clues are sent (not once the page has heard back).
         summary.click()
@@ -132,8 +135,7 @@ def test_the_code_hides_when_the_page_is_hidden_and_when_the_clues_are_announced
         game.close()
 
 
-def test_cover_my_screen_blanks_the_keywords_through_live_updates_and_when_the_page_is_hidden(browser,
-                                                                                           live_server):
+def test_cover_my_screen_blanks_the_keywords_through_live_updates_and_when_the_page_is_hidden(browser, live_server):
     game = Tabletop(browser, live_server)
     try:
         teammate = game.phones[game.teammate("white")]
@@ -142,7 +144,7 @@ def test_cover_my_screen_blanks_the_keywords_through_live_updates_and_when_the_p
         sheet_words = page.locator("#sheets .secret-word")
         cover = page.get_by_role("button", name="Cover my screen")
         expect(words).to_have_count(4)
-        expect(sheet_words).to_have_count(4)               # the note sheet's columns are headed by them too
+        expect(sheet_words).to_have_count(4)  # the note sheet's columns are headed by them too
         expect(cover).to_have_attribute("aria-pressed", "false")
         for word in words.all() + sheet_words.all():
             expect(word).to_be_visible()
@@ -164,7 +166,7 @@ def test_cover_my_screen_blanks_the_keywords_through_live_updates_and_when_the_p
             expect(word).to_be_hidden()
         expect(cover).to_have_attribute("aria-pressed", "true")
 
-        cover.click()                                      # one tap uncovers
+        cover.click()  # one tap uncovers
         expect(cover).to_have_attribute("aria-pressed", "false")
         for word in words.all():
             expect(word).to_be_visible()
@@ -203,7 +205,7 @@ def test_without_javascript_the_code_is_a_panel_the_player_opens_and_closes(brow
         expect(summary).to_have_text(TAP_TO_SHOW, use_inner_text=True)
         expect(page.locator(".your-code")).to_be_hidden()
         expect(page.locator(".clue-form .peek").first).to_be_hidden()
-        expect(page.locator("[data-cover]")).to_be_hidden()   # the cover needs the script: not offered
+        expect(page.locator("[data-cover]")).to_be_hidden()  # the cover needs the script: not offered
         summary.click()
         expect(page.locator(".your-code .digit")).to_have_text([str(d) for d in code])
         expect(summary).to_have_text("Tap to hide your code", use_inner_text=True)
@@ -237,7 +239,7 @@ def test_a_covered_page_that_loads_again_still_hides_its_code_and_follows_the_ga
         expect(code).to_be_hidden()
         both_sizes(page, "secret-covered-reloaded")
 
-        game.announce("black")                            # a live update: the sand timer starts for White
+        game.announce("black")  # a live update: the sand timer starts for White
         expect(page.locator(".sand-timer")).to_contain_text("Sand timer: you have")
         cover.click()
         for word in page.locator("#keywords .secret-word").all():

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def server(tmp_path):
     from .conftest import database_url
+
     server = Server(database_url(tmp_path), workers=2, worker_class="gevent")
     server.start()
     yield server
@@ -38,8 +39,9 @@ def table_screen(browser, server, game, requests: list | None = None, no_event_s
 
 
 def join(server, game, name):
-    status, answer = server.request("POST", f"/api/games/{game['game_id']}/join", {"name": name},
-                                    token=game["tokens"]["white"])
+    status, answer = server.request(
+        "POST", f"/api/games/{game['game_id']}/join", {"name": name}, token=game["tokens"]["white"]
+    )
     assert status == 200, answer
 
 
@@ -56,11 +58,11 @@ def test_an_idle_page_holds_its_stream_and_does_not_poll(browser, server):
     join(server, game, "Ann")
     expect(page.locator(".lobby")).to_contain_text("Ann")
     seen = len(requests)
-    join(server, game, "Abe")                    # the next change: by then the page has been idle a while
+    join(server, game, "Abe")  # the next change: by then the page has been idle a while
     expect(page.locator(".lobby")).to_contain_text("Abe")
     polls = [url for url in requests[seen:] if url.endswith(f"/table/{game['game_id']}")]
-    assert len(polls) == 1, requests[seen:]      # the one fetch the change asked for, no polling between
-    assert not any(url.endswith(stream) for url in requests[seen:])   # the same stream all along
+    assert len(polls) == 1, requests[seen:]  # the one fetch the change asked for, no polling between
+    assert not any(url.endswith(stream) for url in requests[seen:])  # the same stream all along
 
 
 def test_pages_reconnect_and_catch_up_after_their_worker_is_killed(browser, server):
@@ -69,11 +71,11 @@ def test_pages_reconnect_and_catch_up_after_their_worker_is_killed(browser, serv
     join(server, game, "Ann")
     expect(page.locator(".lobby")).to_contain_text("Ann")
     with page.expect_request(lambda request: request.url.endswith("/stream"), timeout=15000):
-        killed = server.kill_workers()            # the page opens its stream again, by itself
-    join(server, game, "Abe")                     # answered by a new worker, while the page's stream is down
+        killed = server.kill_workers()  # the page opens its stream again, by itself
+    join(server, game, "Abe")  # answered by a new worker, while the page's stream is down
     expect(page.locator(".lobby")).to_contain_text("Abe", timeout=15000)
     assert not set(killed) & set(server.workers_pids())
-    join(server, game, "Ada")                     # and the page follows on its new stream
+    join(server, game, "Ada")  # and the page follows on its new stream
     expect(page.locator(".lobby")).to_contain_text("Ada", timeout=15000)
 
 
@@ -89,19 +91,22 @@ def test_a_page_whose_stream_is_refused_follows_by_polling(browser, tmp_path, re
     """Past its address's share of streams a page's stream is refused (429 `too_many_streams`): the page
     follows its game by polling, as without EventSource."""
     from .conftest import database_url
+
     # The browser logs the refused stream as a console error, which this test causes on purpose (where a
     # fixture fails browser tests on console errors: tests/conftest.py `page_errors`).
     if "page_errors" in request.fixturenames:
         request.getfixturevalue("page_errors").allow(
-            r"/stream: Failed to load resource: the server responded with a status of 429\b", "the stream refused")
+            r"/stream: Failed to load resource: the server responded with a status of 429\b", "the stream refused"
+        )
     server = Server(database_url(tmp_path), workers=1, worker_class="gevent")
     server.env["STREAMS_PER_ADDRESS"] = "0"
     server.start()
     try:
         game, statuses = new_game(server), []
         page = browser.new_context(viewport=TABLE).new_page()
-        page.on("response", lambda response: statuses.append(response.status)
-                if response.url.endswith("/stream") else None)
+        page.on(
+            "response", lambda response: statuses.append(response.status) if response.url.endswith("/stream") else None
+        )
         with page.expect_response(lambda response: response.url.endswith("/stream")):
             page.goto(f"{server.url}/table/{game['tokens']['host']}")
         expect(page.locator(".lobby")).to_be_visible()

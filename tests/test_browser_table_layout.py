@@ -25,37 +25,189 @@ from .test_browser_languages import BROKEN_WORDS
 pytestmark = pytest.mark.browser
 
 # A laptop, a big screen, a landscape tablet, and the laptop's browser window under its tabs and address bar.
-SIZES = [{"width": 1280, "height": 800}, {"width": 1920, "height": 1080}, {"width": 1024, "height": 768},
-         {"width": 1280, "height": 680}]
+SIZES = [
+    {"width": 1280, "height": 800},
+    {"width": 1920, "height": 1080},
+    {"width": 1024, "height": 768},
+    {"width": 1280, "height": 680},
+]
 TEAMS = ("white", "black")
 # Four players a team, with long names: the fullest roster a standard game has.
-NAMES = {"en": (("Alexandra", "Benjamin", "Charlotte", "Dominic"), ("Elizabeth", "Frederick", "Gabriella", "Harrison")),
-         "fr": (("Élodie", "François", "Marie-Claude", "Benoît"), ("Zoé", "Jean-Baptiste", "Gaëlle", "Hélène")),
-         "ko": (("민준", "서연", "지우", "하은"), ("도윤", "서윤", "시우", "하린"))}
+NAMES = {
+    "en": (("Alexandra", "Benjamin", "Charlotte", "Dominic"), ("Elizabeth", "Frederick", "Gabriella", "Harrison")),
+    "fr": (("Élodie", "François", "Marie-Claude", "Benoît"), ("Zoé", "Jean-Baptiste", "Gaëlle", "Hélène")),
+    "ko": (("민준", "서연", "지우", "하은"), ("도윤", "서윤", "시우", "하린")),
+}
 # Long clues, as players really give them: 24 for each team's sheet, and spares for words a keyword forbids.
 CLUES = {
-    "en": ["lighthouse", "thunderstorm", "grandmother", "marshmallow", "photosynthesis", "skyscraper",
-           "watermelon", "crossword", "submarine", "chandelier", "butterfly", "kangaroo", "volcano", "orchestra",
-           "wheelbarrow", "tournament", "parliament", "refrigerator", "telescope", "avalanche", "saxophone",
-           "cathedral", "helicopter", "pineapple", "caterpillar", "thermometer", "trampoline", "dinosaur",
-           "moustache", "scarecrow", "snowflake", "earthquake", "microscope", "playground", "strawberry",
-           "lumberjack", "fingerprint", "motorcycle", "newspaper", "quicksand", "rainforest", "sunflower",
-           "toothbrush", "waterfall", "windmill", "cheesecake", "honeymoon", "jellyfish", "blacksmith",
-           "campfire", "daydream", "eyebrow", "firework", "goldfish"],
-    "fr": ["éléphant", "crème brûlée", "forêt noire", "garçon", "hôpital", "île déserte", "pâte à crêpes",
-           "bibliothèque", "château fort", "réfrigérateur", "photosynthèse", "établissement", "arc-en-ciel",
-           "grand-mère", "tremblement", "parapluie", "boulangerie", "chaussette", "escargot", "feu d'artifice",
-           "montgolfière", "pamplemousse", "sous-marin", "tournesol", "trampoline", "grenouille", "hérisson",
-           "kangourou", "lampadaire", "marionnette", "nénuphar", "orchestre", "papillon", "quincaillerie",
-           "randonnée", "saxophone", "téléphérique", "ustensile", "vendange", "wagon-lit", "xylophone", "yaourt",
-           "zèbre", "brouillard", "cathédrale", "dinosaure", "épouvantail", "framboise", "gendarmerie",
-           "hélicoptère", "imperméable", "jardinière", "labyrinthe", "moustique"],
-    "ko": ["바다", "하늘색", "눈사람", "무지개", "김치찌개", "봄바람", "별빛", "도서관", "떡볶이", "반딧불",
-           "아이스크림", "냉장고", "해바라기", "소나기", "보름달", "자전거", "놀이공원", "지하철역", "고속도로",
-           "불꽃놀이", "운동장", "할머니", "거북선", "피아노", "우체국", "미끄럼틀", "초콜릿", "수박", "회전목마",
-           "눈썰매", "등대지기", "단풍나무", "돌고래", "만두국", "바이올린", "비행기표", "사진기", "선풍기",
-           "소방관", "숨바꼭질", "신호등", "앵무새", "얼음골", "연필깎이", "오징어", "우산꽂이", "은하수", "장난감",
-           "전화기", "종이비행기", "주전자", "청바지", "칫솔", "태권도"],
+    "en": [
+        "lighthouse",
+        "thunderstorm",
+        "grandmother",
+        "marshmallow",
+        "photosynthesis",
+        "skyscraper",
+        "watermelon",
+        "crossword",
+        "submarine",
+        "chandelier",
+        "butterfly",
+        "kangaroo",
+        "volcano",
+        "orchestra",
+        "wheelbarrow",
+        "tournament",
+        "parliament",
+        "refrigerator",
+        "telescope",
+        "avalanche",
+        "saxophone",
+        "cathedral",
+        "helicopter",
+        "pineapple",
+        "caterpillar",
+        "thermometer",
+        "trampoline",
+        "dinosaur",
+        "moustache",
+        "scarecrow",
+        "snowflake",
+        "earthquake",
+        "microscope",
+        "playground",
+        "strawberry",
+        "lumberjack",
+        "fingerprint",
+        "motorcycle",
+        "newspaper",
+        "quicksand",
+        "rainforest",
+        "sunflower",
+        "toothbrush",
+        "waterfall",
+        "windmill",
+        "cheesecake",
+        "honeymoon",
+        "jellyfish",
+        "blacksmith",
+        "campfire",
+        "daydream",
+        "eyebrow",
+        "firework",
+        "goldfish",
+    ],
+    "fr": [
+        "éléphant",
+        "crème brûlée",
+        "forêt noire",
+        "garçon",
+        "hôpital",
+        "île déserte",
+        "pâte à crêpes",
+        "bibliothèque",
+        "château fort",
+        "réfrigérateur",
+        "photosynthèse",
+        "établissement",
+        "arc-en-ciel",
+        "grand-mère",
+        "tremblement",
+        "parapluie",
+        "boulangerie",
+        "chaussette",
+        "escargot",
+        "feu d'artifice",
+        "montgolfière",
+        "pamplemousse",
+        "sous-marin",
+        "tournesol",
+        "trampoline",
+        "grenouille",
+        "hérisson",
+        "kangourou",
+        "lampadaire",
+        "marionnette",
+        "nénuphar",
+        "orchestre",
+        "papillon",
+        "quincaillerie",
+        "randonnée",
+        "saxophone",
+        "téléphérique",
+        "ustensile",
+        "vendange",
+        "wagon-lit",
+        "xylophone",
+        "yaourt",
+        "zèbre",
+        "brouillard",
+        "cathédrale",
+        "dinosaure",
+        "épouvantail",
+        "framboise",
+        "gendarmerie",
+        "hélicoptère",
+        "imperméable",
+        "jardinière",
+        "labyrinthe",
+        "moustique",
+    ],
+    "ko": [
+        "바다",
+        "하늘색",
+        "눈사람",
+        "무지개",
+        "김치찌개",
+        "봄바람",
+        "별빛",
+        "도서관",
+        "떡볶이",
+        "반딧불",
+        "아이스크림",
+        "냉장고",
+        "해바라기",
+        "소나기",
+        "보름달",
+        "자전거",
+        "놀이공원",
+        "지하철역",
+        "고속도로",
+        "불꽃놀이",
+        "운동장",
+        "할머니",
+        "거북선",
+        "피아노",
+        "우체국",
+        "미끄럼틀",
+        "초콜릿",
+        "수박",
+        "회전목마",
+        "눈썰매",
+        "등대지기",
+        "단풍나무",
+        "돌고래",
+        "만두국",
+        "바이올린",
+        "비행기표",
+        "사진기",
+        "선풍기",
+        "소방관",
+        "숨바꼭질",
+        "신호등",
+        "앵무새",
+        "얼음골",
+        "연필깎이",
+        "오징어",
+        "우산꽂이",
+        "은하수",
+        "장난감",
+        "전화기",
+        "종이비행기",
+        "주전자",
+        "청바지",
+        "칫솔",
+        "태권도",
+    ],
 }
 
 # Every element of `selector`, each one's box, whether it is the element seen at its own centre (nothing
@@ -75,8 +227,8 @@ class Regions:
     def __init__(self, page: Page):
         self.page = page
         self.size = page.viewport_size
-        self.fold = 0.0              # the bottom of the lowest required region
-        self.sheet_font = None       # the note sheets' text size
+        self.fold = 0.0  # the bottom of the lowest required region
+        self.sheet_font = None  # the note sheets' text size
 
     def boxes(self, selector: str, count: int | None = None) -> list[dict]:
         found = self.page.evaluate(BOXES, selector)
@@ -108,17 +260,23 @@ class Regions:
             entries = self.inside(f".sheet.team-edge-{team} .column li", 3 * filed[team])
             self.sheet_font = min(box["fontSize"] for box in entries)
             line = min([box["height"] for box in entries] + ([line] if line else []))
-            longest = max([longest] + self.page.evaluate(
-                "s => Array.from(document.querySelectorAll(s), ul => ul.children.length)",
-                f".sheet.team-edge-{team} .column ul"))
+            longest = max(
+                [longest]
+                + self.page.evaluate(
+                    "s => Array.from(document.querySelectorAll(s), ul => ul.children.length)",
+                    f".sheet.team-edge-{team} .column ul",
+                )
+            )
         self.fold += (max(filed.values()) - longest) * line
         assert self.fold <= self.size["height"], (
-            f"with a keyword number in every round the sheets would end at {self.fold:.0f}px, below the window")
+            f"with a keyword number in every round the sheets would end at {self.fold:.0f}px, below the window"
+        )
         # Read across a table, from a tablet up: the clues and the column numbers.
         numbers = min(box["fontSize"] for box in self.boxes(".sheet .column h3"))
         assert min(self.sheet_font, numbers) >= 18, (
             f"sheet text of {self.sheet_font}px, column numbers of {numbers}px at {self.size['width']} wide: "
-            "read across a table they need 18px")
+            "read across a table they need 18px"
+        )
 
     def no_scrolling(self) -> None:
         scroll = self.page.evaluate("[scrollX, scrollY]")
@@ -127,7 +285,7 @@ class Regions:
 
 def of_round(clues: dict, number: int) -> dict[str, list[str]]:
     """Each team's three clues of round `number`."""
-    return {team: clues[team][3 * (number - 1):3 * number] for team in TEAMS}
+    return {team: clues[team][3 * (number - 1) : 3 * number] for team in TEAMS}
 
 
 def clues_for(game: ApiGame, language: str) -> dict[str, list[str]]:
@@ -157,7 +315,7 @@ def look_at_every_size(page: Page, name: str, check) -> dict:
         page.evaluate("document.fonts.ready.then(() => true)")
         label = f"{name}-{size['width']}x{size['height']}"
         page.screenshot(path=str(SHOTS / f"{label}-window.png"), animations="disabled")
-        shot(page, label)          # the whole page, and nothing wider than the window
+        shot(page, label)  # the whole page, and nothing wider than the window
         regions = Regions(page)
         check(regions)
         regions.no_scrolling()
@@ -197,31 +355,42 @@ def test_the_table_screen_shows_a_whole_round_without_scrolling(browser, live_se
 
     # Round 3, White's clues being read: a few clues on each sheet.
     game.round(clues=of_round(clues, 1))
-    game.round(white=(True, True), clues=of_round(clues, 2))      # Black intercepts White
+    game.round(white=(True, True), clues=of_round(clues, 2))  # Black intercepts White
     game.round(clues=of_round(clues, 3), stop_before="white")
     expect(table.locator(".big-clues li")).to_have_text(clues["white"][6:9])
-    measured["round 3"] = look_at_every_size(table, f"{tag}-round3", lambda regions: round_in_progress(
-        regions, clues["white"][6:9], {"white": 2, "black": 2}))
+    measured["round 3"] = look_at_every_size(
+        table,
+        f"{tag}-round3",
+        lambda regions: round_in_progress(regions, clues["white"][6:9], {"white": 2, "black": 2}),
+    )
 
     # Round 8, Black's clues being read: White's sheet is full (24 clues), Black's has 21.
     game.transmission("white")
     game.transmission("black")
     for number in range(4, 8):
         game.round(clues=of_round(clues, number))
-    game.round(white=(True, True), clues=of_round(clues, 8), stop_before="black")     # Black's second interception
+    game.round(white=(True, True), clues=of_round(clues, 8), stop_before="black")  # Black's second interception
     expect(table.locator(".big-clues li")).to_have_text(clues["black"][21:24])
-    measured["round 8"] = look_at_every_size(table, f"{tag}-round8", lambda regions: round_in_progress(
-        regions, clues["black"][21:24], {"white": 8, "black": 7}))
+    measured["round 8"] = look_at_every_size(
+        table,
+        f"{tag}-round8",
+        lambda regions: round_in_progress(regions, clues["black"][21:24], {"white": 8, "black": 7}),
+    )
 
     # The end of round 8: Black wins with two Interceptions.
     game.transmission("black")
     expect(table.locator(".result")).to_be_visible()
-    measured["over"] = look_at_every_size(table, f"{tag}-over", lambda regions: game_over(
-        regions, {team: clues[team][21:24] for team in TEAMS}))
-    for state, sizes in measured.items():      # seen with -s
-        print(f"{language} {state}: " + ", ".join(
-            f"{size} fold {m['fold']}px" + (f", sheets {m['sheet font']}px" if m["sheet font"] else "")
-            for size, m in sizes.items()))
+    measured["over"] = look_at_every_size(
+        table, f"{tag}-over", lambda regions: game_over(regions, {team: clues[team][21:24] for team in TEAMS})
+    )
+    for state, sizes in measured.items():  # seen with -s
+        print(
+            f"{language} {state}: "
+            + ", ".join(
+                f"{size} fold {m['fold']}px" + (f", sheets {m['sheet font']}px" if m["sheet font"] else "")
+                for size, m in sizes.items()
+            )
+        )
     table.context.close()
 
 
@@ -240,16 +409,22 @@ HANGUL = """el => {
 
 
 def test_korean_shows_in_hangul_on_the_table_screen(browser, live_server):
-    game = ApiGame(live_server.server.app.test_client(), white=NAMES["ko"][0][:2], black=NAMES["ko"][1][:2],
-                   settings={"language": "ko"})
+    game = ApiGame(
+        live_server.server.app.test_client(),
+        white=NAMES["ko"][0][:2],
+        black=NAMES["ko"][1][:2],
+        settings={"language": "ko"},
+    )
     table = table_screen(browser, live_server, game)
     expect(table.locator("html")).to_have_attribute("lang", "ko")
     title = table.locator(".round-title")
     expect(title).to_contain_text("1")
     drawn = title.evaluate(HANGUL)
     assert drawn["ink"] > 0, f"nothing drawn in {drawn['font']}"
-    assert not drawn["same"], (f"Hangul is drawn as boxes in {drawn['font']}: install a Korean font "
-                               "(scripts/install-test-tools installs fonts-nanum)")
+    assert not drawn["same"], (
+        f"Hangul is drawn as boxes in {drawn['font']}: install a Korean font "
+        "(scripts/install-test-tools installs fonts-nanum)"
+    )
     table.context.close()
 
 
@@ -261,8 +436,10 @@ def lobby_buttons(regions: Regions) -> None:
         box = button.bounding_box()
         where = f"“{name}” at {regions.size['width']}×{regions.size['height']}: {box}"
         assert box["y"] >= 0 and box["y"] + box["height"] <= regions.size["height"], f"out of the window: {where}"
-        seen = regions.page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('button')?.innerText",
-                                     [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+        seen = regions.page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).closest('button')?.innerText",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+        )
         assert seen == name, f"covered by {seen!r}: {where}"
 
 
@@ -278,7 +455,7 @@ def test_start_and_shuffle_are_in_view_with_eight_players_seated(browser, live_s
     game.ok(game.command(game.host, "start"))
     game.round()
     game.round(white=(True, True))
-    game.round(white=(True, True))                   # Black intercepts twice: the game is over
+    game.round(white=(True, True))  # Black intercepts twice: the game is over
     expect(table.locator(".result")).to_be_visible()
     table.get_by_role("button", name="Rematch: back to the lobby, same seats").click()
     expect(table.locator(".rematch-intro")).to_be_visible()
@@ -296,12 +473,16 @@ def test_the_end_of_a_tiebreak_fits_the_window(browser, live_server, language):
     clues = clues_for(game, language)
     for number in range(1, 9):
         game.round(clues=of_round(clues, number))
-    guesses = {"en": ["gondola", "pepper", "lantern", "meadow"], "fr": ["gondole", "poivron", "lanterne", "prairie"],
-               "ko": ["곤돌라", "고추", "등불", "초원"]}[language]
+    guesses = {
+        "en": ["gondola", "pepper", "lantern", "meadow"],
+        "fr": ["gondole", "poivron", "lanterne", "prairie"],
+        "ko": ["곤돌라", "고추", "등불", "초원"],
+    }[language]
     for team in TEAMS:
         game.command(game.guesser(team, team), "keyword-guesses", guesses=guesses)
-    game.command(game.host, "verdicts", verdicts={"white": [True, False, True, False],
-                                                  "black": [False, True, False, False]})
+    game.command(
+        game.host, "verdicts", verdicts={"white": [True, False, True, False], "black": [False, True, False, False]}
+    )
     table = table_screen(browser, live_server, game)
     expect(table.locator(".result .verdicts li")).to_have_count(2)
 
@@ -309,7 +490,7 @@ def test_the_end_of_a_tiebreak_fits_the_window(browser, live_server, language):
         game_over(regions, {team: clues[team][21:24] for team in TEAMS})
         regions.inside(".result .verdicts li", 2)
         regions.inside(".result .final-keywords .team-card", 2)
-        regions.inside(".result a.button", 1)            # the summary
+        regions.inside(".result a.button", 1)  # the summary
 
     look_at_every_size(table, f"82-{language}-tiebreak-over", tiebreak_over)
     table.context.close()
@@ -322,13 +503,16 @@ def test_a_spectator_on_a_wide_screen_sees_the_table_screens_layout(browser, liv
     game = ApiGame(live_server.server.app.test_client(), white=white, black=black)
     clues = clues_for(game, "en")
     for number in range(1, 8):
-        game.round(white=(True, number == 2), clues=of_round(clues, number))      # Black intercepts White once
-    game.round(white=(True, True), clues=of_round(clues, 8), stop_before="black")     # and twice: it wins
+        game.round(white=(True, number == 2), clues=of_round(clues, number))  # Black intercepts White once
+    game.round(white=(True, True), clues=of_round(clues, 8), stop_before="black")  # and twice: it wins
     watch = browser.new_context(viewport=SIZES[0]).new_page()
     watch.goto(game.urls["spectator"])
     expect(watch.locator(".big-clues li")).to_have_text(clues["black"][21:24])
-    look_at_every_size(watch, "83-watch-round8", lambda regions: round_in_progress(
-        regions, clues["black"][21:24], {"white": 8, "black": 7}))
+    look_at_every_size(
+        watch,
+        "83-watch-round8",
+        lambda regions: round_in_progress(regions, clues["black"][21:24], {"white": 8, "black": 7}),
+    )
     for width in (390, 320):
         watch.set_viewport_size({"width": width, "height": 844})
         assert watch.locator(".sheets").evaluate("e => getComputedStyle(e).gridTemplateColumns.split(' ').length") == 1
@@ -336,6 +520,7 @@ def test_a_spectator_on_a_wide_screen_sees_the_table_screens_layout(browser, liv
     game.transmission("black")
     watch.set_viewport_size(SIZES[0])
     expect(watch.locator(".result")).to_be_visible()
-    look_at_every_size(watch, "83-watch-over", lambda regions: game_over(
-        regions, {team: clues[team][21:24] for team in TEAMS}))
+    look_at_every_size(
+        watch, "83-watch-over", lambda regions: game_over(regions, {team: clues[team][21:24] for team in TEAMS})
+    )
     watch.context.close()

@@ -31,7 +31,7 @@ def test_the_table_screen_moves_to_another_device_with_a_one_time_qr_code(browse
     game_id = re.fullmatch(r".*/table/([\w-]+)", table.url).group(1)
     host = live_server.server.app.extensions["games"].shared_tokens(game_id)["host"]
     assert host not in table.url and host not in table.content()
-    expect(table.locator(".table-move")).to_have_count(0)                  # shown only on request
+    expect(table.locator(".table-move")).to_have_count(0)  # shown only on request
 
     table.get_by_role("button", name="Move the table screen to another device").click()
     expect(table.locator(".table-move .qr svg")).to_be_visible()

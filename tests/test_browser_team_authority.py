@@ -37,19 +37,19 @@ def seated(browser, live_server, size, names=("Ann", "Abe")):
 def test_a_teams_phones_show_a_seat_link_at_once_and_turn_it_away(browser, live_server, width):
     game, phones, table = seated(browser, live_server, PHONES[width])
     table.locator("#fix-a-mistake summary").click()
-    table.get_by_role("button", name="Ann (White)").click()              # the table screen's seat-link button
+    table.get_by_role("button", name="Ann (White)").click()  # the table screen's seat-link button
     expect(table.locator("#seat-links .seat-link .qr svg")).to_be_visible()
 
     abe, ann = phones["Abe"].page, phones["Ann"].page
     card = abe.locator(".seat-alert")
-    expect(card).to_contain_text("the table screen made a new link to Ann's seat")   # by itself: its stream
+    expect(card).to_contain_text("the table screen made a new link to Ann's seat")  # by itself: its stream
     expect(ann.locator(".seat-alert")).to_contain_text("made a new link to your seat")
     shot(abe, f"authority-seat-link-{width}")
     shot(ann, f"authority-own-seat-link-{width}")
     card.get_by_role("button", name="Not Ann's: cancel this link").click()
     expect(card).to_have_count(0)
     expect(ann.locator(".seat-alert")).to_have_count(0)
-    expect(table.locator("#seat-links .seat-link")).to_have_count(0)     # the QR code is gone from the table
+    expect(table.locator("#seat-links .seat-link")).to_have_count(0)  # the QR code is gone from the table
     expect(table.locator(".notices")).to_contain_text("Abe turned away the new seat link for Ann.")
 
 
@@ -62,7 +62,7 @@ def test_a_seat_taken_while_its_team_was_away_is_said_loudly_also_to_a_phone_com
     ann = next(p["seat"] for p in game.view(game.host)["teams"]["white"]["players"] if p["name"] == "Ann")
     link = game.ok(game.post("seat-link", game.host, seat=ann)).get_json()["seat_link"]["url"]
     abe_context = phones["Abe"].context
-    for phone in phones.values():                                        # White's phones sleep
+    for phone in phones.values():  # White's phones sleep
         phone.page.close()
     now[0] += PHONE_IN_USE_SECONDS + 1
 
@@ -75,7 +75,7 @@ def test_a_seat_taken_while_its_team_was_away_is_said_loudly_also_to_a_phone_com
     expect(banner).to_contain_text("a new phone took Ann's seat on White while no White phone was in use")
     shot(table, "authority-unattended-table-1280")
 
-    abe = abe_context.new_page()                                         # Abe's phone wakes up
+    abe = abe_context.new_page()  # Abe's phone wakes up
     abe.goto(f"{live_server.url}/play/{game.id}")
     card = abe.locator(".seat-alert.unattended")
     expect(card).to_contain_text("a new phone took Ann's seat while no phone of your team was in use")

@@ -18,7 +18,7 @@ CLUES = ["glimmer", "tundra", "whisker", "lantern", "pebble", "comet", "saddle",
 def clues_for(keywords: list[str], start: int) -> list[str]:
     """Three clues from CLUES that name none of the team's keywords."""
     usable = [c for c in CLUES if not any(k.lower() in c or c in k.lower() for k in keywords)]
-    return usable[start:start + 3]
+    return usable[start : start + 3]
 
 
 def new_three_player_table(browser, live_server, screenshots: bool = False):
@@ -49,7 +49,7 @@ def seat_everyone(browser, table: Page, live_server, screenshots: bool = False) 
         for phone in members:
             phone.join(urls[team])
             expect(table.locator(f".team-{team} .roster")).to_contain_text(phone.name)
-            if phone.name == "Ben":      # the team is complete, the Interceptor's seat is still empty
+            if phone.name == "Ben":  # the team is complete, the Interceptor's seat is still empty
                 expect(table.get_by_role("button", name="Start the game")).to_be_disabled()
                 expect(table.locator(".start .hint")).to_contain_text("one Interceptor")
     expect(phones["black"][0].page.locator(".topbar .who")).to_contain_text("The Interceptor")
@@ -65,7 +65,7 @@ def assert_keeps_the_team_secrets(phone: Phone, keywords: list[str]) -> None:
     expect(page.locator("#keywords")).to_be_empty()
     expect(page.locator(".your-code")).to_have_count(0)
     expect(page.locator("details.secret")).to_have_count(0)
-    text = page.locator("body").text_content()        # the DOM's text, before any CSS uppercasing
+    text = page.locator("body").text_content()  # the DOM's text, before any CSS uppercasing
     for word in keywords:
         assert not re.search(rf"\b{re.escape(word)}\b", text), f"the Interceptor's phone shows {word}"
 
@@ -104,10 +104,10 @@ def test_three_players_the_interceptor_wins_with_two_tokens_from_one_transmissio
     enc.page.get_by_role("button", name="Announce these clues").click()
     expect(table.locator(".big-clues")).to_contain_text(clues[0])
     expect(table.locator(".stage h2")).to_contain_text(f"The team's transmission: {enc.name} reads the clues")
-    expect(table.locator(".stage")).not_to_contain_text("Interceptor's interception")   # round 1
+    expect(table.locator(".stage")).not_to_contain_text("Interceptor's interception")  # round 1
     shot(table, "30-table-round1-1280")
     ivy.see("No interception in round 1")
-    expect(ivy.page.locator("#task form")).to_have_count(0)        # nothing to enter
+    expect(ivy.page.locator("#task form")).to_have_count(0)  # nothing to enter
     expect(ivy.page.locator("#sheets .sheet")).to_contain_text("The team's transmissions")
     expect(ivy.page.locator("#sheets .sheet")).to_contain_text(clues[0])
     assert_keeps_the_team_secrets(ivy, keywords)
@@ -146,7 +146,7 @@ def test_three_players_the_interceptor_wins_with_two_tokens_from_one_transmissio
     winner, reason = "The Interceptor wins!", str(REASONS["interceptor_tokens"])
     expect(table.locator(".result")).to_contain_text(winner)
     expect(table.locator(".result")).to_contain_text(reason)
-    for word in keywords:                      # over: the keywords are public
+    for word in keywords:  # over: the keywords are public
         expect(table.locator(".result")).to_contain_text(word)
     expect(table.locator(".team-black .token.interception")).to_contain_text("2 tokens of 2")
     expect(table.locator(".stage")).not_to_contain_text("Round 3")

@@ -41,7 +41,7 @@ def test_eight_quiet_rounds_end_in_the_keyword_tiebreak_judged_on_the_table_scre
 
     # The table screen may itself be a phone: it must hold up at phone size too.
     small_table = Phone(browser, "Host")
-    small_table.context.add_cookies(table_context.cookies())     # the table screen's key is its cookie
+    small_table.context.add_cookies(table_context.cookies())  # the table screen's key is its cookie
     small_table.page.goto(table.url)
     expect(small_table.page.locator(".round-title")).to_contain_text("Round 1 of 8")
     shot(small_table.page, "22-table-on-a-phone-390")
@@ -126,7 +126,7 @@ CONTRAST = """el => {
 
 def test_the_summary_prints_without_its_buttons_and_with_readable_tiebreak_marks(browser, live_server):
     game = ApiGame(live_server.server.app.test_client())
-    game.quiet_rounds(8)                                   # a tie: the keyword guesses decide
+    game.quiet_rounds(8)  # a tie: the keyword guesses decide
     for team in ("white", "black"):
         game.command(game.guesser(team, team), "keyword-guesses", guesses=["gondola", "pepper", "lantern", "meadow"])
     game.command(game.host, "verdicts", verdicts={"white": [True, False, True, False], "black": [False] * 4})

@@ -68,7 +68,7 @@ def test_one_phone_plays_every_seat_of_a_four_player_try_out(browser, live_serve
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".round-title")).to_contain_text("Round 1 of 8")
     labelled(page)
-    game_id = page.locator(".seat-switch form").first.get_attribute("action").split("/")[2]   # /try/<id>/seat/1
+    game_id = page.locator(".seat-switch form").first.get_attribute("action").split("/")[2]  # /try/<id>/seat/1
     team_of = {"Ann": "white", "Ben": "white", "Cleo": "black", "Dev": "black"}
 
     # Round 1 from this one phone: both Encryptors announce, then both teams decrypt.
@@ -111,8 +111,9 @@ def test_one_phone_plays_every_seat_of_a_four_player_try_out(browser, live_serve
 
     def sit(name: str) -> dict:
         csrf = page.locator('meta[name="csrf-token"]').get_attribute("content")
-        answer = solo.context.request.post(f"{live_server.url}/try/{game_id}/seat/{seats[name]}",
-                                           form={"csrf_token": csrf})
+        answer = solo.context.request.post(
+            f"{live_server.url}/try/{game_id}/seat/{seats[name]}", form={"csrf_token": csrf}
+        )
         assert answer.ok and answer.url.endswith(f"/play/{game_id}")
         seen = api.view()
         assert seen["try_out"] is True and seen["viewer"]["name"] == name
@@ -120,8 +121,8 @@ def test_one_phone_plays_every_seat_of_a_four_player_try_out(browser, live_serve
 
     csrf = page.locator('meta[name="csrf-token"]').get_attribute("content")
     refused = solo.context.request.post(f"{live_server.url}/try/{game_id}/seat/99", form={"csrf_token": csrf})
-    assert refused.status == 401                      # `not_seated`: no seat 99 in this cookie
-    stranger = Phone(browser, "Stranger")             # another device can't take a try-out's seat
+    assert refused.status == 401  # `not_seated`: no seat 99 in this cookie
+    stranger = Phone(browser, "Stranger")  # another device can't take a try-out's seat
     stranger.page.goto(live_server.url)
     csrf = stranger.page.locator('meta[name="csrf-token"]').get_attribute("content")
     refused = stranger.context.request.post(f"{live_server.url}/try/{game_id}/seat/1", form={"csrf_token": csrf})
@@ -145,7 +146,7 @@ def test_one_phone_plays_every_seat_of_a_four_player_try_out(browser, live_serve
             api.post("guess", code=codes[team], confirm=True)
 
     winner, reason = "White wins!", str(REASONS["interceptions"]["white"])
-    page.goto(f"{live_server.url}/play/{game_id}")     # a phone screen again: the last seat taken
+    page.goto(f"{live_server.url}/play/{game_id}")  # a phone screen again: the last seat taken
     labelled(page)
     expect(page.locator(".result")).to_contain_text(winner)
     to_table(page)

@@ -33,18 +33,28 @@ from .test_load_gunicorn import Bot, Unreachable, check_acknowledged, check_resu
 from .test_stream_handover import Wire
 
 DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
-pytestmark = [pytest.mark.system, pytest.mark.slow, pytest.mark.skipif(not DATABASE_URL, reason="needs PostgreSQL: run under "
-                                                    "scripts/with-postgres (CI does)")]
-RECONNECT_SECONDS = 2.0         # the issue's bound: a page whose server died has its stream back by then
+pytestmark = [
+    pytest.mark.system,
+    pytest.mark.slow,
+    pytest.mark.skipif(not DATABASE_URL, reason="needs PostgreSQL: run under scripts/with-postgres (CI does)"),
+]
+RECONNECT_SECONDS = 2.0  # the issue's bound: a page whose server died has its stream back by then
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     proxy, *servers = (free_port() for _ in range(3))
     # The bots all play from 127.0.0.1: no per-address rate limits (as tests/server.py).
-    cluster = Cluster(2, tmp_path_factory.mktemp("cluster"), proxy, servers, database_url=DATABASE_URL,
-                      env={"SECRET_KEY": "cluster-test", "WORKERS": "1", "RATE_LIMITS": "off"},
-                      bind_host="127.0.0.1", logs=True)
+    cluster = Cluster(
+        2,
+        tmp_path_factory.mktemp("cluster"),
+        proxy,
+        servers,
+        database_url=DATABASE_URL,
+        env={"SECRET_KEY": "cluster-test", "WORKERS": "1", "RATE_LIMITS": "off"},
+        bind_host="127.0.0.1",
+        logs=True,
+    )
     with cluster:
         yield cluster
 
@@ -68,11 +78,16 @@ def new_game(cluster) -> dict:
 
 
 def errors_in_logs(cluster) -> list[str]:
-    return [line for log in cluster.folder.glob("app*.log") for line in log.read_text(errors="replace").splitlines()
-            if "Traceback" in line or "[ERROR]" in line or "CRITICAL" in line]
+    return [
+        line
+        for log in cluster.folder.glob("app*.log")
+        for line in log.read_text(errors="replace").splitlines()
+        if "Traceback" in line or "[ERROR]" in line or "CRITICAL" in line
+    ]
 
 
 # --- streams across servers ---------------------------------------------------------------------
+
 
 def next_view(wire: Wire, within: float = 20) -> str:
     """The data of the stream's next `view` message; fails if none comes `within` seconds (heartbeats go on
@@ -86,7 +101,7 @@ def next_view(wire: Wire, within: float = 20) -> str:
             pytest.fail(f"no view message within {within} s")
         if fields.get("event") == "view":
             return fields["data"]
-        assert "" in fields or "retry" in fields, fields         # a heartbeat, or the reconnection delay
+        assert "" in fields or "retry" in fields, fields  # a heartbeat, or the reconnection delay
 
 
 def test_a_tap_on_one_server_wakes_the_streams_another_holds_and_haproxy_passes_each_message(both_up):
@@ -100,18 +115,20 @@ def test_a_tap_on_one_server_wakes_the_streams_another_holds_and_haproxy_passes_
     assert "content-length" not in through.headers and "transfer-encoding" not in through.headers
     for wire in wires.values():
         next_view(wire)
-    for n, server in enumerate(cluster.servers):        # a join on each server in turn
+    for n, server in enumerate(cluster.servers):  # a join on each server in turn
         status, answer = request(server.port, "POST", f"{view}/join", {"name": f"Ann{n}"}, game["tokens"]["white"])
         assert status == 200, answer
         # Every stream says so at once: on the server that took the join, on the other one, and through
         # HAProxy (behind a buffer, the message would not come).
-        assert {name: next_view(wire) for name, wire in wires.items()} == \
-            {name: f'W/"v{answer["version"]}-host--"' for name in wires}
+        assert {name: next_view(wire) for name, wire in wires.items()} == {
+            name: f'W/"v{answer["version"]}-host--"' for name in wires
+        }
     for wire in wires.values():
         wire.connection.close()
 
 
 # --- bots and pages, through HAProxy ------------------------------------------------------------
+
 
 class ProxiedBot(Bot):
     """tests/test_load_gunicorn.py's bot, playing through HAProxy: when HAProxy answers itself (502: the
@@ -169,7 +186,7 @@ def play_all(bots: list[ProxiedBot], during, done: threading.Event | None = None
     def run(bot):
         try:
             bot.play_until(done) if done else bot.play_on()
-        except BaseException as error:     # noqa: BLE001 - reported below, with its game
+        except BaseException as error:  # noqa: BLE001 - reported below, with its game
             errors.append((bot.game_id, error))
 
     threads = [threading.Thread(target=run, args=(bot,)) for bot in bots]
@@ -225,20 +242,23 @@ def opens(page) -> list[float]:
 
 def start_game(cluster, game) -> None:
     for name, team in (("Abe", "white"), ("Bob", "black")):
-        status, answer = request(cluster.proxy_port, "POST", f"/api/games/{game['game_id']}/join", {"name": name},
-                                 game["tokens"][team])
+        status, answer = request(
+            cluster.proxy_port, "POST", f"/api/games/{game['game_id']}/join", {"name": name}, game["tokens"][team]
+        )
         assert status == 200, answer
-    status, answer = request(cluster.proxy_port, "POST", f"/api/games/{game['game_id']}/start", {},
-                             game["tokens"]["host"])
+    status, answer = request(
+        cluster.proxy_port, "POST", f"/api/games/{game['game_id']}/start", {}, game["tokens"]["host"]
+    )
     assert status == 200, answer
 
 
 # --- a rolling restart, a server killed --------------------------------------------------------------
 
+
 @pytest.mark.browser
 def test_a_rolling_restart_during_play_fails_no_request_and_loses_nothing(both_up, browser):
     cluster = both_up
-    bots = [ProxiedBot(cluster.proxy_port, number, "collision") for number in range(2)]   # short games
+    bots = [ProxiedBot(cluster.proxy_port, number, "collision") for number in range(2)]  # short games
     for bot in bots:
         bot.set_up()
     table = browser.new_context(viewport=TABLE)
@@ -248,14 +268,14 @@ def test_a_rolling_restart_during_play_fails_no_request_and_loses_nothing(both_u
     page.wait_for_function("() => window.streamOpens.length > 0")
     before = {server.name: server.process.pid for server in cluster.servers}
 
-    play_all(bots, cluster.rolling_restart, done=threading.Event())      # play goes on until it is over
+    play_all(bots, cluster.rolling_restart, done=threading.Event())  # play goes on until it is over
 
     assert all(server.process.pid != before[server.name] for server in cluster.servers)
-    assert [what for bot in bots for _, what in bot.unanswered] == []    # every request answered, as usual
+    assert [what for bot in bots for _, what in bot.unanswered] == []  # every request answered, as usual
     store = store_for(DATABASE_URL)
     for bot in bots:
         events = log_of(store, bot.game_id)
-        check_acknowledged(bot.game_id, events, bot.acks, every=True)   # the whole log, nothing lost or doubled
+        check_acknowledged(bot.game_id, events, bot.acks, every=True)  # the whole log, nothing lost or doubled
         check_result(bot.game_id, events)
     store.engine.dispose()
     # The table screen followed its table through every match to the end of the last, on a new stream once
@@ -281,7 +301,7 @@ def test_the_pages_of_a_server_that_hangs_are_moved_to_another_once_haproxy_coun
         cluster.proxy.set_state(other.name, "ready")
     cluster.proxy.wait_until_up(other.name)
     frozen_at = time.time()
-    os.killpg(frozen.process.pid, signal.SIGSTOP)      # every process of the server stops, its sockets stay open
+    os.killpg(frozen.process.pid, signal.SIGSTOP)  # every process of the server stops, its sockets stay open
     try:
         back = {}
         for name, page in pages.items():
@@ -301,9 +321,9 @@ def test_the_pages_of_a_server_that_hangs_are_moved_to_another_once_haproxy_coun
 def test_a_server_killed_mid_game_loses_no_acknowledged_command_and_its_pages_are_back_within_2_s(both_up, browser):
     cluster = both_up
     doomed, other = cluster.servers
-    bots = [ProxiedBot(cluster.proxy_port, number, "collision") for number in range(4)]   # short games
+    bots = [ProxiedBot(cluster.proxy_port, number, "collision") for number in range(4)]  # short games
     game = new_game(cluster)
-    cluster.proxy.set_state(other.name, "drain")     # every page's stream, and every game, on the doomed server
+    cluster.proxy.set_state(other.name, "drain")  # every page's stream, and every game, on the doomed server
     try:
         pages = opened_pages(browser, cluster, game)
         for bot in bots:
@@ -322,11 +342,10 @@ def test_a_server_killed_mid_game_loses_no_acknowledged_command_and_its_pages_ar
             time.sleep(0.002)
         killed["acks"] = [len(bot.acks) for bot in bots]
         killed["time"] = time.time()
-        doomed.kill()                      # SIGKILL to its master and worker: gone when this returns
+        doomed.kill()  # SIGKILL to its master and worker: gone when this returns
         killed["at"] = time.monotonic()
         for name, page in pages.items():  # each page's stream is back, through HAProxy, on the other server
-            page.wait_for_function(f"() => window.streamOpens.some(at => at > {killed['time'] * 1000})",
-                                   timeout=15000)
+            page.wait_for_function(f"() => window.streamOpens.some(at => at > {killed['time'] * 1000})", timeout=15000)
             back[name] = round(min(at for at in opens(page) if at > killed["time"]) - killed["time"], 2)
         # Every table plays on, on the other server.
         while not all(len(bot.acks) > acks for bot, acks in zip(bots, killed["acks"])):
@@ -335,14 +354,14 @@ def test_a_server_killed_mid_game_loses_no_acknowledged_command_and_its_pages_ar
 
     play_all(bots, kill_in_mid_burst, done=threading.Event())
     assert all(seconds <= RECONNECT_SECONDS for seconds in back.values()), back
-    start_game(cluster, game)              # and the pages follow their game on their new stream
+    start_game(cluster, game)  # and the pages follow their game on their new stream
     for page in pages.values():
         expect(page.locator("body")).to_have_class(re.compile(r"\bin-game\b"))
         page.context.close()
     store = store_for(DATABASE_URL)
     for bot in bots:
         events = log_of(store, bot.game_id)
-        check_acknowledged(bot.game_id, events, bot.acks, every=False)       # no acknowledged command lost
+        check_acknowledged(bot.game_id, events, bot.acks, every=False)  # no acknowledged command lost
         check_result(bot.game_id, events)
         # Whatever the log holds beyond the acknowledged events was under way when the server died.
         unacknowledged = len(events) - 1 - sum(len(ack["events"]) for ack in bot.acks)
@@ -352,21 +371,30 @@ def test_a_server_killed_mid_game_loses_no_acknowledged_command_and_its_pages_ar
     late = [(sent - killed["at"], what) for bot in bots for sent, what in bot.unanswered if sent >= killed["at"]]
     assert late == [], f"requests sent after the kill got no answer: {late}"
     assert errors_in_logs(cluster) == []
-    print(f"\nkilled {doomed.name} after {sum(killed['acks'])} acknowledged commands "
-          f"({sum(len(bot.unanswered) for bot in bots)} under way got no answer); "
-          f"streams back, seconds after the kill: {back}")
+    print(
+        f"\nkilled {doomed.name} after {sum(killed['acks'])} acknowledged commands "
+        f"({sum(len(bot.unanswered) for bot in bots)} under way got no answer); "
+        f"streams back, seconds after the kill: {back}"
+    )
 
 
 # --- the command itself ---------------------------------------------------------------------------
 
+
 def test_scripts_cluster_starts_postgresql_the_servers_and_haproxy_and_stops_them_all(tmp_path):
     wrapper = (ROOT / "scripts" / "cluster").read_text().strip().splitlines()
-    assert wrapper[-1] == 'exec .venv/bin/python -m scripts.cluster "$@"'     # after installing what it needs
+    assert wrapper[-1] == 'exec .venv/bin/python -m scripts.cluster "$@"'  # after installing what it needs
     port = free_port()
     env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "PUBLIC_URL")}
-    process = subprocess.Popen([sys.executable, "-m", "scripts.cluster", "2"], cwd=ROOT, start_new_session=True,
-                               env={**env, "PORT": str(port), "WORKERS": "1", "SECRET_KEY": "cluster-test"},
-                               stdout=subprocess.PIPE, stderr=(tmp_path / "stderr").open("wb"), text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scripts.cluster", "2"],
+        cwd=ROOT,
+        start_new_session=True,
+        env={**env, "PORT": str(port), "WORKERS": "1", "SECRET_KEY": "cluster-test"},
+        stdout=subprocess.PIPE,
+        stderr=(tmp_path / "stderr").open("wb"),
+        text=True,
+    )
     try:
         said = ""
         while "Stop with Ctrl+C" not in said:
@@ -378,10 +406,10 @@ def test_scripts_cluster_starts_postgresql_the_servers_and_haproxy_and_stops_the
         assert all(answers(f"http://127.0.0.1:{p}/healthz") for p in [port, *servers])
         status, game = request(port, "POST", "/api/games", {})
         assert status == 201 and game["urls"]["white"].endswith(f":{port}/join/{game['tokens']['white']}"), game
-        assert f":{port}/" in said               # the address it says to open is HAProxy's
+        assert f":{port}/" in said  # the address it says to open is HAProxy's
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=60) == 0
-    for p in [port, *servers, postgres]:      # everything it started has stopped
+    for p in [port, *servers, postgres]:  # everything it started has stopped
         with pytest.raises(OSError):
             socket.create_connection(("127.0.0.1", p), timeout=5).close()

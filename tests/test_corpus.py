@@ -42,9 +42,16 @@ def assert_holds(actual, recorded, where: str) -> None:
         for i, (a, r) in enumerate(zip(actual, recorded)):
             assert_holds(a, r, f"{where}[{i}]")
     else:
-        assert actual == recorded and type(actual) is type(recorded) or (
-            isinstance(actual, (int, float)) and not isinstance(actual, bool)
-            and type(recorded) in (int, float) and actual == recorded), f"{where}: {actual!r} != {recorded!r}"
+        assert (
+            actual == recorded
+            and type(actual) is type(recorded)
+            or (
+                isinstance(actual, (int, float))
+                and not isinstance(actual, bool)
+                and type(recorded) in (int, float)
+                and actual == recorded
+            )
+        ), f"{where}: {actual!r} != {recorded!r}"
 
 
 def plain(value):
@@ -59,15 +66,18 @@ def test_a_stored_game_reads_as_it_did_when_it_was_recorded(app, path):
     service = app.extensions["games"]
     game_id = stored_game(service.store, recorded["rows"])
     _, game = service.load(game_id)
-    views = {"spectator": expected["spectator"],
-             **{name: patched(expected["spectator"], change) for name, change in expected["others"].items()}}
+    views = {
+        "spectator": expected["spectator"],
+        **{name: patched(expected["spectator"], change) for name, change in expected["others"].items()},
+    }
     seats = {f"seat:{p.seat}" for p in game.players}
     assert set(views) == {"spectator", "host", *seats}, "the players seated differ from the recording"
     for name, view in views.items():
         assert_holds(plain(view_for(game, viewer(name), now=expected["now"])), view, f"{path.stem} {name}'s view")
     for match, summary in expected["summaries"].items():
-        assert_holds(plain(summary_for(service.load_match(game_id, int(match)))), summary,
-                     f"{path.stem} match {match}'s summary")
+        assert_holds(
+            plain(summary_for(service.load_match(game_id, int(match)))), summary, f"{path.stem} match {match}'s summary"
+        )
 
 
 def test_the_corpus_holds_every_event_type():
@@ -78,6 +88,7 @@ def test_the_corpus_holds_every_event_type():
 def test_the_recorded_views_are_what_the_records_say(tmp_path):
     """The corpus's own bookkeeping: `patched` undoes `difference`."""
     from .corpus import difference
+
     base = {"a": [1, {"b": 2, "c": [3]}], "d": None}
     other = {"a": [1, {"b": 5, "c": [3]}], "d": {"e": 1}, "f": True}
     assert patched(base, difference(base, other)) == other

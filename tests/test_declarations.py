@@ -25,12 +25,14 @@ def test_a_field_kind_reads_a_form_as_the_rules_expect():
     assert fields.BOOLEAN.from_form("confirm", form(confirm=["1"])) is True
     assert fields.BOOLEAN.from_form("confirm", form(confirm=["0"])) is False
     assert fields.SEAT.from_form("seat", form(seat=["12"])) == 12
-    assert fields.SEAT.from_form("seat", form(seat=["١٢"])) == "١٢"       # not ASCII digits: left for the rules
-    assert fields.TIMER.from_form("timer", form(timer=[" "])) is None     # blank: no sand timer
-    assert fields.CODE.from_form("code", form(code1=["3"], code2=["1"])) == ["3", "1", ""]   # one radio a clue
+    assert fields.SEAT.from_form("seat", form(seat=["١٢"])) == "١٢"  # not ASCII digits: left for the rules
+    assert fields.TIMER.from_form("timer", form(timer=[" "])) is None  # blank: no sand timer
+    assert fields.CODE.from_form("code", form(code1=["3"], code2=["1"])) == ["3", "1", ""]  # one radio a clue
     assert fields.CLUES.from_form("clues", form(clues=["a", "b", "c"])) == ["a", "b", "c"]
     assert fields.VERDICTS.from_form("verdicts", form(**{"verdicts.white": ["1", "4"]})) == {
-        "white": [True, False, False, True], "black": [False, False, False, False]}
+        "white": [True, False, False, True],
+        "black": [False, False, False, False],
+    }
     with pytest.raises(KeyError):
         fields.TEXT.from_form("name", form())
 
@@ -52,15 +54,22 @@ def test_every_target_is_declared_with_its_place_in_the_view():
 
 
 def test_targets_for_reads_each_declared_path():
-    view = {"match": 2, "round": 3, "teams": {"white": {"players": [{"seat": 1, "name": "Ann"}]},
-                                              "black": {"players": [{"seat": 4, "name": "Bob"}]}},
-            "rounds": [{"transmissions": {"black": {"encryptor": 4}}}], "host": {"take_back": None}}
+    view = {
+        "match": 2,
+        "round": 3,
+        "teams": {
+            "white": {"players": [{"seat": 1, "name": "Ann"}]},
+            "black": {"players": [{"seat": 4, "name": "Bob"}]},
+        },
+        "rounds": [{"transmissions": {"black": {"encryptor": 4}}}],
+        "host": {"take_back": None},
+    }
     assert targets_for("move-player", view, {"seat": 4}) == {"team": "black"}
     assert targets_for("seat-link", view, {"seat": 1}) == {"name": "Ann"}
     assert targets_for("skip-encryptor", view, {"team": "black"}) == {"round": 3, "encryptor": 4}
-    assert targets_for("take-back", view) == {}           # nothing to take back: no target at all
+    assert targets_for("take-back", view) == {}  # nothing to take back: no target at all
     with pytest.raises(KeyError):
-        targets_for("no-such-command", view)               # a template's typo fails its page
+        targets_for("no-such-command", view)  # a template's typo fails its page
 
 
 def test_templates_name_phases_and_tasks_through_checked_globals(app):

@@ -29,8 +29,8 @@ def test_the_targets_of_each_command_come_from_the_view_its_sender_read():
     table.transmission("white")
     table.transmission("black")
     host = table.view(HOST)
-    assert targets("correction", host) == {"round": 1, "transmission": "black"}   # the last reveal
-    assert targets("answer-correction", ann) == {}          # no proposal (and no `correction.id` yet)
+    assert targets("correction", host) == {"round": 1, "transmission": "black"}  # the last reveal
+    assert targets("answer-correction", ann) == {}  # no proposal (and no `correction.id` yet)
 
 
 def test_a_field_of_the_body_wins_over_the_target_of_the_same_name():
@@ -52,7 +52,7 @@ def test_both_transports_play_the_same_round(client):
 
 def test_who_is_read_from_the_views():
     table = Table()
-    assert table.encryptor("white") == Actor("seat", "white", 1)        # the first of each team to join
+    assert table.encryptor("white") == Actor("seat", "white", 1)  # the first of each team to join
     assert table.guesser("white", "white") == Actor("seat", "white", 2)
     assert table.guesser("black", "white") == Actor("seat", "black", 3)
     assert wrong(table.code("white")) != table.code("white")

@@ -49,7 +49,8 @@ def test_a_game_survives_a_server_kill_in_the_middle_of_a_round(server):
     status, _ = server.request("POST", f"/api/games/{gid}/guess", {"code": code, "confirm": True}, seats["Abe"])
     assert status == 200
     black_code = server.request("GET", f"/api/games/{gid}", token=seats["Bea"])[1]["you"]["code"]
-    assert server.request("POST", f"/api/games/{gid}/guess", {"code": black_code, "confirm": True},
-                          seats["Bob"])[0] == 200
+    assert (
+        server.request("POST", f"/api/games/{gid}/guess", {"code": black_code, "confirm": True}, seats["Bob"])[0] == 200
+    )
     view = server.request("GET", f"/api/games/{gid}", token=tokens["spectator"])[1]
     assert view["round"] == 2 and view["teams"]["white"]["tokens"]["miscommunications"] == 0

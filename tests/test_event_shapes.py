@@ -16,8 +16,11 @@ import pytest
 from companion.rules.event import UPCASTERS
 from companion.rules.events import EVENTS, RETIRED, read
 
-ROWS = [row["data"] for path in sorted((Path(__file__).parent / "corpus").glob("*.json"))
-        for row in json.loads(path.read_text())["rows"]]
+ROWS = [
+    row["data"]
+    for path in sorted((Path(__file__).parent / "corpus").glob("*.json"))
+    for row in json.loads(path.read_text())["rows"]
+]
 
 
 def stored(kind: str, version: int) -> list[dict]:
@@ -28,11 +31,14 @@ def stored(kind: str, version: int) -> list[dict]:
 @pytest.mark.parametrize("event", EVENTS, ids=[e.TYPE for e in EVENTS])
 def test_an_event_reads_and_writes_the_shape_stored_at_its_version(event):
     rows = stored(event.TYPE, event.VERSION)
-    assert rows, (f"no {event.TYPE} v{event.VERSION} in tests/corpus: record a game at this version "
-                  "(tests/corpus/record.py)")
+    assert rows, (
+        f"no {event.TYPE} v{event.VERSION} in tests/corpus: record a game at this version (tests/corpus/record.py)"
+    )
     for data in rows:
-        assert read(data).to_json() == data, (f"{event.TYPE} v{event.VERSION} changed shape: give it a new VERSION "
-                                              "and an upcaster from this one (rules/event.py)")
+        assert read(data).to_json() == data, (
+            f"{event.TYPE} v{event.VERSION} changed shape: give it a new VERSION "
+            "and an upcaster from this one (rules/event.py)"
+        )
 
 
 @pytest.mark.parametrize("event", EVENTS + RETIRED, ids=[e.TYPE for e in EVENTS + RETIRED])
@@ -45,7 +51,7 @@ def test_every_older_version_of_an_event_has_its_upcaster_and_a_stored_game(even
 def test_an_upgraded_event_is_one_of_today_and_writes_today_s_shape():
     for kind, version in UPCASTERS:
         for data in stored(kind, version):
-            event = read(data)                  # raises on a field the upgraded shape doesn't have
+            event = read(data)  # raises on a field the upgraded shape doesn't have
             assert read(event.to_json()) == event, (kind, version, data)
 
 

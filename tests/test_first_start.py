@@ -29,8 +29,7 @@ STARTS = 20
 @contextmanager
 def busy_cpu():
     """One spinning process per core: the workers' imports and schema checks interleave as on a busy laptop."""
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
-                for _ in range(os.cpu_count() or 2)]
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
     try:
         yield
     finally:
@@ -44,17 +43,29 @@ class Production:
 
     def __init__(self, database_url: str, workers: int, **settings: str):
         self.port = free_port()
-        env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(self.port), "WORKERS": str(workers),
-               "SECRET_KEY": "first-start", "PUBLIC_URL": f"http://127.0.0.1:{self.port}/", **settings}
-        self.process = subprocess.Popen([sys.executable, "-m", "companion.serve"], cwd=ROOT, env=env,
-                                        start_new_session=True, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.PIPE)
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "PORT": str(self.port),
+            "WORKERS": str(workers),
+            "SECRET_KEY": "first-start",
+            "PUBLIC_URL": f"http://127.0.0.1:{self.port}/",
+            **settings,
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "companion.serve"],
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
 
     def answers_healthz(self, timeout: float = 60) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                return False                      # gunicorn gave up: "Worker failed to boot"
+                return False  # gunicorn gave up: "Worker failed to boot"
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=5) as answer:
                     if answer.status == 200:
@@ -92,8 +103,10 @@ def test_two_servers_on_one_machine_share_no_file_outside_their_database(tmp_pat
     home = tmp_path / "home"
     home.mkdir()
     settings = {"HOME": str(home), "XDG_RUNTIME_DIR": str(home)}
-    servers = [Production(os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp_path / f'{n}.sqlite3'}", 1,
-                          **settings) for n in range(2)]
+    servers = [
+        Production(os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp_path / f'{n}.sqlite3'}", 1, **settings)
+        for n in range(2)
+    ]
     try:
         assert all(server.answers_healthz() for server in servers)
         assert list(home.rglob("*")) == []

@@ -41,7 +41,7 @@ def regions(html: str) -> dict[str, tuple[str | None, str]]:
             edge = tags.search(html, at)
             depth, at = depth + (-1 if edge.group(1) else 1), edge.end()
         key = KEY.search(start.group(0))
-        found[start.group(2)] = (key and key.group(1), CSRF.sub("", html[start.start():at]))
+        found[start.group(2)] = (key and key.group(1), CSRF.sub("", html[start.start() : at]))
     return found
 
 
@@ -50,7 +50,7 @@ def two_apps(tmp_path):
     reusing = create_app({**settings, "FRAGMENT_CACHE_CHARS": 4_000_000})
     fresh = create_app({**settings, "FRAGMENT_CACHE_CHARS": 0})
     for app in (reusing, fresh):
-        app.extensions["games"].clock = lambda: 1_000_000.0     # the sand timer reads the same on both
+        app.extensions["games"].clock = lambda: 1_000_000.0  # the sand timer reads the same on both
     return reusing, fresh
 
 
@@ -90,8 +90,9 @@ class ComparedGame(ApiGame):
             assert [p.status_code for p in pages] == [200, 200], path
             tokens = set(re.findall(r'name="csrf_token" value="([^"]*)"', pages[0].get_data(as_text=True)))
             assert len(tokens) <= 1 and "<csrf-token>" not in tokens, f"{path}: forms carry {tokens}"
-            assert CSRF.sub("", pages[0].get_data(as_text=True)) == CSRF.sub("", pages[1].get_data(as_text=True)), \
+            assert CSRF.sub("", pages[0].get_data(as_text=True)) == CSRF.sub("", pages[1].get_data(as_text=True)), (
                 f"{path} differs after {self.compared} commands"
+            )
         self.compared += 1
 
     def follow(self, path, client):
@@ -112,27 +113,28 @@ class ComparedGame(ApiGame):
         return self.apps[0].extensions["fragments"].hits
 
 
-@pytest.mark.slow                    # eight rounds, every page rendered twice: the full run, not --fast
+@pytest.mark.slow  # eight rounds, every page rendered twice: the full run, not --fast
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_every_page_of_a_whole_game_is_the_same_with_reused_pieces(tmp_path, language):
-    game = ComparedGame(*two_apps(tmp_path), white=("Ann", "Abe", "Ada"), black=("Bea", "Bob"),
-                        settings={"language": language})
+    game = ComparedGame(
+        *two_apps(tmp_path), white=("Ann", "Abe", "Ada"), black=("Bea", "Bob"), settings={"language": language}
+    )
     game.round()
     # Each team's notes on the other's sheet: a piece of its own phones' pages alone.
     game.command(game.seats["Ann"], "note", keyword=2, text="whale?")
     game.command(game.seats["Bob"], "note", line=1, text="all about the sea")
     game.round(white=(False, False), black=(True, True))
     game.command(game.seats["Ada"], "note", keyword=2, text="orca")
-    while game.view(game.host)["phase"] == "playing":      # to round 8: Black wins on points
+    while game.view(game.host)["phase"] == "playing":  # to round 8: Black wins on points
         game.round()
     assert game.compared > 40
-    assert game.reused() > game.compared       # pieces were shared, or this compared nothing
-    assert game.left_out > game.compared       # and regions left out
+    assert game.reused() > game.compared  # pieces were shared, or this compared nothing
+    assert game.left_out > game.compared  # and regions left out
 
 
 def test_every_page_of_a_three_player_game_is_the_same_with_reused_pieces(tmp_path):
     apps = two_apps(tmp_path)
-    ComparedGame(*apps).announce("white")      # a standard game's pieces are held first (same teams, other words)
+    ComparedGame(*apps).announce("white")  # a standard game's pieces are held first (same teams, other words)
     game = ComparedGame(*apps, white=("Ann", "Abe"), black=("Ivy",), settings={"mode": "three_player"})
     game.command(game.seats["Ivy"], "note", keyword=1, text="castle")
     while game.view(game.host)["phase"] == "playing":
@@ -145,7 +147,7 @@ def test_a_request_naming_another_script_root_changes_no_other_viewers_page(tmp_
     proxy can write: Ann's page asked for under `/evil` must not hand its pieces, links and form actions
     under `/evil/…`, to her teammate Abe's page."""
     reusing, fresh = two_apps(tmp_path)
-    game = ApiGame(reusing.test_client())                   # round 1, before the clues: a keyword swap form
+    game = ApiGame(reusing.test_client())  # round 1, before the clues: a keyword swap form
     ann, abe = (browser(reusing, game.id, game.seats[name]) for name in ("Ann", "Abe"))
     evil = ann.get(f"/play/{game.id}", base_url="http://localhost/evil/")
     assert evil.status_code == 200 and f'action="/evil/play/{game.id}/swap-keyword"' in evil.get_data(as_text=True)
@@ -153,7 +155,7 @@ def test_a_request_naming_another_script_root_changes_no_other_viewers_page(tmp_
     assert "/evil" not in page
     assert f'action="/play/{game.id}/swap-keyword"' in page
     alone = browser(fresh, game.id, game.seats["Abe"]).get(f"/play/{game.id}").get_data(as_text=True)
-    assert CSRF.sub("", page) == CSRF.sub("", alone)         # exactly the page rendered without reuse
+    assert CSRF.sub("", page) == CSRF.sub("", alone)  # exactly the page rendered without reuse
 
 
 LIVE_KEY = re.compile(r' data-key="[a-p]+"')
@@ -163,12 +165,16 @@ def test_a_table_screen_update_after_a_move_sends_only_the_regions_that_changed(
     """The table screen's script, after each move, gets exactly the regions whose HTML changed (the others it
     named by their keys), as a phone's does."""
     app, _ = two_apps(tmp_path)
-    game = ApiGame(app.test_client(use_cookies=False))          # round 1, before the clues
+    game = ApiGame(app.test_client(use_cookies=False))  # round 1, before the clues
     table = browser(app)
     path = table_path(table, game.host)
     shown = regions(table.get(path).get_data(as_text=True))
-    moves = [lambda: game.announce("white"), lambda: game.announce("black"),
-             lambda: game.transmission("white"), lambda: game.transmission("black")]
+    moves = [
+        lambda: game.announce("white"),
+        lambda: game.announce("black"),
+        lambda: game.transmission("white"),
+        lambda: game.transmission("black"),
+    ]
     sent_ids = []
     for move in moves:
         move()
@@ -179,7 +185,7 @@ def test_a_table_screen_update_after_a_move_sends_only_the_regions_that_changed(
         assert set(sent) == changed and changed < set(whole)
         shown = whole
         sent_ids.append(set(sent))
-    assert "news" not in sent_ids[0] and "news" in sent_ids[2]      # said at a reveal, not at the clues
+    assert "news" not in sent_ids[0] and "news" in sent_ids[2]  # said at a reveal, not at the clues
     assert all("table-move" not in ids and "seat-links" not in ids for ids in sent_ids)
 
 
@@ -193,6 +199,6 @@ def test_a_reused_piece_that_reads_the_request_fails(tmp_path):
             macro = f"{{% macro piece() %}}{{{{ {reading} }}}}{{% endmacro %}}"
             with pytest.raises(UndefinedError):
                 pieces.from_string(macro).module.piece()
-            app.jinja_env.from_string(macro).module.piece()      # the pages' environment has them
+            app.jinja_env.from_string(macro).module.piece()  # the pages' environment has them
         assert pieces.from_string('{{ _("Table log") }}').render() == "Table log"
     assert not {"request", "session", "g"} & set(pieces.globals)

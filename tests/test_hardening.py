@@ -22,8 +22,9 @@ from .conftest import database_url
 
 
 def make_app(tmp_path, **config):
-    return create_app({"TESTING": True, "SECRET_KEY": "t-" + uuid.uuid4().hex,
-                       "DATABASE_URL": database_url(tmp_path), **config})
+    return create_app(
+        {"TESTING": True, "SECRET_KEY": "t-" + uuid.uuid4().hex, "DATABASE_URL": database_url(tmp_path), **config}
+    )
 
 
 def test_creating_games_is_rate_limited_per_address_and_a_refusal_creates_nothing(tmp_path):
@@ -37,10 +38,10 @@ def test_creating_games_is_rate_limited_per_address_and_a_refusal_creates_nothin
         assert answer.get_json()["error"] == str(REFUSALS["rate_limited"].sentence)
     assert "Retry-After" in answer.headers
     csrf = client.get("/").data.split(b'name="csrf_token" value="')[1].split(b'"')[0].decode()
-    page = client.post("/games", data={"mode": "standard", "csrf_token": csrf})   # the form shares the limit
+    page = client.post("/games", data={"mode": "standard", "csrf_token": csrf})  # the form shares the limit
     assert page.status_code == 429 and b"Wait a minute" in page.data
     other_device = client.post("/api/games", environ_base={"REMOTE_ADDR": "192.0.2.7"})
-    assert other_device.status_code == 201                           # counted per address
+    assert other_device.status_code == 201  # counted per address
 
 
 def test_join_attempts_are_rate_limited(tmp_path):
@@ -54,8 +55,10 @@ def test_join_attempts_are_rate_limited(tmp_path):
     assert client.post(f"/join/{game.tokens['black']}", data={"name": "Bea", "csrf_token": csrf}).status_code == 303
     before = store.events_after(game.id)
     # Two seatings a minute from this address (the API and the join page count together)...
-    for refused in (game.post("join", game.tokens["white"], name="Abe"),
-                    client.post(f"/join/{game.tokens['black']}", data={"name": "Bob", "csrf_token": csrf})):
+    for refused in (
+        game.post("join", game.tokens["white"], name="Abe"),
+        client.post(f"/join/{game.tokens['black']}", data={"name": "Bob", "csrf_token": csrf}),
+    ):
         assert refused.status_code == 429
     assert store.events_after(game.id) == before
     # ...while the game's other commands have their own, larger allowance.
@@ -75,19 +78,20 @@ def test_idle_games_expire_and_their_links_stop_working(tmp_path):
     host = client.get(table_path(client, old.tokens['host']))
     assert host.status_code == 200
     four_days_ago = datetime.now(timezone.utc) - timedelta(days=4)
-    with service.store.engine.begin() as conn:      # the old game's last action was four days ago
+    with service.store.engine.begin() as conn:  # the old game's last action was four days ago
         conn.execute(update(events).where(events.c.game_id == old.id).values(created_at=four_days_ago))
         # the resumed game began four days ago, but its last action is today's
         last = service.store.version(resumed.id)
-        conn.execute(update(events).where(events.c.game_id == resumed.id, events.c.seq < last)
-                     .values(created_at=four_days_ago))
+        conn.execute(
+            update(events).where(events.c.game_id == resumed.id, events.c.seq < last).values(created_at=four_days_ago)
+        )
     assert service.expire_idle_games() == [old.id]
     assert service.store.version(resumed.id) == last
     assert service.store.events_after(old.id) == []
     gone = client.get(f"/api/games/{old.id}", headers={"Authorization": f"Bearer {old.seats['Ann']}"})
     assert gone.status_code == 403 and "not valid" in gone.get_json()["error"]
     assert client.get(f"/table/{old.tokens['host']}").status_code == 403
-    assert fresh.view(fresh.tokens["host"])["phase"] == "playing"    # the game played today stays
+    assert fresh.view(fresh.tokens["host"])["phase"] == "playing"  # the game played today stays
 
 
 def test_the_seat_cookie_is_http_only_same_site_and_secure_behind_https(tmp_path):
@@ -113,12 +117,13 @@ def _mode(path) -> int:
 
 # --- rate limits: the client behind the proxy, every command route, a cap per game -------------------------
 
+
 def test_behind_trusted_proxies_each_client_has_its_own_limit_and_a_forged_address_does_not(tmp_path):
     behind = make_app(tmp_path / "proxied", RATE_LIMIT_CREATE="1 per minute", TRUSTED_PROXIES=1).test_client()
     ann, bea = ({"X-Forwarded-For": address} for address in ("198.51.100.1", "198.51.100.2"))
     assert behind.post("/api/games", headers=ann).status_code == 201
     assert behind.post("/api/games", headers=ann).status_code == 429
-    assert behind.post("/api/games", headers=bea).status_code == 201        # another client of the proxy
+    assert behind.post("/api/games", headers=bea).status_code == 201  # another client of the proxy
     # Only the nearest proxy's word counts: a client can't name itself someone else to the proxy.
     forged = {"X-Forwarded-For": "203.0.113.9, 198.51.100.1"}
     assert behind.post("/api/games", headers=forged).status_code == 429
@@ -140,11 +145,11 @@ def test_an_ipv6_client_counts_by_its_64_network_and_an_ipv4_mapped_address_as_i
         return client.post("/api/games", environ_base={"REMOTE_ADDR": address}).status_code
 
     assert create("2001:db8:1:2::1") == 201
-    assert create("2001:db8:1:2:ffff:ffff:ffff:fffe") == 429        # another address of the same /64
-    assert create("2001:db8:1:3::1") == 201                         # the next /64 is someone else
+    assert create("2001:db8:1:2:ffff:ffff:ffff:fffe") == 429  # another address of the same /64
+    assert create("2001:db8:1:3::1") == 201  # the next /64 is someone else
     assert create("192.0.2.7") == 201
-    assert create("::ffff:192.0.2.7") == 429                        # the same IPv4 client, written as IPv6
-    assert create("192.0.2.8") == 201                               # IPv4 still counts each address
+    assert create("::ffff:192.0.2.7") == 429  # the same IPv4 client, written as IPv6
+    assert create("192.0.2.8") == 201  # IPv4 still counts each address
 
 
 def test_every_post_route_is_rate_limited(tmp_path):
@@ -159,8 +164,7 @@ def test_the_page_forms_share_the_commands_limit(tmp_path):
     game = ApiGame(client, white=(), black=(), start=False)
     csrf = _csrf(client.get(f"/join/{game.tokens['white']}"))
     client.post(f"/join/{game.tokens['white']}", data={"name": "Ann", "csrf_token": csrf})
-    answers = [client.post(f"/play/{game.id}/switch-team", data={"csrf_token": csrf}).status_code
-               for _ in range(4)]
+    answers = [client.post(f"/play/{game.id}/switch-team", data={"csrf_token": csrf}).status_code for _ in range(4)]
     assert answers[:3] != [429] * 3 and answers[3] == 429
 
 
@@ -183,6 +187,7 @@ def test_the_event_limit_is_a_setting(tmp_path):
 
 # --- the files: only this user reads them --------------------------------------------------------------
 
+
 def test_the_instance_folder_and_the_database_are_private(tmp_path):
     secret_key(str(tmp_path / "instance"))
     assert _mode(tmp_path / "instance") == 0o700
@@ -191,7 +196,7 @@ def test_the_instance_folder_and_the_database_are_private(tmp_path):
         pytest.skip("about the SQLite file's modes: the SQLite pass runs it (CI runs both)")
     path = tmp_path / "data" / "decrypto.sqlite3"
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": f"sqlite:///{path}"})
-    ApiGame(app.test_client())                   # written to: the -wal and -shm files exist now
+    ApiGame(app.test_client())  # written to: the -wal and -shm files exist now
     assert _mode(path.parent) == 0o700
     for name in ("", "-wal", "-shm"):
         assert _mode(f"{path}{name}") == 0o600, name
@@ -209,6 +214,7 @@ def test_an_older_world_readable_database_is_tightened(tmp_path):
 
 # --- the seat cookie stays small ----------------------------------------------------------------------
 
+
 def test_the_seat_cookie_keeps_only_live_games_and_stays_under_4_kb(tmp_path):
     app = make_app(tmp_path, RATE_LIMITS="off")
     client = app.test_client()
@@ -220,11 +226,14 @@ def test_the_seat_cookie_keeps_only_live_games_and_stays_under_4_kb(tmp_path):
     assert len(seats) == 20 and len(tries) == 3
     assert len(client.get_cookie("decrypto").value) < 3000
     newest = list(seats)[-1]
-    assert client.get(f"/play/{newest}").status_code == 200        # the latest try-out still plays
+    assert client.get(f"/play/{newest}").status_code == 200  # the latest try-out still plays
     service = app.extensions["games"]
-    with service.store.engine.begin() as conn:                       # all but the newest game expire
-        conn.execute(update(events).where(events.c.game_id != newest)
-                     .values(created_at=datetime.now(timezone.utc) - timedelta(days=4)))
+    with service.store.engine.begin() as conn:  # all but the newest game expire
+        conn.execute(
+            update(events)
+            .where(events.c.game_id != newest)
+            .values(created_at=datetime.now(timezone.utc) - timedelta(days=4))
+        )
     service.expire_idle_games()
     client.post("/try", data={"mode": "standard", "csrf_token": csrf})
     with client.session_transaction() as session:
@@ -232,6 +241,7 @@ def test_the_seat_cookie_keeps_only_live_games_and_stays_under_4_kb(tmp_path):
 
 
 # --- other sites can't act through a visitor's browser ---------------------------------------------------
+
 
 def _games(app) -> int:
     with app.extensions["games"].store.engine.connect() as conn:
@@ -241,17 +251,24 @@ def _games(app) -> int:
 def test_another_site_cannot_create_games_through_its_visitors_browsers(tmp_path):
     app = make_app(tmp_path, PUBLIC_URL="https://decrypto.example.org/")
     client = app.test_client()
-    before = _games(app)                 # the PostgreSQL pass shares one database between tests
-    for headers, body in (({"Sec-Fetch-Site": "cross-site"}, {"data": "", "content_type": "text/plain"}),
-                          ({"Origin": "https://evil.example"}, {"data": {}}),
-                          ({"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}, {})):
+    before = _games(app)  # the PostgreSQL pass shares one database between tests
+    for headers, body in (
+        ({"Sec-Fetch-Site": "cross-site"}, {"data": "", "content_type": "text/plain"}),
+        ({"Origin": "https://evil.example"}, {"data": {}}),
+        ({"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}, {}),
+    ):
         refused = client.post("/api/games", headers=headers, **body)
         assert refused.status_code == 403 and refused.get_json()["code"] == "cross_site", headers
         assert "another web site" in refused.get_json()["error"]
     assert _games(app) == before
     # Our own pages (Origin null under no-referrer, or ours; same-origin), PUBLIC_URL's host, and programs.
-    for headers in ({}, {"Origin": "null", "Sec-Fetch-Site": "same-origin"}, {"Origin": "http://localhost"},
-                    {"Origin": "https://decrypto.example.org"}, {"Sec-Fetch-Site": "none"}):
+    for headers in (
+        {},
+        {"Origin": "null", "Sec-Fetch-Site": "same-origin"},
+        {"Origin": "http://localhost"},
+        {"Origin": "https://decrypto.example.org"},
+        {"Sec-Fetch-Site": "none"},
+    ):
         assert client.post("/api/games", headers=headers).status_code == 201, headers
     assert _games(app) == before + 5
 
@@ -261,8 +278,11 @@ def test_a_page_form_posted_from_another_site_is_refused_with_a_page(tmp_path):
     client = app.test_client()
     csrf = _csrf(client.get("/"))
     before = _games(app)
-    refused = client.post("/games", data={"mode": "standard", "csrf_token": csrf},
-                          headers={"Sec-Fetch-Site": "cross-site", "Origin": "http://evil.example"})
+    refused = client.post(
+        "/games",
+        data={"mode": "standard", "csrf_token": csrf},
+        headers={"Sec-Fetch-Site": "cross-site", "Origin": "http://evil.example"},
+    )
     assert refused.status_code == 403 and b"another web site" in refused.data
     assert _games(app) == before
 
@@ -278,22 +298,26 @@ def test_over_https_page_forms_work_without_a_referer_and_other_sites_are_still_
     home = client.get("/", **https)
     assert home.headers["Referrer-Policy"] == "no-referrer"
     before = _games(app)
-    created = client.post("/games", data={"mode": "standard", "language": "en", "csrf_token": _csrf(home)},
-                          headers=ours, **https)
+    created = client.post(
+        "/games", data={"mode": "standard", "language": "en", "csrf_token": _csrf(home)}, headers=ours, **https
+    )
     assert created.status_code == 303 and _games(app) == before + 1
     game = ApiGame(client, white=(), black=(), start=False)
     join = f"/join/{game.tokens['white']}"
     csrf = _csrf(client.get(join, **https))
     seated = client.post(join, data={"name": "Ann", "csrf_token": csrf}, headers=ours, **https)
     assert seated.status_code == 303 and "Secure" in seated.headers["Set-Cookie"]
-    for headers, data, code in ((ours, {"name": "Abe"}, 400),                      # no CSRF token
-                                ({"Sec-Fetch-Site": "cross-site", "Origin": "null"}, {"name": "Abe", "csrf_token": csrf}, 403),
-                                ({"Origin": "https://evil.example"}, {"name": "Abe", "csrf_token": csrf}, 403)):
+    for headers, data, code in (
+        (ours, {"name": "Abe"}, 400),  # no CSRF token
+        ({"Sec-Fetch-Site": "cross-site", "Origin": "null"}, {"name": "Abe", "csrf_token": csrf}, 403),
+        ({"Origin": "https://evil.example"}, {"name": "Abe", "csrf_token": csrf}, 403),
+    ):
         assert client.post(join, data=data, headers=headers, **https).status_code == code, headers
     assert [p["name"] for p in game.view(game.tokens["host"])["teams"]["white"]["players"]] == ["Ann"]
 
 
 # --- conformance at the edges -----------------------------------------------------------------------
+
 
 def test_a_wrong_method_is_405_with_allow(tmp_path):
     answer = make_app(tmp_path).test_client().put("/api/games")
@@ -321,15 +345,21 @@ def test_every_route_allows_exactly_its_methods_and_refuses_the_others_with_405(
         for method in sorted(METHODS - own):
             answer = client.open(path, method=method)
             assert answer.status_code == 405 and answer.headers["Allow"] == allowed, f"{method} {rule.rule}"
-            if method != "HEAD":        # the sentence, as JSON for the API, on a page otherwise
-                assert (answer.get_json()["code"] == "method_not_allowed" if path.startswith("/api/") else
-                        str(REFUSALS["method_not_allowed"].sentence).replace("'", "&#39;") in answer.get_data(as_text=True))
+            if method != "HEAD":  # the sentence, as JSON for the API, on a page otherwise
+                assert (
+                    answer.get_json()["code"] == "method_not_allowed"
+                    if path.startswith("/api/")
+                    else str(REFUSALS["method_not_allowed"].sentence).replace("'", "&#39;")
+                    in answer.get_data(as_text=True)
+                )
 
 
 def test_an_oversized_chunked_body_is_413(tmp_path):
     client = make_app(tmp_path).test_client()
-    chunked = {"headers": {"Transfer-Encoding": "chunked", "Content-Type": "application/json"},
-               "environ_overrides": {"wsgi.input_terminated": True}}     # what gunicorn says of a chunked body
+    chunked = {
+        "headers": {"Transfer-Encoding": "chunked", "Content-Type": "application/json"},
+        "environ_overrides": {"wsgi.input_terminated": True},
+    }  # what gunicorn says of a chunked body
     big = client.post("/api/games", input_stream=io.BytesIO(b'{"words": "' + b"a" * 20000 + b'"}'), **chunked)
     assert big.status_code == 413 and big.get_json()["code"] == "too_large"
     small = client.post("/api/games", input_stream=io.BytesIO(b'{"language": "fr"}'), **chunked)
@@ -342,13 +372,14 @@ def test_healthz_reports_a_database_it_cannot_write_to(tmp_path):
     assert client.get("/healthz").status_code == 200
     engine = app.extensions["games"].store.engine
 
-    def _read_only(connection, _record):          # every new connection: a read-only database
+    def _read_only(connection, _record):  # every new connection: a read-only database
         if engine.dialect.name == "sqlite":
             connection.execute("PRAGMA query_only=ON")
-        else:                                     # (outside a transaction, whose rollback would undo it)
+        else:  # (outside a transaction, whose rollback would undo it)
             connection.autocommit = True
             connection.execute("SET default_transaction_read_only = on")
             connection.autocommit = False
+
     event.listen(engine, "connect", _read_only)
     engine.dispose()
     answer = client.get("/healthz")

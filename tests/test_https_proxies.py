@@ -17,7 +17,7 @@ from .proxies import Nginx, ServedApp
 from .server import free_port
 
 pytestmark = [pytest.mark.system, pytest.mark.slow]
-WAIT = 20          # seconds a stream read may wait before the test fails (a message ends the wait)
+WAIT = 20  # seconds a stream read may wait before the test fails (a message ends the wait)
 
 
 @pytest.fixture
@@ -30,15 +30,19 @@ def nginx(tmp_path):
 
 def test_a_form_posted_over_https_through_nginx_seats_a_player_with_a_secure_cookie(nginx):
     cookies = http.cookiejar.CookieJar()
-    browser = urllib.request.build_opener(urllib.request.HTTPSHandler(context=nginx.trusting()),
-                                          urllib.request.HTTPCookieProcessor(cookies))
+    browser = urllib.request.build_opener(
+        urllib.request.HTTPSHandler(context=nginx.trusting()), urllib.request.HTTPCookieProcessor(cookies)
+    )
     home = browser.open(f"{nginx.url}/", timeout=WAIT).read().decode()
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', home).group(1)
     form = urllib.parse.urlencode({"mode": "standard", "language": "en", "csrf_token": csrf}).encode()
     # What our pages send under Referrer-Policy: no-referrer: Origin null, no Referer.
-    created = browser.open(urllib.request.Request(f"{nginx.url}/games", data=form,
-                                                  headers={"Origin": "null", "Sec-Fetch-Site": "same-origin"}),
-                           timeout=WAIT)
+    created = browser.open(
+        urllib.request.Request(
+            f"{nginx.url}/games", data=form, headers={"Origin": "null", "Sec-Fetch-Site": "same-origin"}
+        ),
+        timeout=WAIT,
+    )
     assert created.status == 200 and re.search(r"/table/[\w-]+$", created.url), created.url
     assert "Scan your team" in created.read().decode()
     assert all(cookie.secure for cookie in cookies) and len(cookies) > 0
@@ -54,8 +58,11 @@ def _post(nginx, path: str, body: dict, token: str | None = None) -> dict:
 def test_a_stream_through_nginx_arrives_message_by_message(nginx):
     game = _post(nginx, "/api/games", {})
     connection = http.client.HTTPSConnection("127.0.0.1", nginx.port, context=nginx.trusting(), timeout=WAIT)
-    connection.request("GET", f"/api/games/{game['game_id']}/stream",
-                       headers={"Authorization": f"Bearer {game['tokens']['host']}", "Accept": "text/event-stream"})
+    connection.request(
+        "GET",
+        f"/api/games/{game['game_id']}/stream",
+        headers={"Authorization": f"Bearer {game['tokens']['host']}", "Accept": "text/event-stream"},
+    )
     stream = connection.getresponse()
     assert stream.status == 200 and stream.getheader("Content-Type").startswith("text/event-stream")
 
@@ -74,5 +81,5 @@ def test_a_stream_through_nginx_arrives_message_by_message(nginx):
 
     first = next_view()
     _post(nginx, f"/api/games/{game['game_id']}/join", {"name": "Ann"}, game["tokens"]["white"])
-    assert next_view() != first           # the join, told at once: nothing held it in a buffer
+    assert next_view() != first  # the join, told at once: nothing held it in a buffer
     connection.close()

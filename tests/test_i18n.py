@@ -25,7 +25,7 @@ def visible_literal_text(source: str) -> str:
     source = re.sub(r"<(script|style)\b.*?</\1>", "", source, flags=re.S)
     source = re.sub(r"<[^>]*>", "", source, flags=re.S)
     source = re.sub(r"&[a-z]+;|&#\d+;", "", source)
-    return re.sub(r"[\s\W\d_]", "", source)    # punctuation and digits are not words
+    return re.sub(r"[\s\W\d_]", "", source)  # punctuation and digits are not words
 
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=lambda p: p.name)
@@ -44,15 +44,19 @@ def extracted_messages() -> set[str]:
     finds them."""
     method_map = [("companion/**.py", "python"), ("templates/**.html", "jinja2")]
     keywords = {**DEFAULT_KEYWORDS, "_l": None, "N_plural": (1, 2)}
-    return {m if isinstance(m, str) else m[0]
-            for _, _, m, _, _ in extract_from_dir(str(ROOT), method_map, keywords=keywords)}
+    return {
+        m if isinstance(m, str) else m[0]
+        for _, _, m, _, _ in extract_from_dir(str(ROOT), method_map, keywords=keywords)
+    }
 
 
 def test_the_english_catalogue_holds_every_message():
     """Run scripts/update-catalogues after changing any user-facing text."""
     with open(ROOT / "translations" / "en" / "LC_MESSAGES" / "messages.po", "rb") as po:
         catalogue = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(po) if m.id}
-    assert extracted_messages() - catalogue == set(), "messages missing from the catalogue: run scripts/update-catalogues"
+    assert extracted_messages() - catalogue == set(), (
+        "messages missing from the catalogue: run scripts/update-catalogues"
+    )
 
 
 def message_ids(entry) -> list[str]:
@@ -64,7 +68,14 @@ def message_ids(entry) -> list[str]:
 
 def test_babel_extracts_the_sentences_from_python_and_templates():
     flat = extracted_messages()
-    for table in ({code: refused.sentence for code, refused in REFUSALS.items()}, TASKS, THREE_PLAYER_TASKS, REASONS, CAUSES, SIDE_SENTENCES):
+    for table in (
+        {code: refused.sentence for code, refused in REFUSALS.items()},
+        TASKS,
+        THREE_PLAYER_TASKS,
+        REASONS,
+        CAUSES,
+        SIDE_SENTENCES,
+    ):
         for entry in table.values():
             for message in message_ids(entry):
                 assert message in flat
@@ -97,9 +108,13 @@ def test_every_message_is_translated_and_keeps_its_placeholders(language):
             assert kept - expected == set() and expected - kept <= {"num"}, f"{language}: {ids[0]!r} -> {string!r}"
 
 
-@pytest.mark.parametrize("language,sentence", [
-    ("fr", "Nouvelle partie"), ("ko", "새 게임"),
-])
+@pytest.mark.parametrize(
+    "language,sentence",
+    [
+        ("fr", "Nouvelle partie"),
+        ("ko", "새 게임"),
+    ],
+)
 def test_the_home_page_speaks_the_phones_language(client, language, sentence):
     answer = client.get(f"/?lang={language}")
     assert answer.status_code == 303
@@ -115,4 +130,4 @@ def test_a_game_page_speaks_the_games_language_until_a_phone_chooses_its_own(app
     table_path(other_phone, created['tokens']['host'])
     assert other_phone.get(table + "?lang=ko").status_code == 303
     assert "게임 시작" in other_phone.get(table).get_data(as_text=True)
-    assert "Lancer la partie" in client.get(table).get_data(as_text=True)     # the first phone keeps French
+    assert "Lancer la partie" in client.get(table).get_data(as_text=True)  # the first phone keeps French

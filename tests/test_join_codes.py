@@ -19,14 +19,14 @@ from .conftest import database_url
 
 
 def make_app(tmp_path, **config):
-    return create_app({"TESTING": True, "SECRET_KEY": "t-" + uuid.uuid4().hex,
-                       "DATABASE_URL": database_url(tmp_path), **config})
+    return create_app(
+        {"TESTING": True, "SECRET_KEY": "t-" + uuid.uuid4().hex, "DATABASE_URL": database_url(tmp_path), **config}
+    )
 
 
 def type_code(phone, code, **environ):
     """A phone's home page form "Join with a code"."""
-    return phone.post("/join-code", data={"code": code, "csrf_token": phone.csrf},
-                      environ_base=environ)
+    return phone.post("/join-code", data={"code": code, "csrf_token": phone.csrf}, environ_base=environ)
 
 
 def code_error(answer) -> str:
@@ -45,15 +45,18 @@ def test_each_team_gets_its_own_code_of_five_unmistakable_characters(lobby):
     assert set(codes) == {"white", "black"} and codes["white"] != codes["black"]
     for code in codes.values():
         assert len(code) == JOIN_CODE_LENGTH and set(code) <= set(JOIN_CODE_ALPHABET)
-    assert not set(JOIN_CODE_ALPHABET) & set("0O1IL2Z5S8BUVQ")     # nothing that reads as another
+    assert not set(JOIN_CODE_ALPHABET) & set("0O1IL2Z5S8BUVQ")  # nothing that reads as another
 
 
 def test_a_code_typed_any_way_opens_its_teams_join_page_and_nothing_else(app, client):
     created = client.post("/api/games").get_json()
     phone = browser(app)
     white, black = created["codes"]["white"], created["codes"]["black"]
-    for typed, team in ((white, "white"), (f" {white[:2].lower()}-{white[2:].lower()} ", "white"),
-                        (" ".join(black), "black")):
+    for typed, team in (
+        (white, "white"),
+        (f" {white[:2].lower()}-{white[2:].lower()} ", "white"),
+        (" ".join(black), "black"),
+    ):
         answer = type_code(phone, typed)
         assert answer.status_code == 303
         assert answer.headers["Location"] == f"/join/{created['tokens'][team]}"
@@ -61,8 +64,9 @@ def test_a_code_typed_any_way_opens_its_teams_join_page_and_nothing_else(app, cl
     assert "Join White" in page.get_data(as_text=True) and 'name="name"' in page.get_data(as_text=True)
     # A code is no token: it opens no table screen, seat or view.
     assert phone.get(f"/table/{white}").status_code == 403
-    assert client.get(f"/api/games/{created['game_id']}",
-                      headers={"Authorization": f"Bearer {white}"}).status_code == 403
+    assert (
+        client.get(f"/api/games/{created['game_id']}", headers={"Authorization": f"Bearer {white}"}).status_code == 403
+    )
 
 
 def test_an_unknown_code_is_refused_with_a_sentence(app, lobby):
@@ -80,11 +84,14 @@ def test_a_code_stops_working_while_joining_is_locked_and_works_again_once_reope
     created = client.post("/api/games").get_json()
     game_id, host, code = created["game_id"], created["tokens"]["host"], created["codes"]["white"]
     phone = browser(app)
-    lock = lambda locked: client.post(f"/api/games/{game_id}/lock-joining", json={"locked": locked},   # noqa: E731
-                                      headers={"Authorization": f"Bearer {host}"})
+    lock = lambda locked: client.post(
+        f"/api/games/{game_id}/lock-joining",
+        json={"locked": locked},  # noqa: E731
+        headers={"Authorization": f"Bearer {host}"},
+    )
     assert lock(True).status_code == 200
     answer = type_code(phone, code)
-    assert answer.status_code == 404         # as if there were no such code (see below)
+    assert answer.status_code == 404  # as if there were no such code (see below)
     assert code_error(answer) == expected(app, "no_such_join_code")
     assert lock(False).status_code == 200
     assert type_code(phone, code).status_code == 303
@@ -111,17 +118,22 @@ def test_a_code_that_opens_nothing_gets_one_answer_whether_wrong_started_over_or
     started = ApiGame(client)
     over = ApiGame(client)
     over.round(black=(False, False))
-    over.round(black=(False, False))                       # Black's second Miscommunication
+    over.round(black=(False, False))  # Black's second Miscommunication
     assert over.view(over.host)["phase"] == "over"
-    typed = {"locked": codes_of(locked.id)["white"], "started": codes_of(started.id)["black"],
-             "over": codes_of(over.id)["white"]}
-    typed["wrong"] = next(c * JOIN_CODE_LENGTH for c in JOIN_CODE_ALPHABET if c * JOIN_CODE_LENGTH not in typed.values())
+    typed = {
+        "locked": codes_of(locked.id)["white"],
+        "started": codes_of(started.id)["black"],
+        "over": codes_of(over.id)["white"],
+    }
+    typed["wrong"] = next(
+        c * JOIN_CODE_LENGTH for c in JOIN_CODE_ALPHABET if c * JOIN_CODE_LENGTH not in typed.values()
+    )
     phone = browser(app)
     answers = {case: type_code(phone, code) for case, code in typed.items()}
 
-    def page(case):      # what differs is what the phone typed, echoed in the form, and the CSRF token's time
+    def page(case):  # what differs is what the phone typed, echoed in the form, and the CSRF token's time
         body = answers[case].get_data(as_text=True).replace(f'value="{typed[case]}"', 'value="…"')
-        return re.sub(r'name="csrf[-_]token" (value|content)="[^"]+"', "", body)   # the form's and the page's
+        return re.sub(r'name="csrf[-_]token" (value|content)="[^"]+"', "", body)  # the form's and the page's
 
     def headers(case):
         varying = {"Date", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
@@ -132,9 +144,9 @@ def test_a_code_that_opens_nothing_gets_one_answer_whether_wrong_started_over_or
         assert code_error(answer) == expected(app, "no_such_join_code"), case
         assert page(case) == page("wrong") and headers(case) == headers("wrong"), case
     remaining = [int(answers[case].headers["X-RateLimit-Remaining"]) for case in typed]
-    assert remaining == [9, 8, 7, 6]                       # each one counted as a wrong code
+    assert remaining == [9, 8, 7, 6]  # each one counted as a wrong code
     assert locked.post("lock-joining", locked.tokens["host"], locked=False).status_code == 200
-    assert type_code(phone, typed["locked"]).status_code == 303           # the right code, once it works again
+    assert type_code(phone, typed["locked"]).status_code == 303  # the right code, once it works again
 
 
 def test_wrong_codes_are_rate_limited_per_address_but_right_ones_are_not_counted(tmp_path):
@@ -142,14 +154,14 @@ def test_wrong_codes_are_rate_limited_per_address_but_right_ones_are_not_counted
     client = app.test_client()
     code = client.post("/api/games").get_json()["codes"]["black"]
     phone = browser(app)
-    for _ in range(5):                         # a whole table typing its code from one address
+    for _ in range(5):  # a whole table typing its code from one address
         assert type_code(phone, code).status_code == 303
     for _ in range(3):
         assert type_code(phone, "XXXXX").status_code == 404
-    refused = type_code(phone, code)           # even the right code, once the wrong ones ran out
+    refused = type_code(phone, code)  # even the right code, once the wrong ones ran out
     assert refused.status_code == 429 and "Retry-After" in refused.headers
     assert expected(app, "rate_limited") in refused.get_data(as_text=True).replace("&#39;", "'")
-    assert type_code(phone, code, REMOTE_ADDR="192.0.2.9").status_code == 303     # counted per address
+    assert type_code(phone, code, REMOTE_ADDR="192.0.2.9").status_code == 303  # counted per address
 
 
 def test_codes_never_collide_a_taken_code_is_drawn_again(tmp_path):
@@ -157,7 +169,7 @@ def test_codes_never_collide_a_taken_code_is_drawn_again(tmp_path):
     service: GameService = app.extensions["games"]
     service.code_rng = random.Random(5)
     first = service.join_codes(service.create().game_id)
-    service.code_rng = random.Random(5)        # the same draws again: every first try collides
+    service.code_rng = random.Random(5)  # the same draws again: every first try collides
     second = service.join_codes(service.create().game_id)
     assert set(first.values()).isdisjoint(second.values())
     assert len(set(first.values()) | set(second.values())) == 4
@@ -168,9 +180,12 @@ def test_codes_go_with_their_game_when_it_expires(app):
     created = service.create()
     code = service.join_codes(created.game_id)["white"]
     assert service.store.join_code(code) is not None
-    with service.store.engine.begin() as conn:          # nobody played it for four days
-        conn.execute(update(events).where(events.c.game_id == created.game_id)
-                     .values(created_at=datetime.now(timezone.utc) - timedelta(days=4)))
+    with service.store.engine.begin() as conn:  # nobody played it for four days
+        conn.execute(
+            update(events)
+            .where(events.c.game_id == created.game_id)
+            .values(created_at=datetime.now(timezone.utc) - timedelta(days=4))
+        )
     assert service.expire_idle_games() == [created.game_id]
     assert service.store.join_code(code) is None
 
@@ -206,7 +221,7 @@ def test_a_seated_phone_finds_its_game_from_the_home_page(app, client):
     assert "Abe · White" in home
     rules = seated.get("/rules").get_data(as_text=True)
     assert f'href="/play/{game.id}"' in rules
-    assert "Back to your game" not in browser(app).get("/").get_data(as_text=True)    # a phone without a seat
+    assert "Back to your game" not in browser(app).get("/").get_data(as_text=True)  # a phone without a seat
     # A seat the table screen removed, or a game that is over, is no game to go back to.
     abe = next(p["seat"] for p in game.view(game.tokens["host"])["teams"]["white"]["players"] if p["name"] == "Abe")
     assert game.post("remove-player", game.tokens["host"], seat=abe).status_code == 200
@@ -218,9 +233,10 @@ def test_a_game_from_before_join_codes_keeps_its_lobby_after_the_upgrade(app, cl
     from sqlalchemy import delete
 
     from companion.store import LATEST_SCHEMA, join_codes, schema_version
+
     game = ApiGame(client, white=("Ann",), black=(), start=False)
     store = app.extensions["games"].store
-    with store.engine.begin() as conn:             # as the database was at schema version 2
+    with store.engine.begin() as conn:  # as the database was at schema version 2
         join_codes.drop(conn)
         conn.execute(delete(schema_version).where(schema_version.c.version >= 3))
     assert store.schema_version() == 2
@@ -228,4 +244,4 @@ def test_a_game_from_before_join_codes_keeps_its_lobby_after_the_upgrade(app, cl
     assert store.schema_version() == LATEST_SCHEMA and app.extensions["games"].join_codes(game.id) == {}
     page = client.get(table_path(client, game.tokens['host'])).get_data(as_text=True)
     assert 'class="join-code"' not in page and "No camera? Open:" in page
-    assert client.post("/api/games").get_json()["codes"]     # new games get theirs
+    assert client.post("/api/games").get_json()["codes"]  # new games get theirs

@@ -33,13 +33,14 @@ from .server import ROOT, Server
 
 pytestmark = [pytest.mark.system, pytest.mark.slow]
 
-WORKERS = 3                 # gunicorn worker processes
-THREADS = 4                 # threads per worker, as in production (companion/serve.py)
-REQUEST_TIMEOUT = 60        # seconds; a lost answer would spoil the count of acknowledged events
+WORKERS = 3  # gunicorn worker processes
+THREADS = 4  # threads per worker, as in production (companion/serve.py)
+REQUEST_TIMEOUT = 60  # seconds; a lost answer would spoil the count of acknowledged events
 NAMES = {"white": ("Ann", "Abe"), "black": ("Bea", "Bob")}
 
 
 # --- the server and the HTTP client -----------------------------------------------------------
+
 
 class LoadServer(Server):
     """tests/server.py's server, with threads per worker (as `companion.serve` runs it) and its log in a
@@ -53,11 +54,25 @@ class LoadServer(Server):
         gunicorn = Path(sys.executable).parent / "gunicorn"
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                [str(gunicorn), "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
-                 "--threads", str(self.threads), "--chdir", str(ROOT), "app:app"],
-                env=self.env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=log)
+                [
+                    str(gunicorn),
+                    "--bind",
+                    f"127.0.0.1:{self.port}",
+                    "--workers",
+                    str(self.workers),
+                    "--threads",
+                    str(self.threads),
+                    "--chdir",
+                    str(ROOT),
+                    "app:app",
+                ],
+                env=self.env,
+                start_new_session=True,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:     # wait until it answers, not a fixed time
+        while time.monotonic() < deadline:  # wait until it answers, not a fixed time
             try:
                 if request(self.port, "GET", "/healthz")[0] == 200:
                     return
@@ -70,8 +85,11 @@ class LoadServer(Server):
 
     def errors(self) -> list[str]:
         """Lines of the server's log telling of a failure (a traceback, a worker timeout...)."""
-        return [line for line in self.log.read_text(errors="replace").splitlines()
-                if "Traceback" in line or "ERROR" in line or "CRITICAL" in line]
+        return [
+            line
+            for line in self.log.read_text(errors="replace").splitlines()
+            if "Traceback" in line or "ERROR" in line or "CRITICAL" in line
+        ]
 
 
 class Unreachable(Exception):
@@ -100,7 +118,7 @@ def store_for(url: str) -> Store:
     """The app's database, opened directly (the same URL forms as `create_app` accepts)."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            url = "postgresql+psycopg://" + url[len(prefix):]
+            url = "postgresql+psycopg://" + url[len(prefix) :]
     return Store(make_engine(url))
 
 
@@ -116,7 +134,7 @@ def concurrently(calls) -> None:
         barrier.wait()
         try:
             call()
-        except BaseException as error:     # noqa: BLE001 - handed to the calling thread
+        except BaseException as error:  # noqa: BLE001 - handed to the calling thread
             errors.append(error)
 
     threads = [threading.Thread(target=run, args=(call,)) for call in calls]
@@ -129,6 +147,7 @@ def concurrently(calls) -> None:
 
 
 # --- a bot that plays one game through the API ------------------------------------------------
+
 
 class Bot:
     """Plays one game from creation to the end, as four phones and a table screen would.
@@ -146,7 +165,7 @@ class Bot:
         chances = random.Random(f"chances/{number}")
         self.p_miss = chances.choice((0.15, 0.3, 0.5))
         self.p_intercept = chances.choice((0.1, 0.3, 0.5))
-        self.acks: list[dict] = []      # every 2xx answer: command, body, poster's team and seat, version, events
+        self.acks: list[dict] = []  # every 2xx answer: command, body, poster's team and seat, version, events
         self.keywords: dict[str, list[str]] = {}
         self.finished = False
 
@@ -166,8 +185,16 @@ class Bot:
         status, answer = self.request("POST", f"/api/games/{self.game_id}/{command}", body or {}, token)
         assert 200 <= status < 300, (self.game_id, command, body, status, answer)
         seat = next((seat for seat, t in self.seats.items() if t == token), None)
-        self.acks.append({"command": command, "body": body, "team": team, "seat": seat,
-                          "version": answer["version"], "events": answer["events"]})
+        self.acks.append(
+            {
+                "command": command,
+                "body": body,
+                "team": team,
+                "seat": seat,
+                "version": answer["version"],
+                "events": answer["events"],
+            }
+        )
         return answer
 
     # --- the lobby --------------------------------------------------------------------------
@@ -175,10 +202,10 @@ class Bot:
         status, created = self.request("POST", "/api/games", {})
         assert status == 201, (status, created)
         self.game_id, self.tokens = created["game_id"], created["tokens"]
-        self.seats: dict[int, str] = {}          # seat -> seat token
+        self.seats: dict[int, str] = {}  # seat -> seat token
         self.team_of: dict[int, str] = {}
         order = [("white", 0), ("black", 0), ("white", 1), ("black", 1)]
-        if self.number % 2:                      # another join order: White's pair first
+        if self.number % 2:  # another join order: White's pair first
             order.sort()
         for team, i in order:
             answer = self.post("join", self.tokens[team], {"name": NAMES[team][i]}, team)
@@ -217,10 +244,14 @@ class Bot:
             miss, intercept = r <= 2, r == 2 and team == "black"
         else:
             miss, intercept = rng.random() < self.p_miss, rng.random() < self.p_intercept
-        return {"miss": miss, "intercept": intercept and r > 1, "rng": rng,
-                "draft": rng.random() < 0.2,             # a draft first, that the team then replaces
-                "together": rng.random() < 0.5,          # decryption and interception sealed at once
-                "interceptor": rng.choice(self.members(other(team)))}
+        return {
+            "miss": miss,
+            "intercept": intercept and r > 1,
+            "rng": rng,
+            "draft": rng.random() < 0.2,  # a draft first, that the team then replaces
+            "together": rng.random() < 0.5,  # decryption and interception sealed at once
+            "interceptor": rng.choice(self.members(other(team))),
+        }
 
     @staticmethod
     def wrong(code, rng) -> list[int]:
@@ -233,15 +264,21 @@ class Bot:
         codes = {}
         for team in TEAMS:
             if not transmissions[team]["resolved"]:
-                mine = self.get(self.seats[encryptor[team]])       # the code is on the Encryptor's phone only
+                mine = self.get(self.seats[encryptor[team]])  # the code is on the Encryptor's phone only
                 assert mine["you"]["encryptor"] and mine["round"] == r, (self.game_id, mine["you"])
                 codes[team] = mine["you"]["code"]
                 self.keywords[team] = mine["teams"][team]["keywords"]
         # Both Encryptors announce at the same moment, as at a real table.
-        concurrently([lambda team=team: self.post("clues", self.seats[encryptor[team]],
-                                                  {"clues": [f"{team[0]}{r}{x}" for x in "abc"]}, team)
-                      for team in TEAMS if not transmissions[team]["announced"]])
-        for team in TEAMS:                     # White's transmission is guessed first, then Black's
+        concurrently(
+            [
+                lambda team=team: self.post(
+                    "clues", self.seats[encryptor[team]], {"clues": [f"{team[0]}{r}{x}" for x in "abc"]}, team
+                )
+                for team in TEAMS
+                if not transmissions[team]["announced"]
+            ]
+        )
+        for team in TEAMS:  # White's transmission is guessed first, then Black's
             t = transmissions[team]
             if t["resolved"]:
                 continue
@@ -254,11 +291,15 @@ class Bot:
             if not t["decryption"]["sealed"]:
                 if plan["draft"]:
                     self.post("guess", self.seats[decrypter], {"code": self.wrong(code, rng), "confirm": False}, team)
-                seals.append(lambda: self.post("guess", self.seats[decrypter],
-                                               {"code": decryption, "confirm": True}, team))
+                seals.append(
+                    lambda: self.post("guess", self.seats[decrypter], {"code": decryption, "confirm": True}, team)
+                )
             if t["interception"] is not None and not t["interception"]["sealed"]:
-                seals.append(lambda: self.post("guess", self.seats[plan["interceptor"]],
-                                               {"code": interception, "confirm": True}, other(team)))
+                seals.append(
+                    lambda: self.post(
+                        "guess", self.seats[plan["interceptor"]], {"code": interception, "confirm": True}, other(team)
+                    )
+                )
             if plan["together"]:
                 concurrently(seals)
             else:
@@ -270,16 +311,19 @@ class Bot:
             if view["tiebreak"]["sealed"][team]:
                 continue
             rng = random.Random(f"keywords/{self.number}/{team}")
-            theirs = self.keywords.get(other(team)) or self.get(
-                self.seats[self.members(other(team))[0]])["teams"][other(team)]["keywords"]
-            guesses = [word.lower() if rng.random() < 0.5 else rng.choice(("", f"guess{n}"))
-                       for n, word in enumerate(theirs)]
+            theirs = (
+                self.keywords.get(other(team))
+                or self.get(self.seats[self.members(other(team))[0]])["teams"][other(team)]["keywords"]
+            )
+            guesses = [
+                word.lower() if rng.random() < 0.5 else rng.choice(("", f"guess{n}")) for n, word in enumerate(theirs)
+            ]
             self.post("keyword-guesses", self.seats[rng.choice(self.members(team))], {"guesses": guesses}, team)
 
     def judge(self, view: dict) -> None:
         verdicts = view["tiebreak"]["proposal"]
         rng = random.Random(f"verdicts/{self.number}")
-        if rng.random() < 0.3:                 # the table overrules the app on one guess
+        if rng.random() < 0.3:  # the table overrules the app on one guess
             team, n = rng.choice(TEAMS), rng.randrange(4)
             verdicts[team][n] = not verdicts[team][n]
         self.post("verdicts", self.tokens["host"], {"verdicts": verdicts})
@@ -293,6 +337,7 @@ def style_of(number: int) -> str:
 
 
 # --- what the database must hold --------------------------------------------------------------
+
 
 def log_of(store: Store, game_id: str) -> list[dict]:
     rows = store.events_after(game_id)
@@ -315,11 +360,11 @@ def check_acknowledged(game_id: str, events: list[dict], acks: list[dict], every
         if poster.seat not in posters:
             posters[poster.seat] = versions_seen(events, poster)
         last = posters[poster.seat].index(ack["version"]) + 1 if ack["version"] in posters[poster.seat] else 0
-        if not ack["events"]:     # it changed nothing (a bot re-sending its draft after a restart)
+        if not ack["events"]:  # it changed nothing (a bot re-sending its draft after a restart)
             assert last and ack["command"] == "guess" and not ack["body"]["confirm"], (game_id, ack)
             continue
         first = last - len(ack["events"]) + 1
-        logged = events[first - 1:last]
+        logged = events[first - 1 : last]
         assert first >= 2 and [e["type"] for e in logged] == ack["events"], (game_id, ack, logged)
         head, body = logged[0], ack["body"]
         if ack["command"] == "join":
@@ -327,8 +372,11 @@ def check_acknowledged(game_id: str, events: list[dict], acks: list[dict], every
         elif ack["command"] == "clues":
             assert (head["clues"], head["team"]) == (body["clues"], ack["team"]), (game_id, ack, head)
         elif ack["command"] == "guess":
-            assert (head["code"], head["sealed"], head["by"]) == (body["code"], body["confirm"], ack["team"]), \
-                (game_id, ack, head)
+            assert (head["code"], head["sealed"], head["by"]) == (body["code"], body["confirm"], ack["team"]), (
+                game_id,
+                ack,
+                head,
+            )
         elif ack["command"] == "keyword-guesses":
             assert (head["guesses"], head["team"]) == (body["guesses"], ack["team"]), (game_id, ack, head)
         elif ack["command"] == "verdicts":
@@ -336,8 +384,9 @@ def check_acknowledged(game_id: str, events: list[dict], acks: list[dict], every
         covered += range(first, last + 1)
     assert len(covered) == len(set(covered)), f"{game_id}: two answers acknowledged the same event"
     if every:
-        assert sorted(covered) == list(range(2, len(events) + 1)), \
+        assert sorted(covered) == list(range(2, len(events) + 1)), (
             f"{game_id}: {len(events)} events in the log, {len(covered) + 1} acknowledged"
+        )
 
 
 def check_result(game_id: str, events: list[dict]):
@@ -364,13 +413,19 @@ def check_result(game_id: str, events: list[dict]):
     result = game.result
     if outcome[0] == "win":
         winner, reason = outcome[1]
-        assert game.tiebreak is None and (result.winners, result.reason, result.cause) == ((winner,), reason, None), \
-            (game_id, outcome, result)
+        assert game.tiebreak is None and (result.winners, result.reason, result.cause) == ((winner,), reason, None), (
+            game_id,
+            outcome,
+            result,
+        )
     else:
         cause, leader = outcome[1], score_winner(tokens)
         if leader is not None:
-            assert game.tiebreak is None and (result.winners, result.reason, result.cause) == ((leader,), SCORE, cause), \
-                (game_id, outcome, result)
+            assert game.tiebreak is None and (result.winners, result.reason, result.cause) == (
+                (leader,),
+                SCORE,
+                cause,
+            ), (game_id, outcome, result)
         else:
             assert game.tiebreak is not None and game.tiebreak.cause == cause, (game_id, game.tiebreak)
             assert all(game.tiebreak.keyword_guesses.values()) and game.tiebreak.verdicts, (game_id, game.tiebreak)
@@ -392,6 +447,7 @@ def check_style(bot: Bot, game) -> None:
 
 
 # --- the tests --------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def server(tmp_path):
@@ -429,8 +485,10 @@ def test_a_hundred_games_played_at_once_are_logged_exactly(server):
     # The games really were different: they ended in different rounds, in different ways.
     assert len(set(rounds)) >= 4 and tiebreaks >= 15 and len(reasons) >= 4, (sorted(rounds), tiebreaks, reasons)
     assert server.errors() == []
-    print(f"\n100 games, {sum(len(b.acks) for b in bots)} commands acknowledged in {played:.1f} s; "
-          f"rounds {sorted(set(rounds))}, {tiebreaks} keyword tiebreaks, reasons {sorted(reasons)}")
+    print(
+        f"\n100 games, {sum(len(b.acks) for b in bots)} commands acknowledged in {played:.1f} s; "
+        f"rounds {sorted(set(rounds))}, {tiebreaks} keyword tiebreaks, reasons {sorted(reasons)}"
+    )
 
 
 def test_acknowledged_actions_survive_a_sigkill_in_the_middle_of_a_burst(server):
@@ -439,15 +497,15 @@ def test_acknowledged_actions_survive_a_sigkill_in_the_middle_of_a_burst(server)
         list(pool.map(Bot.set_up, bots))
     store = store_for(server.env["DATABASE_URL"])
     report = []
-    for kill in range(2):                     # twice: a recovered database must survive the next crash too
+    for kill in range(2):  # twice: a recovered database must survive the next crash too
         before = sum(len(b.acks) for b in bots)
         playing = [b for b in bots if not b.finished]
-        cut = {}                              # game id -> what stopped its bot when the server died
+        cut = {}  # game id -> what stopped its bot when the server died
 
         def burst(bot):
             try:
                 bot.play()
-            except (Unreachable, AssertionError) as error:   # a refusal would be a bug of its own: kept
+            except (Unreachable, AssertionError) as error:  # a refusal would be a bug of its own: kept
                 cut[bot.game_id] = error
 
         threads = [threading.Thread(target=burst, args=(bot,)) for bot in playing]
@@ -456,15 +514,15 @@ def test_acknowledged_actions_survive_a_sigkill_in_the_middle_of_a_burst(server)
         deadline = time.monotonic() + 30
         while sum(len(b.acks) for b in bots) - before < 80 and time.monotonic() < deadline:
             time.sleep(0.002)
-        server.kill()                         # SIGKILL to the master and every worker, mid-burst
+        server.kill()  # SIGKILL to the master and every worker, mid-burst
         for t in threads:
             t.join()
         assert not [e for e in cut.values() if not isinstance(e, Unreachable)], cut
         assert len(cut) >= max(2, len(playing) // 3), f"the kill came after the burst: {len(cut)} games were cut"
         report.append(f"{sum(len(b.acks) for b in bots) - before} acknowledged, {len(cut)} of {len(playing)} cut")
 
-        server.start()                        # on the same database
-        for bot in bots:                      # every acknowledged action is there, where it was acknowledged
+        server.start()  # on the same database
+        for bot in bots:  # every acknowledged action is there, where it was acknowledged
             events = log_of(store, bot.game_id)
             check_acknowledged(bot.game_id, events, bot.acks, every=False)
             # The spectator's view counts the events everyone sees in the log, acknowledged or not.

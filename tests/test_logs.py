@@ -26,8 +26,9 @@ def _secrets(events) -> list[str]:
     """The keywords and codes of a game's start, as a log line would show them."""
     started = next(e for e in events if e["type"] == "game_started")
     codes = next(e for e in events if e["type"] == "round_started")["codes"]
-    return ([word for words in started["keywords"].values() for word in words]
-            + [json.dumps(code) for code in codes.values()])
+    return [word for words in started["keywords"].values() for word in words] + [
+        json.dumps(code) for code in codes.values()
+    ]
 
 
 def test_masking_keeps_the_route_and_drops_the_token():
@@ -42,17 +43,18 @@ def test_a_database_error_on_a_token_path_logs_neither_the_token_nor_the_keyword
     url = database_url(tmp_path)
     if not url.startswith("sqlite"):
         pytest.skip("locks a SQLite file to make the error: the SQLite pass runs it (CI runs both)")
-    app = create_app({"TESTING": True, "PROPAGATE_EXCEPTIONS": False, "SECRET_KEY": "t-" + uuid.uuid4().hex,
-                      "DATABASE_URL": url})
+    app = create_app(
+        {"TESTING": True, "PROPAGATE_EXCEPTIONS": False, "SECRET_KEY": "t-" + uuid.uuid4().hex, "DATABASE_URL": url}
+    )
     client = app.test_client()
     game = ApiGame(client, start=False)
     csrf = _csrf(client.get(f"/join/{game.tokens['black']}"))
     service = app.extensions["games"]
     engine = service.store.engine
     event.listen(engine, "connect", lambda connection, _: connection.execute("PRAGMA busy_timeout=50"))
-    engine.dispose()                                   # every connection from now on gives up after 50 ms
-    holder = sqlite3.connect(url[len("sqlite:///"):], isolation_level=None)
-    holder.execute("BEGIN EXCLUSIVE")                  # another process holds the write lock
+    engine.dispose()  # every connection from now on gives up after 50 ms
+    holder = sqlite3.connect(url[len("sqlite:///") :], isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another process holds the write lock
     service.rng = random.Random(12)
     with caplog.at_level(logging.ERROR):
         joined = client.post(f"/join/{game.tokens['black']}", data={"name": "Cid", "csrf_token": csrf})
@@ -60,7 +62,7 @@ def test_a_database_error_on_a_token_path_logs_neither_the_token_nor_the_keyword
     holder.execute("ROLLBACK")
     holder.close()
     assert joined.status_code == started.status_code == 500
-    service.rng = random.Random(12)                    # the same draw: the keywords and codes the log could show
+    service.rng = random.Random(12)  # the same draw: the keywords and codes the log could show
     game.ok(game.command(game.host, "start"))
     log = caplog.text
     assert "database is locked" in log and "Exception on /join/… [POST]" in log
@@ -80,12 +82,16 @@ def test_gunicorn_logs_mask_tokens_in_paths_and_headers(tmp_path):
         assert status == 201
         tokens = created["tokens"]
         for team, name in (("white", "Ann"), ("white", "Abe"), ("black", "Bea"), ("black", "Bob")):
-            assert server.request("POST", f"/api/games/{created['game_id']}/join", {"name": name},
-                                  token=tokens[team])[0] == 200
+            assert (
+                server.request("POST", f"/api/games/{created['game_id']}/join", {"name": name}, token=tokens[team])[0]
+                == 200
+            )
         # From now on every write of an event fails inside the database, with the event as its parameter.
-        with sqlite3.connect(url[len("sqlite:///"):]) as db:
-            db.executescript("CREATE TABLE gone (x); CREATE TRIGGER fail BEFORE INSERT ON events "
-                             "BEGIN INSERT INTO gone VALUES (1); END; DROP TABLE gone;")
+        with sqlite3.connect(url[len("sqlite:///") :]) as db:
+            db.executescript(
+                "CREATE TABLE gone (x); CREATE TRIGGER fail BEFORE INSERT ON events "
+                "BEGIN INSERT INTO gone VALUES (1); END; DROP TABLE gone;"
+            )
         status, _ = server.request("POST", f"/api/games/{created['game_id']}/start", {}, token=tokens["host"])
         assert status == 500
         assert server.request("GET", f"/watch/{tokens['spectator']}", raw=True)[0] == 200

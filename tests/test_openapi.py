@@ -26,11 +26,14 @@ from .api import browser, table_path
 ROOT = Path(__file__).resolve().parent.parent
 DOC = openapi_document()
 SAMPLE = {"game_id": "someGame", "command": "start"}
-NOTICE_KINDS = {DOC["components"]["schemas"][n["$ref"].split("/")[-1]]["properties"]["kind"]["const"]
-                for n in DOC["components"]["schemas"]["Notice"]["oneOf"]}
+NOTICE_KINDS = {
+    DOC["components"]["schemas"][n["$ref"].split("/")[-1]]["properties"]["kind"]["const"]
+    for n in DOC["components"]["schemas"]["Notice"]["oneOf"]
+}
 
 
 # --- OpenAPI 3.1 schemas as JSON Schema -------------------------------------------------------
+
 
 def json_schema(schema):
     """An OpenAPI 3.1 schema object as a standalone JSON Schema 2020-12: component references point into
@@ -39,8 +42,10 @@ def json_schema(schema):
         return [json_schema(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    return {key: value.replace("#/components/schemas/", "#/$defs/") if key == "$ref" else json_schema(value)
-            for key, value in schema.items()}
+    return {
+        key: value.replace("#/components/schemas/", "#/$defs/") if key == "$ref" else json_schema(value)
+        for key, value in schema.items()
+    }
 
 
 DEFS = {name: json_schema(s) for name, s in DOC["components"]["schemas"].items()}
@@ -49,8 +54,9 @@ DEFS = {name: json_schema(s) for name, s in DOC["components"]["schemas"].items()
 def check(instance, schema) -> None:
     """Fail with every error if `instance` doesn't match the (OpenAPI) `schema`."""
     validator = Draft202012Validator({**json_schema(schema), "$defs": DEFS})
-    errors = [f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"
-              for e in validator.iter_errors(instance)]
+    errors = [
+        f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in validator.iter_errors(instance)
+    ]
     assert not errors, "\n".join(errors[:20])
 
 
@@ -68,6 +74,7 @@ def openapi_path(rule: str) -> str:
 
 
 # --- the document itself --------------------------------------------------------------------
+
 
 def test_the_document_is_valid_openapi_3():
     validate(DOC)
@@ -92,29 +99,39 @@ def test_every_answer_object_is_closed_and_its_fields_required():
 
     for name, schema in DOC["components"]["schemas"].items():
         walk(schema, name)
-    assert optional == {"TakeBack.by", "Transmissions.black",
-                        *(f"StartProblemParams.{f}" for f in ("team", "min", "max", "white", "black", "players",
-                                                               "interceptors"))}
+    assert optional == {
+        "TakeBack.by",
+        "Transmissions.black",
+        *(f"StartProblemParams.{f}" for f in ("team", "min", "max", "white", "black", "players", "interceptors")),
+    }
 
 
 @pytest.mark.system
 def test_the_poll_path_never_loads_pydantic(tmp_path):
     """The view's types are annotations only: building views and serving polls imports no pydantic (it
     is loaded, once, when the OpenAPI document is first asked for)."""
-    script = ("import sys\n"
-              "from companion import create_app\n"
-              "from companion.views import SPECTATOR, view_for\n"
-              "from tools.driver import Table\n"
-              "app = create_app({'DATABASE_URL': sys.argv[1], 'SECRET_KEY': 'x'})\n"
-              "client = app.test_client()\n"
-              "game = client.post('/api/games', json={}).get_json()\n"
-              "assert client.get('/api/games/' + game['game_id'], headers={'Authorization': 'Bearer '\n"
-              "                  + game['tokens']['host']}).status_code == 200\n"
-              "view_for(Table().game, SPECTATOR)\n"
-              "assert 'pydantic' not in sys.modules, 'pydantic loaded before the document was asked for'\n"
-              "assert client.get('/api/openapi.json').status_code == 200\n"
-              "assert 'pydantic' in sys.modules\n")
-    run = subprocess.run([sys.executable, "-c", script, f"sqlite:///{tmp_path / 'game.sqlite3'}"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    script = (
+        "import sys\n"
+        "from companion import create_app\n"
+        "from companion.views import SPECTATOR, view_for\n"
+        "from tools.driver import Table\n"
+        "app = create_app({'DATABASE_URL': sys.argv[1], 'SECRET_KEY': 'x'})\n"
+        "client = app.test_client()\n"
+        "game = client.post('/api/games', json={}).get_json()\n"
+        "assert client.get('/api/games/' + game['game_id'], headers={'Authorization': 'Bearer '\n"
+        "                  + game['tokens']['host']}).status_code == 200\n"
+        "view_for(Table().game, SPECTATOR)\n"
+        "assert 'pydantic' not in sys.modules, 'pydantic loaded before the document was asked for'\n"
+        "assert client.get('/api/openapi.json').status_code == 200\n"
+        "assert 'pydantic' in sys.modules\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script, f"sqlite:///{tmp_path / 'game.sqlite3'}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stderr[-2000:]
 
 
@@ -167,9 +184,13 @@ def test_every_command_is_described_from_its_definition():
         body = op["requestBody"]["content"]["application/json"]["schema"]
         assert set(body["properties"]) == {f.name for f in (*declared.fields, *declared.targets)}, name
         assert set(body.get("required", ())) == {f.name for f in declared.fields if f.required}, name
-        assert not any(f.required for f in declared.targets), name      # targets are always optional
-        codes = {c for status, r in op["responses"].items() if status != "200"
-                 for c in r["content"]["application/json"]["schema"]["allOf"][1]["properties"]["code"]["enum"]}
+        assert not any(f.required for f in declared.targets), name  # targets are always optional
+        codes = {
+            c
+            for status, r in op["responses"].items()
+            if status != "200"
+            for c in r["content"]["application/json"]["schema"]["allOf"][1]["properties"]["code"]["enum"]
+        }
         assert SENDER_REFUSALS[declared.sender] in codes, name
         assert ("correction_pending" in codes) == (not declared.during_correction), name
         assert "stale" in codes, name
@@ -182,12 +203,12 @@ def test_enumerations_come_from_the_code():
     assert NOTICE_KINDS <= set(EVENT_TYPES)
     for notice in schemas["Notice"]["oneOf"]:
         assert set(schemas[notice["$ref"].split("/")[-1]]["properties"]) <= set(_NOTICE_FIELDS)
-    operation_ids = [op["operationId"] for item in DOC["paths"].values() for m, op in item.items()
-                     if m != "parameters"]
+    operation_ids = [op["operationId"] for item in DOC["paths"].values() for m, op in item.items() if m != "parameters"]
     assert len(operation_ids) == len(set(operation_ids))
 
 
 # --- real answers ---------------------------------------------------------------------------
+
 
 class Api:
     """The test client, checking every request body and answer against the document."""
@@ -200,8 +221,9 @@ class Api:
         if body is not None:
             check(body, op["requestBody"]["content"]["application/json"]["schema"])
         status = str(response.status_code)
-        assert status in op["responses"], f"{method.upper()} {path} answered an undocumented {status}: " \
-                                          f"{response.get_data(as_text=True)}"
+        assert status in op["responses"], (
+            f"{method.upper()} {path} answered an undocumented {status}: {response.get_data(as_text=True)}"
+        )
         documented = op["responses"][status]
         if "content" in documented:
             check(response.get_json(), documented["content"]["application/json"]["schema"])
@@ -216,8 +238,9 @@ class Api:
 
     def post(self, path, token=None, body=None, expect=200, valid_body=True):
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        response = self._check("post", path, self.client.post(path, json=body, headers=headers),
-                               body if valid_body else None)
+        response = self._check(
+            "post", path, self.client.post(path, json=body, headers=headers), body if valid_body else None
+        )
         assert response.status_code == expect, response.get_json()
         return response.get_json()
 
@@ -242,7 +265,7 @@ class Game:
         self.host = created["tokens"]["host"]
         self.tokens = created["tokens"]
         self.seats: dict[int, str] = {}
-        self.others: list[str] = []           # more tokens whose views are checked too (seat links)
+        self.others: list[str] = []  # more tokens whose views are checked too (seat links)
 
     def join(self, team, name) -> int:
         joined = self.api.post(f"{self.path}/join", self.tokens[team], {"name": name})
@@ -292,7 +315,7 @@ class Game:
         return self.do("guess", self.guesser(team), {"code": code, "confirm": confirm})
 
 
-WRONG = [1, 1, 1]      # never a code: codes have three different digits
+WRONG = [1, 1, 1]  # never a code: codes have three different digits
 
 
 def test_a_game_to_its_end_matches_the_document(client):
@@ -313,15 +336,14 @@ def test_a_game_to_its_end_matches_the_document(client):
         api.refused(f"{game.path}/guess", game.encryptor("white"), {"code": WRONG}, 403, "encryptor_cannot_guess")
         api.refused(f"{game.path}/guess", game.guesser("white"), {"code": [5, 1, 2]}, 400, "guess_malformed")
         if round_number == 1:
-            api.refused(f"{game.path}/guess", game.guesser("black"), {"code": WRONG}, 409,
-                        "no_interception_round_one")
+            api.refused(f"{game.path}/guess", game.guesser("black"), {"code": WRONG}, 409, "no_interception_round_one")
             game.guess("white", "1-2-3", confirm=False)
         else:
-            game.guess("black", WRONG)                       # Black fails to intercept White
-        game.guess("white", white_code)                      # White decrypts
+            game.guess("black", WRONG)  # Black fails to intercept White
+        game.guess("white", white_code)  # White decrypts
         if round_number == 2:
-            game.guess("white", WRONG)                       # White fails to intercept Black
-        last = game.guess("black", WRONG)                    # Black misreads its own Encryptor
+            game.guess("white", WRONG)  # White fails to intercept Black
+        last = game.guess("black", WRONG)  # Black misreads its own Encryptor
     assert last["events"] == ["guess_saved", "transmission_resolved", "game_ended"]
 
     final = game.views()
@@ -349,8 +371,9 @@ def test_a_tiebreak_matches_the_document(client):
 
     black_keywords = game.view(game.seats[2])["teams"]["black"]["keywords"]
     game.do("keyword-guesses", game.seats[1], {"guesses": black_keywords})
-    api.refused(f"{game.path}/keyword-guesses", game.seats[3], {"guesses": ["", "", "", ""]}, 409,
-                "keyword_guesses_sealed")
+    api.refused(
+        f"{game.path}/keyword-guesses", game.seats[3], {"guesses": ["", "", "", ""]}, 409, "keyword_guesses_sealed"
+    )
     game.do("keyword-guesses", game.seats[2], {"guesses": ["", "", "", ""]})
 
     proposal = game.views()["tiebreak"]["proposal"]
@@ -382,8 +405,12 @@ def test_polling_and_refusals_match_the_document(client):
     api.refused(f"{game.path}/start", game.host, ["not", "an", "object"], 400, "malformed_body")
     api.refused(f"{other.path}/clues", other.tokens["white"], None, 403, "players_only")
 
-    response = client.post(f"{game.path}/start", data="{", content_type="application/json",
-                           headers={"Authorization": f"Bearer {game.host}"})
+    response = client.post(
+        f"{game.path}/start",
+        data="{",
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {game.host}"},
+    )
     api._check("post", f"{game.path}/start", response)
     assert response.status_code == 400 and response.get_json()["code"] == "malformed_body"
 
@@ -393,8 +420,14 @@ def test_polling_and_refusals_match_the_document(client):
 def test_a_lobby_that_cant_start_matches_the_document(client):
     api = Api(client)
     game = Game(api)
-    for team, name in (("white", "Ann"), ("white", "Abe"), ("white", "Amy"), ("white", "Al"),
-                       ("black", "Bea"), ("black", "Bob")):
+    for team, name in (
+        ("white", "Ann"),
+        ("white", "Abe"),
+        ("white", "Amy"),
+        ("white", "Al"),
+        ("black", "Bea"),
+        ("black", "Bob"),
+    ):
         game.do("join", game.tokens[team], {"name": name})
     api.refused(f"{game.path}/join", game.tokens["white"], {"name": "Ava"}, 409, "team_full")
     api.refused(f"{game.path}/join", game.tokens["black"], {"name": "B"}, 400, "name_length")
@@ -406,11 +439,14 @@ def test_creating_a_game_matches_the_document(client, body):
     Api(client).post("/api/games", body=body, expect=201)
 
 
-@pytest.mark.parametrize("body", [
-    {"language": "en", "mode": "standard", "timer": None},
-    {"mode": "three_player", "timer": 30},
-    {"timer": 600, "words": "apple, pear\nplum\ncherry\nlemon, lime\nfig\ndate\nkiwi\npeach, grape, mango"},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"language": "en", "mode": "standard", "timer": None},
+        {"mode": "three_player", "timer": 30},
+        {"timer": 600, "words": "apple, pear\nplum\ncherry\nlemon, lime\nfig\ndate\nkiwi\npeach, grape, mango"},
+    ],
+)
 def test_creating_a_game_with_settings_matches_the_document(client, body):
     api = Api(client)
     game = Game(api, body)
@@ -420,15 +456,18 @@ def test_creating_a_game_with_settings_matches_the_document(client, body):
     assert view["transmitting"] == (["white"] if view["mode"] == "three_player" else ["white", "black"])
 
 
-@pytest.mark.parametrize("body, status, code", [
-    ({"language": "xx"}, 400, "unknown_language"),
-    ({"mode": "solo"}, 400, "unknown_mode"),
-    ({"timer": 5}, 400, "timer_length"),
-    ({"timer": True}, 400, "timer_length"),
-    ({"words": 42}, 400, "words_malformed"),
-    ({"words": "apple, pear, apples"}, 400, "too_few_words"),
-    ({"words": "apple\npear\u0007"}, 400, "text_has_control_characters"),
-])
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        ({"language": "xx"}, 400, "unknown_language"),
+        ({"mode": "solo"}, 400, "unknown_mode"),
+        ({"timer": 5}, 400, "timer_length"),
+        ({"timer": True}, 400, "timer_length"),
+        ({"words": 42}, 400, "words_malformed"),
+        ({"words": "apple, pear, apples"}, 400, "too_few_words"),
+        ({"words": "apple\npear\u0007"}, 400, "text_has_control_characters"),
+    ],
+)
 def test_refused_settings_match_the_document(client, body, status, code):
     Api(client).refused("/api/games", None, body, status, code)
 
@@ -438,8 +477,10 @@ def test_a_three_player_game_matches_the_document(client):
     game = Game(api, {"mode": "three_player"})
     api.refused(f"{game.path}/start", game.host, None, 409, "three_player_seats")
     game.join_all(THREE_PLAYERS[:2])
-    assert game.view(game.host)["start_problem"] == {"code": "three_player_seats",
-                                                     "params": {"players": 2, "interceptors": 0}}
+    assert game.view(game.host)["start_problem"] == {
+        "code": "three_player_seats",
+        "params": {"players": 2, "interceptors": 0},
+    }
     game.join(*THREE_PLAYERS[2])
     assert game.view(game.host)["start_problem"] is None
     api.refused(f"{game.path}/join", game.tokens["black"], {"name": "Bo"}, 409, "team_full")
@@ -478,7 +519,7 @@ def test_the_interceptor_winning_matches_the_document(client):
 
     game.announce(1)
     assert game.view(interceptor)["you"]["task"] == "no_interception_yet"
-    game.guess("white", WRONG)                                 # a miscommunication: a token for the Interceptor
+    game.guess("white", WRONG)  # a miscommunication: a token for the Interceptor
     reveal = game.view(game.host)["last_reveal"]
     assert reveal["awards"] == [{"team": "black", "token": "interceptions"}]
 
@@ -503,8 +544,14 @@ def test_a_timer_game_matches_the_document(client):
 
     game.announce(1, ["white"])
     black_encryptor = game.view(game.host)["rounds"][0]["transmissions"]["black"]["encryptor"]
-    expected = {"seconds": 30, "late_team": "black", "late_seat": black_encryptor, "remaining": 30,
-                "ends_at": 1030.0, "up": False}
+    expected = {
+        "seconds": 30,
+        "late_team": "black",
+        "late_seat": black_encryptor,
+        "remaining": 30,
+        "ends_at": 1030.0,
+        "up": False,
+    }
     for token in [game.host, game.tokens["spectator"], *game.seats.values()]:
         assert game.view(token)["timer"] == expected
     clock[0] = 1012.5
@@ -546,7 +593,7 @@ def test_host_corrections_match_the_document(client):
     assert game.view(link)["viewer"] == {"role": "handoff", "team": None, "seat": None, "name": None}
     api.refused(f"{game.path}/claim-seat", host, None, 403, "seat_link_only")
     claimed = api.post(f"{game.path}/claim-seat", link)
-    assert claimed["seat"] == 1 and claimed["events"] == ["seat_claim_waiting"]     # a teammate lets it in
+    assert claimed["seat"] == 1 and claimed["events"] == ["seat_claim_waiting"]  # a teammate lets it in
     assert api.get(game.path, claimed["token"]).get_json()["code"] == "seat_waiting"
     white = [p["seat"] for p in game.view(host)["teams"]["white"]["players"]]
     teammate = next(s for s in white if s != 1)
@@ -591,9 +638,15 @@ def test_host_corrections_match_the_document(client):
     api.refused(f"{game.path}/correction", host, {"decryption": "12"}, 400, "guess_malformed")
     game.do("correction", host, {"decryption": WRONG, "interception": None})
     view = game.view(host)
-    assert view["correction"] == {"id": 1, "round": 1, "team": "white", "code": white_code,
-                                  "before": {"decryption": white_code, "interception": None},
-                                  "after": {"decryption": WRONG, "interception": None}, "confirmed": []}
+    assert view["correction"] == {
+        "id": 1,
+        "round": 1,
+        "team": "white",
+        "code": white_code,
+        "before": {"decryption": white_code, "interception": None},
+        "after": {"decryption": WRONG, "interception": None},
+        "confirmed": [],
+    }
     assert view["host"] == {"take_back": None, "skippable": [], "correctable": None}
     assert game.view(game.seats[2])["you"]["task"] == "answer_correction"
     api.refused(f"{game.path}/guess", game.guesser("black"), {"code": WRONG}, 409, "correction_pending")
@@ -601,8 +654,7 @@ def test_host_corrections_match_the_document(client):
     game.do("answer-correction", game.seats[1], {"accept": True})
     assert game.view(game.seats[3])["you"]["task"] == "wait_for_correction"
     assert game.view(host)["correction"]["confirmed"] == ["white"]
-    api.refused(f"{game.path}/answer-correction", game.seats[3], {"accept": True}, 409,
-                "correction_already_confirmed")
+    api.refused(f"{game.path}/answer-correction", game.seats[3], {"accept": True}, 409, "correction_already_confirmed")
     game.do("answer-correction", game.seats[2], {"accept": False})
     api.refused(f"{game.path}/answer-correction", game.seats[2], {"accept": True}, 409, "no_correction")
     api.refused(f"{game.path}/withdraw-correction", host, None, 409, "no_correction")
@@ -612,7 +664,9 @@ def test_host_corrections_match_the_document(client):
     assert game.view(host)["correction"]["id"] == 3
     game.do("answer-correction", game.seats[2], {"accept": True})
     assert game.do("answer-correction", game.seats[1], {"accept": True})["events"] == [
-        "correction_answered", "reveal_corrected"]
+        "correction_answered",
+        "reveal_corrected",
+    ]
     view = game.view(host)
     assert view["correction"] is None and view["teams"]["white"]["tokens"]["miscommunications"] == 1
     assert view["last_reveal"]["awards"] == [{"team": "white", "token": "miscommunications"}]
@@ -621,8 +675,12 @@ def test_host_corrections_match_the_document(client):
     # Round 2: a sealed interception taken back; White misreads a second time and loses.
     game.announce(2)
     game.guess("black", WRONG)
-    assert game.view(host)["host"]["take_back"] == {"entry": "guess", "round": 2, "transmission": "white",
-                                                    "by": "black"}
+    assert game.view(host)["host"]["take_back"] == {
+        "entry": "guess",
+        "round": 2,
+        "transmission": "white",
+        "by": "black",
+    }
     game.do("take-back", host)
     game.guess("black", WRONG)
     game.guess("white", WRONG)
@@ -636,7 +694,11 @@ def test_host_corrections_match_the_document(client):
     game.do("correction", host, {"decryption": WRONG, "interception": "4-4-4"})
     game.do("answer-correction", game.seats[1], {"accept": True})
     assert game.do("answer-correction", game.seats[2], {"accept": True})["events"] == [
-        "correction_answered", "round_reopened", "reveal_corrected", "game_ended"]
+        "correction_answered",
+        "round_reopened",
+        "reveal_corrected",
+        "game_ended",
+    ]
     over = game.views()
     # A seat claimed at once: no phone of its team was in use for a while, so nobody was there to let it in; a
     # teammate acknowledges it. Then the table screen moves to another device (through its page).
@@ -702,8 +764,12 @@ def test_host_corrections_match_the_document(client):
 @pytest.mark.slow
 def test_the_curl_walkthrough_plays_to_the_end(live_server):
     """docs/api-walkthrough.sh (the game docs/api.md shows) still plays against a real server."""
-    run = subprocess.run(["bash", str(ROOT / "docs" / "api-walkthrough.sh"), live_server.url],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        ["bash", str(ROOT / "docs" / "api-walkthrough.sh"), live_server.url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     assert run.stdout.rstrip().endswith("Walkthrough complete.")
 

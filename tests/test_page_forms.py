@@ -16,15 +16,32 @@ HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
 # fields (for skip-encryptor `team` is its own field; for move-player it is the target; a note's `keyword` or `line`).
 NOT_TARGETS = {"csrf_token", "confirmed", "seat", "locked", "timer", "keyword", "line"}
 # The commands whose forms carry a target (TARGETS.md), each of which the game below shows at least once.
-TARGETED = {"guess", "clues", "swap-keyword", "keyword-guesses", "verdicts", "start", "rematch", "take-back",
-            "correction", "answer-correction", "withdraw-correction", "skip-encryptor", "move-player",
-            "switch-team", "seat-link", "note"}
+TARGETED = {
+    "guess",
+    "clues",
+    "swap-keyword",
+    "keyword-guesses",
+    "verdicts",
+    "start",
+    "rematch",
+    "take-back",
+    "correction",
+    "answer-correction",
+    "withdraw-correction",
+    "skip-encryptor",
+    "move-player",
+    "switch-team",
+    "seat-link",
+    "note",
+}
 
 
 def command_forms(page: str) -> list[tuple[str, dict[str, str]]]:
     """(command, hidden fields) of every command form of a page, in order."""
-    return [(command, {name: html.unescape(value) for name, value in HIDDEN.findall(body)})
-            for command, body in FORM.findall(page)]
+    return [
+        (command, {name: html.unescape(value) for name, value in HIDDEN.findall(body)})
+        for command, body in FORM.findall(page)
+    ]
 
 
 def player(view: dict, seat: int) -> tuple[str, dict]:
@@ -47,8 +64,11 @@ def expected_target(command: str, fields: dict, view: dict) -> dict:
         "correction": lambda: {"round": host["correctable"]["round"], "transmission": host["correctable"]["team"]},
         "answer-correction": lambda: {"correction": correction.get("id")},
         "withdraw-correction": lambda: {"correction": correction.get("id")},
-        "skip-encryptor": lambda: {"team": fields["team"], "round": view["round"],
-                                   "encryptor": view["rounds"][-1]["transmissions"][fields["team"]]["encryptor"]},
+        "skip-encryptor": lambda: {
+            "team": fields["team"],
+            "round": view["round"],
+            "encryptor": view["rounds"][-1]["transmissions"][fields["team"]]["encryptor"],
+        },
         "move-player": lambda: {"team": player(view, int(fields["seat"]))[0]},
         "switch-team": lambda: {"team": view["you"]["team"]},
         "seat-link": lambda: {"name": player(view, int(fields["seat"]))[1]["name"]},
@@ -78,32 +98,32 @@ class Pages:
 def test_every_command_form_carries_its_target_from_the_view(app, client):
     game = ApiGame(client, start=False)
     pages = Pages(app, game)
-    pages.check()                                            # the lobby: start, move-player, switch-team
+    pages.check()  # the lobby: start, move-player, switch-team
     assert game.post("start", game.tokens["host"]).status_code == 200
-    pages.check()                                            # round 1: clues, swap, skip, seat links
-    for round_number in range(1, 9):                         # nobody earns a token: the keyword tiebreak
+    pages.check()  # round 1: clues, swap, skip, seat links
+    for round_number in range(1, 9):  # nobody earns a token: the keyword tiebreak
         for team in ("white", "black"):
             game.announce(team, [f"r{round_number}{team}{n}" for n in range(3)])
-            pages.check()                                    # take back the clues
+            pages.check()  # take back the clues
         for team, other in (("white", "black"), ("black", "white")):
             code = game.code(team)
             if round_number > 1:
                 game.guess(other, team, wrong(code))
-                pages.check()                                # take back a guess
+                pages.check()  # take back a guess
             game.guess(team, team, code)
-            pages.check()                                    # guess, then a reveal to correct
-        if round_number == 2:                                # a correction waits for both sides
+            pages.check()  # guess, then a reveal to correct
+        if round_number == 2:  # a correction waits for both sides
             fix = {"decryption": wrong(code), "interception": code}
             assert game.post("correction", game.tokens["host"], **fix).status_code == 200
             pages.check()
             assert game.post("withdraw-correction", game.tokens["host"]).status_code == 200
-    pages.check()                                            # keyword guesses
+    pages.check()  # keyword guesses
     for name in ("Ann", "Bea"):
         assert game.post("keyword-guesses", game.seats[name], guesses=["", "", "", ""]).status_code == 200
-    pages.check()                                            # verdicts
+    pages.check()  # verdicts
     verdicts = {"white": [False] * 4, "black": [False] * 4}
     assert game.post("verdicts", game.tokens["host"], verdicts=verdicts).status_code == 200
-    pages.check()                                            # rematch
+    pages.check()  # rematch
     assert pages.seen >= TARGETED, TARGETED - pages.seen
 
 
@@ -129,14 +149,20 @@ def test_a_form_posted_by_the_pages_script_gets_the_apis_answer(app, client):
     before = game.events()
     again = phone.post(f"{play}/clues", data={**clues, "clues": ["x1", "y1", "z1"]}, headers=JSON)
     by_api = game.post("clues", game.encryptor("white"), clues=["x1", "y1", "z1"], match=1, round=1)
-    assert (again.status_code, again.get_json()) == (by_api.status_code, by_api.get_json()) == (
-        409, {"code": "stale", "error": by_api.get_json()["error"]})          # the form named its round
+    assert (
+        (again.status_code, again.get_json())
+        == (by_api.status_code, by_api.get_json())
+        == (409, {"code": "stale", "error": by_api.get_json()["error"]})
+    )  # the form named its round
     assert game.events() == before
 
     # Without JavaScript the same post answers with the page, as before.
     page = phone.post(f"{play}/clues", data=clues)
-    assert page.status_code == 409 and page.mimetype == "text/html" \
+    assert (
+        page.status_code == 409
+        and page.mimetype == "text/html"
         and again.get_json()["error"] in html.unescape(page.get_data(as_text=True))
+    )
 
 
 def test_the_table_screens_forms_answer_json_too(app, client):

@@ -28,12 +28,12 @@ from .browser import PHONE, ApiSession, Phone
 
 pytestmark = pytest.mark.browser
 
-BUDGET = 40_000                    # bytes (kB as DevTools counts them), per page load with an empty cache
+BUDGET = 40_000  # bytes (kB as DevTools counts them), per page load with an empty cache
 YEAR_IMMUTABLE = "public, max-age=31536000, immutable"
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "static"
 REPORT = ROOT / "artifacts" / "page-weight.txt"
-POLL = re.compile(r"^/(play|table|watch)/[^/]+$")     # a live page's script polls the page itself
+POLL = re.compile(r"^/(play|table|watch)/[^/]+$")  # a live page's script polls the page itself
 # What a page must show without JavaScript exactly as with it: its headings, task and who the phone is.
 MAIN_TEXT = "h1, h2, h3, .task-text, legend, .topbar .who"
 
@@ -49,17 +49,18 @@ CLUE_WORDS = """
 
 # --- what Chromium sends and receives ----------------------------------------------------------------
 
+
 @dataclass
 class Request:
     url: str
     method: str
-    kind: str                       # the DevTools resource type: Document, Stylesheet, Script, Fetch, Other...
-    blocking: str | None            # render-blocking behaviour, as Chromium classified the request
+    kind: str  # the DevTools resource type: Document, Stylesheet, Script, Fetch, Other...
+    blocking: str | None  # render-blocking behaviour, as Chromium classified the request
     status: int | None = None
     headers: dict = field(default_factory=dict)
     from_cache: bool = False
-    received: int = 0               # response headers + body as transferred
-    decoded: int = 0                # the body once uncompressed
+    received: int = 0  # response headers + body as transferred
+    decoded: int = 0  # the body once uncompressed
     done: bool = False
     failed: bool = False
 
@@ -91,8 +92,14 @@ class Traffic:
         self.polls_answered = 0
         page.on("response", self._count_poll)
         self.cdp = page.context.new_cdp_session(page)
-        for event in ("requestWillBeSent", "requestServedFromCache", "responseReceived", "dataReceived",
-                      "loadingFinished", "loadingFailed"):
+        for event in (
+            "requestWillBeSent",
+            "requestServedFromCache",
+            "responseReceived",
+            "dataReceived",
+            "loadingFinished",
+            "loadingFailed",
+        ):
             self.cdp.on(f"Network.{event}", getattr(self, f"_{event}"))
         self.cdp.send("Network.enable")
 
@@ -103,11 +110,12 @@ class Traffic:
 
     def _requestWillBeSent(self, e):
         previous = self._open.get(e["requestId"])
-        if previous and "redirectResponse" in e:          # a redirect reuses its request's id
+        if previous and "redirectResponse" in e:  # a redirect reuses its request's id
             previous.status = e["redirectResponse"]["status"]
             previous.received, previous.done = e["redirectResponse"].get("encodedDataLength", 0), True
-        request = Request(e["request"]["url"], e["request"]["method"], e.get("type", ""),
-                          e.get("renderBlockingBehavior"))
+        request = Request(
+            e["request"]["url"], e["request"]["method"], e.get("type", ""), e.get("renderBlockingBehavior")
+        )
         self._open[e["requestId"]] = request
         self.log.append(request)
 
@@ -120,9 +128,10 @@ class Traffic:
         if request:
             response = e["response"]
             request.status, request.headers = response["status"], response.get("headers", {})
-            request.received = response.get("encodedDataLength", 0)       # the headers, so far
-            request.from_cache |= bool(response.get("fromDiskCache") or response.get("fromMemoryCache")
-                                       or response.get("fromPrefetchCache"))
+            request.received = response.get("encodedDataLength", 0)  # the headers, so far
+            request.from_cache |= bool(
+                response.get("fromDiskCache") or response.get("fromMemoryCache") or response.get("fromPrefetchCache")
+            )
 
     def _dataReceived(self, e):
         if e["requestId"] in self._open:
@@ -157,15 +166,14 @@ class Traffic:
         mark, polls = len(self.log), self.polls_answered
         self.page.goto(url)
         if self.page.locator("body").get_attribute("data-poll"):
-            self.page.wait_for_event("response", timeout=10_000,
-                                     predicate=lambda _: self.polls_answered >= polls + 2)
+            self.page.wait_for_event("response", timeout=10_000, predicate=lambda _: self.polls_answered >= polls + 2)
         else:
             self.page.wait_for_load_state("networkidle")
         self.flush()
         requests, first_poll = [], True
         for request in self.log[mark:]:
             if request.kind == "EventSource":
-                continue              # the page's stream stays open: a message of ~100 bytes per change
+                continue  # the page's stream stays open: a message of ~100 bytes per change
             if request.is_poll:
                 if not first_poll:
                     continue
@@ -182,20 +190,21 @@ class ServerHits:
     def __init__(self, live_server):
         self.paths: list[str] = []
         app = live_server.server.app
-        app.config["POLL_INTERVAL_MS"] = 200     # the waits on polls go quicker (the same 3 digits in the HTML)
-        app.config["STREAM_POLL_MS"] = 200       # and pages poll as often with their stream open
+        app.config["POLL_INTERVAL_MS"] = 200  # the waits on polls go quicker (the same 3 digits in the HTML)
+        app.config["STREAM_POLL_MS"] = 200  # and pages poll as often with their stream open
 
         def counting(environ, start_response):
             self.paths.append(environ.get("PATH_INFO", ""))
             return app(environ, start_response)
 
-        live_server.server.app = counting          # werkzeug reads `server.app` for every request
+        live_server.server.app = counting  # werkzeug reads `server.app` for every request
 
     def static_since(self, mark: int) -> list[str]:
         return [p for p in self.paths[mark:] if p.startswith("/static/")]
 
 
 # --- the measurements ------------------------------------------------------------------------------
+
 
 @dataclass
 class Row:
@@ -215,7 +224,7 @@ class Row:
 
 
 RESULTS: list[Row] = []
-IDLE_POLLS: list[int] = []          # bytes received by a poll when nothing changed (304 Not Modified)
+IDLE_POLLS: list[int] = []  # bytes received by a poll when nothing changed (304 Not Modified)
 
 
 def category(request: Request) -> str:
@@ -237,12 +246,14 @@ def main_text(page) -> list[str]:
 
 
 def new_phone_context(browser, state=None, javascript=True):
-    return browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, java_script_enabled=javascript,
-                               storage_state=state)
+    return browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, java_script_enabled=javascript, storage_state=state
+    )
 
 
-def measure(browser, live_server, hits: ServerHits, page_name: str, url: str, shows: str, state=None,
-            change=None) -> Row:
+def measure(
+    browser, live_server, hits: ServerHits, page_name: str, url: str, shows: str, state=None, change=None
+) -> Row:
     """Load `url` on a phone with an empty cache (and this phone's seat cookie, `state`) and check it all.
 
     `change`, if given, changes the game while the page polls: its refresh must fetch no static file either.
@@ -258,12 +269,16 @@ def measure(browser, live_server, hits: ServerHits, page_name: str, url: str, sh
         RESULTS.append(row)
 
         # Nothing leaves the server's origin, nothing fails, and no script holds up the first render.
-        elsewhere = [r.url for r in traffic.log if urlsplit(r.url).scheme in ("http", "https", "ws", "wss")
-                     and not r.url.startswith(origin + "/")]
+        elsewhere = [
+            r.url
+            for r in traffic.log
+            if urlsplit(r.url).scheme in ("http", "https", "ws", "wss") and not r.url.startswith(origin + "/")
+        ]
         assert not elsewhere, f"{page_name}: requests to another origin: {elsewhere}"
         # (A poll answered 304 shows as canceled: the script never reads its empty body.)
-        assert not [r.url for r in requests if r.failed and not (r.is_poll and r.status == 304)], \
+        assert not [r.url for r in requests if r.failed and not (r.is_poll and r.status == 304)], (
             f"{page_name}: failed requests"
+        )
         assert [r for r in requests if r.kind == "Document" and r.status == 200], f"{page_name}: no page"
         blocking_scripts = [r.url for r in requests if r.kind == "Script" and r.blocking == "Blocking"]
         assert not blocking_scripts, f"{page_name}: scripts block the first render: {blocking_scripts}"
@@ -279,7 +294,7 @@ def measure(browser, live_server, hits: ServerHits, page_name: str, url: str, sh
             assert r.header("Content-Encoding") == "gzip", f"{r.url}: sent uncompressed"
 
         # A second load: the HTML again (it is never cached), every static file from Chromium's cache.
-        page.goto("about:blank")                     # the first load's script stops polling
+        page.goto("about:blank")  # the first load's script stops polling
         server_mark = len(hits.paths)
         again = traffic.load(url)
         expect(page.locator("main")).to_contain_text(shows)
@@ -293,9 +308,10 @@ def measure(browser, live_server, hits: ServerHits, page_name: str, url: str, sh
         if page.locator("body").get_attribute("data-poll"):
             log_mark, server_mark = len(traffic.log), len(hits.paths)
             if change:
-                with page.expect_request_finished(lambda r: r.resource_type == "fetch" and r.url == url,
-                                                  timeout=10_000):
-                    change()                         # the next poll answers 200: the page refreshes its regions
+                with page.expect_request_finished(
+                    lambda r: r.resource_type == "fetch" and r.url == url, timeout=10_000
+                ):
+                    change()  # the next poll answers 200: the page refreshes its regions
             traffic.wait_for_polls(2)
             polled = traffic.log[log_mark:]
             assert [r for r in polled if r.is_poll], f"{page_name}: the page stopped polling"
@@ -325,25 +341,45 @@ def kb(n: int) -> str:
 
 def table() -> str:
     header = ("page", "req", "html", "css", "js", "poll", "other", "total kB", "budget", "html raw")
-    rows = [(r.page, str(len(r.requests)), kb(r.bytes_of("html")), kb(r.bytes_of("css")), kb(r.bytes_of("js")),
-             kb(r.bytes_of("poll")), kb(r.bytes_of("other")), kb(r.total), f"{100 * r.total / BUDGET:.0f}%",
-             kb(r.html_decoded)) for r in RESULTS]
+    rows = [
+        (
+            r.page,
+            str(len(r.requests)),
+            kb(r.bytes_of("html")),
+            kb(r.bytes_of("css")),
+            kb(r.bytes_of("js")),
+            kb(r.bytes_of("poll")),
+            kb(r.bytes_of("other")),
+            kb(r.total),
+            f"{100 * r.total / BUDGET:.0f}%",
+            kb(r.html_decoded),
+        )
+        for r in RESULTS
+    ]
     widths = [max(len(line[i]) for line in [header, *rows]) for i in range(len(header))]
 
     def line(cells):
         padded = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))]
         return "| " + " | ".join(padded) + " |"
 
-    out = [line(header), "|" + "|".join(("-" if i == 0 else "") + "-" * (w + 1) + ("" if i == 0 else ":")
-                                        for i, w in enumerate(widths)) + "|"]
+    out = [
+        line(header),
+        "|"
+        + "|".join(("-" if i == 0 else "") + "-" * (w + 1) + ("" if i == 0 else ":") for i, w in enumerate(widths))
+        + "|",
+    ]
     out += [line(r) for r in rows]
-    out.append(f"\nkB = 1000 bytes received (response headers + compressed bodies), first visit with an empty "
-               f"cache, Chromium at 390×844; budget {BUDGET // 1000} kB. 'html raw' is the page's HTML "
-               f"uncompressed. 'poll' is the script's first poll of the page itself (a 304); 'other' is /favicon.ico, "
-               f"a 404 (Chromium asks for it on the first page of its session only).")
+    out.append(
+        f"\nkB = 1000 bytes received (response headers + compressed bodies), first visit with an empty "
+        f"cache, Chromium at 390×844; budget {BUDGET // 1000} kB. 'html raw' is the page's HTML "
+        f"uncompressed. 'poll' is the script's first poll of the page itself (a 304); 'other' is /favicon.ico, "
+        f"a 404 (Chromium asks for it on the first page of its session only)."
+    )
     if IDLE_POLLS:
-        out.append(f"While nothing changes, each poll (304 Not Modified, headers only) receives "
-                   f"{min(IDLE_POLLS)}-{max(IDLE_POLLS)} bytes.")
+        out.append(
+            f"While nothing changes, each poll (304 Not Modified, headers only) receives "
+            f"{min(IDLE_POLLS)}-{max(IDLE_POLLS)} bytes."
+        )
     return "\n".join(out)
 
 
@@ -365,6 +401,7 @@ def hits(live_server):
 
 
 # --- driving games to their heaviest pages ------------------------------------------------------------
+
 
 class Players(Driver):
     """A game's players, each on a phone of their own (without JavaScript: they act through the API, with
@@ -455,8 +492,16 @@ def test_every_phone_page_of_a_standard_game_stays_under_the_budget(browser, pla
     game.join("white", WHITE[3])
 
     ada = game.state(WHITE[0])
-    measure(browser, live_server, hits, "phone in the lobby (8 players)", game.play_url(),
-            "Keep this page open", ada, change=lambda: game.command("host", "lock-joining", locked=True))
+    measure(
+        browser,
+        live_server,
+        hits,
+        "phone in the lobby (8 players)",
+        game.play_url(),
+        "Keep this page open",
+        ada,
+        change=lambda: game.command("host", "lock-joining", locked=True),
+    )
     game.command("host", "start")
 
     # Seven rounds: White intercepts in round 3, Black misreads in round 5 and intercepts in round 6.
@@ -467,8 +512,15 @@ def test_every_phone_page_of_a_standard_game_stays_under_the_budget(browser, pla
     assert (view["phase"], view["round"]) == ("playing", 8), view["result"]
 
     # Round 8, seven rounds on the note sheets: the Encryptor writes; then a decoder and an interceptor.
-    measure(browser, live_server, hits, "Encryptor writing clues, round 8", game.play_url(),
-            "Tap to show your code", game.state(game.encryptor("white")))
+    measure(
+        browser,
+        live_server,
+        hits,
+        "Encryptor writing clues, round 8",
+        game.play_url(),
+        "Tap to show your code",
+        game.state(game.encryptor("white")),
+    )
     game.round(**outcomes(8, intercepts, misreads), clues=game.clues(), stop_before="white")
     view = game.view("host")
     team = view["transmission"]
@@ -477,17 +529,24 @@ def test_every_phone_page_of_a_standard_game_stays_under_the_budget(browser, pla
     assert game.api[decoder].view()["you"]["task"] == "decrypt"
     assert game.api[interceptor].view()["you"]["task"] == "intercept"
     measure(browser, live_server, hits, "decrypting, round 8", game.play_url(), first_clue, game.state(decoder))
-    measure(browser, live_server, hits, "intercepting, round 8", game.play_url(), first_clue,
-            game.state(interceptor))
+    measure(browser, live_server, hits, "intercepting, round 8", game.play_url(), first_clue, game.state(interceptor))
 
     for team, outcome in outcomes(8, intercepts, misreads).items():
         game.transmission(team, *outcome)
     result = game.view("host")["result"]
     assert result["winners"] == ["white"], result
-    measure(browser, live_server, hits, "game over, after 8 rounds", game.play_url(), "White wins!",
-            game.state(decoder))
-    measure(browser, live_server, hits, "summary on a phone, 8 rounds", game.play_url() + "/summary",
-            "Round by round", game.state(decoder))
+    measure(
+        browser, live_server, hits, "game over, after 8 rounds", game.play_url(), "White wins!", game.state(decoder)
+    )
+    measure(
+        browser,
+        live_server,
+        hits,
+        "summary on a phone, 8 rounds",
+        game.play_url() + "/summary",
+        "Round by round",
+        game.state(decoder),
+    )
     game.close()
     assert_within_budget(since)
 
@@ -498,15 +557,22 @@ def test_the_three_player_interceptors_phone_stays_under_the_budget(browser, pla
     for team, name in (("white", "Annika Berg"), ("white", "Benedikt Ohm"), ("black", "Ivy Castellanos")):
         game.join(team, name)
     game.command("host", "start")
-    for _ in range(1, 5):                          # the team decrypts, the Interceptor misses
+    for _ in range(1, 5):  # the team decrypts, the Interceptor misses
         game.round(clues=game.clues())
     game.announce("white", game.clues()["white"])
     view = game.view("host")
     assert (view["round"], view["max_rounds"]) == (5, 5)
     assert game.api["Ivy Castellanos"].view()["you"]["task"] == "intercept_alone"
     first_clue = view["rounds"][-1]["transmissions"]["white"]["clues"][0]
-    measure(browser, live_server, hits, "3 players: Interceptor, round 5", game.play_url(), first_clue,
-            game.state("Ivy Castellanos"))
+    measure(
+        browser,
+        live_server,
+        hits,
+        "3 players: Interceptor, round 5",
+        game.play_url(),
+        first_clue,
+        game.state("Ivy Castellanos"),
+    )
     game.close()
     assert_within_budget(since)
 

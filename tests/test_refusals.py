@@ -56,15 +56,30 @@ def stale_changes() -> set[str]:
 
 def every_code() -> set[str]:
     declared = {code for c in COMMANDS.values() for code in c.refusals}
-    return (raised_codes() | declared | set(SENDER_REFUSALS.values()) | set(PHASE_REFUSALS.values())
-            | set(_HTTP_CODES.values()) | {"server_error", "malformed_body", "csrf", "correction_pending"})
+    return (
+        raised_codes()
+        | declared
+        | set(SENDER_REFUSALS.values())
+        | set(PHASE_REFUSALS.values())
+        | set(_HTTP_CODES.values())
+        | {"server_error", "malformed_body", "csrf", "correction_pending"}
+    )
 
 
 def test_the_source_scan_finds_the_codes():
     """The scan itself bites: it finds codes raised in each way the source raises them."""
     found = raised_codes()
-    assert {"guess_sealed", "already_locked", "already_open", "too_late_to_join", "swap_too_late",
-            "nobody_to_skip_to", "seat_gone", "stale", "if_match_malformed"} <= found
+    assert {
+        "guess_sealed",
+        "already_locked",
+        "already_open",
+        "too_late_to_join",
+        "swap_too_late",
+        "nobody_to_skip_to",
+        "seat_gone",
+        "stale",
+        "if_match_malformed",
+    } <= found
     assert {"guess_sealed_by", "transmission_not_open", "entry_changed", "version"} <= stale_changes()
 
 
@@ -95,7 +110,7 @@ def _messages(message) -> list[str]:
     if isinstance(message, dict):
         return [m for value in message.values() for m in _messages(value)]
     if isinstance(message, tuple):
-        return [message[0]]          # a plural entry is found by its singular
+        return [message[0]]  # a plural entry is found by its singular
     return [message._args[0] if hasattr(message, "_args") else str(message)]
 
 
@@ -103,7 +118,9 @@ def _messages(message) -> list[str]:
 def test_every_refusal_sentence_is_translated(language):
     with open(ROOT / "translations" / language / "LC_MESSAGES" / "messages.po", "rb") as f:
         catalogue = read_po(f, locale=language)
-    sentences = [m for message in (*(r.sentence for r in REFUSALS.values()), *STALE_CHANGES.values()) for m in _messages(message)]
+    sentences = [
+        m for message in (*(r.sentence for r in REFUSALS.values()), *STALE_CHANGES.values()) for m in _messages(message)
+    ]
     sentences += [m for key, by_side in SIDE_SENTENCES.items() if key.startswith("stale_") for m in _messages(by_side)]
     untranslated = []
     for sentence in sentences:

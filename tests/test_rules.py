@@ -4,7 +4,18 @@ import random
 
 import pytest
 
-from companion.rules import ALL_CODES, HOST, KEYWORD_GUESSING, KEYWORD_JUDGING, OVER, PLAYING, Actor, RuleError, decide, replay
+from companion.rules import (
+    ALL_CODES,
+    HOST,
+    KEYWORD_GUESSING,
+    KEYWORD_JUDGING,
+    OVER,
+    PLAYING,
+    Actor,
+    RuleError,
+    decide,
+    replay,
+)
 from companion.rules.round_end import round_end
 from companion.rules.state import Tokens
 
@@ -21,6 +32,7 @@ def winners(table):
 
 # --- setup ---------------------------------------------------------------------------------
 
+
 def test_the_deck_holds_the_24_codes_of_three_distinct_digits():
     assert len(ALL_CODES) == 24 == len(set(ALL_CODES))
     assert all(len(set(c)) == 3 and set(c) <= {1, 2, 3, 4} for c in ALL_CODES)
@@ -34,8 +46,22 @@ def test_each_team_is_dealt_four_distinct_keywords_and_no_word_is_on_both_screen
 
 
 def test_duplicate_words_in_a_pack_never_put_one_word_on_both_screens():
-    words = ["MOON", "MOON", "SHARK", "SHARK", "CASTLE", "FOREST", "PIANO", "ANCHOR", "ROBOT", "KEY", "LAMP",
-             "RIVER", "TOWER", "CLOUD"]
+    words = [
+        "MOON",
+        "MOON",
+        "SHARK",
+        "SHARK",
+        "CASTLE",
+        "FOREST",
+        "PIANO",
+        "ANCHOR",
+        "ROBOT",
+        "KEY",
+        "LAMP",
+        "RIVER",
+        "TOWER",
+        "CLOUD",
+    ]
     for seed in range(50):
         keywords = Table(seed=seed, words=words).game.keywords
         assert len(set(keywords["white"]) | set(keywords["black"])) == 8
@@ -45,8 +71,12 @@ def test_encryptors_rotate_through_each_team_in_join_order():
     table = Table(white=("Ann", "Abe", "Amy"), black=("Bea", "Bob"))
     seen = []
     for _ in range(4):
-        seen.append((table.game.player(table.encryptor("white").seat).name,
-                     table.game.player(table.encryptor("black").seat).name))
+        seen.append(
+            (
+                table.game.player(table.encryptor("white").seat).name,
+                table.game.player(table.encryptor("black").seat).name,
+            )
+        )
         table.round()
     assert seen == [("Ann", "Bea"), ("Abe", "Bob"), ("Amy", "Bea"), ("Ann", "Bob")]
 
@@ -65,9 +95,18 @@ def test_a_fifth_player_cannot_join_a_team():
         table.do({"type": "join", "name": "A5"}, Actor("join", "white"))
 
 
-@pytest.mark.parametrize("name,code", [("A", "name_length"), ("x" * 21, "text_too_long"), ("   ", "name_required"),
-                                       ("ann", "name_taken"), ("ÁNN", "name_taken"), (None, "name_required"),
-                                       ("Bad\x00name", "text_has_control_characters")])
+@pytest.mark.parametrize(
+    "name,code",
+    [
+        ("A", "name_length"),
+        ("x" * 21, "text_too_long"),
+        ("   ", "name_required"),
+        ("ann", "name_taken"),
+        ("ÁNN", "name_taken"),
+        (None, "name_required"),
+        ("Bad\x00name", "text_has_control_characters"),
+    ],
+)
 def test_names_are_two_to_twenty_characters_and_unique_in_a_team(name, code):
     table = Table(start=False)
     with pytest.raises(RuleError) as refused:
@@ -89,28 +128,32 @@ def test_only_the_host_starts_the_game():
 
 # --- clues ---------------------------------------------------------------------------------
 
+
 def test_only_the_encryptor_announces_and_only_once():
     table = Table()
     teammate = table.guesser("white", "white")
     with pytest.raises(RuleError, match="not_encryptor"):
         table.do({"type": "announce_clues", "clues": ["a1", "b1", "c1"]}, teammate)
     table.announce("white", ["orbit", "pine", "fortress"])
-    with pytest.raises(RuleError, match="stale"):            # a page names the round: a repeat is stale
+    with pytest.raises(RuleError, match="stale"):  # a page names the round: a repeat is stale
         table.announce("white", ["other", "clues", "here"])
-    with pytest.raises(RuleError, match="clues_already_announced"):     # without a target, still refused
+    with pytest.raises(RuleError, match="clues_already_announced"):  # without a target, still refused
         table.do({"type": "announce_clues", "clues": ["other", "clues", "here"]}, table.encryptor("white"))
     assert table.game.round.transmissions["white"].clues == ("orbit", "pine", "fortress")
 
 
-@pytest.mark.parametrize("clues,code", [
-    (["", "b", "c"], "clue_empty"),
-    (["a", "   ", "c"], "clue_empty"),
-    (["a", "b"], "three_clues"),
-    ("abc", "three_clues"),
-    (["a", "b", 3], "clue_empty"),
-    (["x" * 61, "b", "c"], "text_too_long"),
-    (["tide", "Tide", "c"], "clue_repeated"),
-])
+@pytest.mark.parametrize(
+    "clues,code",
+    [
+        (["", "b", "c"], "clue_empty"),
+        (["a", "   ", "c"], "clue_empty"),
+        (["a", "b"], "three_clues"),
+        ("abc", "three_clues"),
+        (["a", "b", 3], "clue_empty"),
+        (["x" * 61, "b", "c"], "text_too_long"),
+        (["tide", "Tide", "c"], "clue_repeated"),
+    ],
+)
 def test_malformed_clues_are_refused(clues, code):
     table = Table()
     with pytest.raises(RuleError) as refused:
@@ -120,16 +163,36 @@ def test_malformed_clues_are_refused(clues, code):
 
 
 def test_a_clue_may_not_be_one_of_the_teams_own_keywords_ignoring_case_accents_and_plural():
-    table = Table(words=["MOON", "CAFÉ", "SHARK", "CASTLE", "FOREST", "PIANO", "ANCHOR", "ROBOT", "LAMP", "RIVER",
-                         "TOWER", "CLOUD"], seed=3)
+    table = Table(
+        words=[
+            "MOON",
+            "CAFÉ",
+            "SHARK",
+            "CASTLE",
+            "FOREST",
+            "PIANO",
+            "ANCHOR",
+            "ROBOT",
+            "LAMP",
+            "RIVER",
+            "TOWER",
+            "CLOUD",
+        ],
+        seed=3,
+    )
     own = table.game.keywords["white"]
     for word in own:
-        for variant in (word.lower(), word.title(), word.lower().replace("é", "e"), word.lower() + "s",
-                        f"the {word.lower()} of it"):
+        for variant in (
+            word.lower(),
+            word.title(),
+            word.lower().replace("é", "e"),
+            word.lower() + "s",
+            f"the {word.lower()} of it",
+        ):
             with pytest.raises(RuleError, match="clue_is_keyword"):
                 table.announce("white", [variant, "zzz1", "zzz2"])
     other_word = table.game.keywords["black"][0]
-    table.announce("white", [other_word, "zzz1", "zzz2"])   # the other team's word is only a clue
+    table.announce("white", [other_word, "zzz1", "zzz2"])  # the other team's word is only a clue
 
 
 def test_a_clue_may_not_give_a_digit_of_the_code():
@@ -137,7 +200,7 @@ def test_a_clue_may_not_give_a_digit_of_the_code():
     table = Table()
     code = table.game.round.transmissions["white"].code
     digit, absent = code[1], next(d for d in (1, 2, 3, 4) if d not in code)
-    for clue in (str(digit), f"number {digit}", f"{digit}!", chr(0xFF10 + digit)):     # ３ is a full-width 3
+    for clue in (str(digit), f"number {digit}", f"{digit}!", chr(0xFF10 + digit)):  # ３ is a full-width 3
         with pytest.raises(RuleError, match="clue_is_code_digit"):
             table.announce("white", ["zzz0", clue, "zzz2"])
         assert table.game.round.transmissions["white"].clues is None
@@ -153,10 +216,11 @@ def test_a_clue_the_team_already_used_is_refused_in_a_later_round():
     table.transmission("black")
     with pytest.raises(RuleError, match="clue_reused"):
         table.announce("white", ["ORBIT", "new", "ones"])
-    table.announce("black", ["orbit", "fresh", "words"])   # the other team may use it
+    table.announce("black", ["orbit", "fresh", "words"])  # the other team may use it
 
 
 # --- transmissions -------------------------------------------------------------------------
+
 
 def test_white_transmits_first_once_both_encryptors_have_announced():
     table = Table()
@@ -207,7 +271,7 @@ def test_a_guess_can_change_until_confirmed_then_it_is_sealed():
     table.announce("white")
     table.announce("black")
     table.guess("black", "white", [1, 2, 4])
-    with pytest.raises(RuleError, match="stale"):             # naming White's transmission, as pages do
+    with pytest.raises(RuleError, match="stale"):  # naming White's transmission, as pages do
         table.guess("black", "white", [2, 1, 4])
     with pytest.raises(RuleError, match="guess_sealed"):
         table.do({"type": "guess", "code": [2, 1, 4]}, table.guesser("black", "white"))
@@ -249,6 +313,7 @@ def test_a_wrong_interception_costs_nothing_and_a_right_decryption_earns_nothing
 
 # --- end of a round ------------------------------------------------------------------------
 
+
 def test_two_interceptions_win():
     table = Table()
     table.round()
@@ -267,9 +332,9 @@ def test_two_miscommunications_lose():
 
 def test_one_team_winning_while_the_other_loses_is_a_plain_win():
     table = Table()
-    table.round(black=(False, False))   # Black: 1 Miscommunication
-    table.round(black=(True, True))     # White: 1 Interception
-    table.round(black=(False, True))    # both at once: White wins twice over
+    table.round(black=(False, False))  # Black: 1 Miscommunication
+    table.round(black=(True, True))  # White: 1 Interception
+    table.round(black=(False, True))  # both at once: White wins twice over
     assert winners(table) == (("white",), "interceptions_and_miscommunications")
 
 
@@ -278,7 +343,7 @@ def test_a_team_that_both_wins_and_loses_goes_to_the_tiebreak():
     table.round(white=(False, False))
     table.round(white=(True, False), black=(True, True))
     assert not ended(table)
-    table.round(white=(False, False), black=(True, True))   # White: 2 Interceptions and 2 Miscommunications
+    table.round(white=(False, False), black=(True, True))  # White: 2 Interceptions and 2 Miscommunications
     assert table.game.phase in (OVER, KEYWORD_GUESSING)
     assert table.game.tokens["white"].score == 0 and table.game.tokens["black"].score == 0
     assert table.game.phase == KEYWORD_GUESSING and table.game.tiebreak.cause == "collision"
@@ -301,9 +366,9 @@ def test_both_teams_reaching_two_miscommunications_in_one_round_is_a_collision()
 
 def test_a_collision_is_decided_by_score_when_scores_differ():
     table = Table()
-    table.round(white=(False, False))                       # White: 1 Miscommunication
-    table.round(white=(True, True), black=(True, True))     # 1 Interception each
-    table.round(white=(True, True), black=(True, True))     # 2 each: collision; White 2-1, Black 2-0
+    table.round(white=(False, False))  # White: 1 Miscommunication
+    table.round(white=(True, True), black=(True, True))  # 1 Interception each
+    table.round(white=(True, True), black=(True, True))  # 2 each: collision; White 2-1, Black 2-0
     assert winners(table) == (("black",), "score")
     assert table.game.phase == OVER
 
@@ -320,7 +385,7 @@ def test_the_game_lasts_at_most_eight_rounds_then_goes_to_the_tiebreak():
 def test_after_eight_rounds_the_higher_score_wins():
     table = Table()
     table.quiet_rounds(6)
-    table.round(white=(True, True))    # Black intercepts once
+    table.round(white=(True, True))  # Black intercepts once
     table.round()
     assert winners(table) == (("black",), "score")
     assert table.events[-1]["cause"] == "round_limit"
@@ -343,11 +408,14 @@ def keyword_tiebreak_table():
 
 def test_the_keyword_tiebreak_proposes_matches_and_the_table_decides():
     from companion.rules import proposed_verdicts
+
     table = keyword_tiebreak_table()
     black_words = table.game.keywords["black"]
     white_words = table.game.keywords["white"]
-    table.do({"type": "keyword_guesses", "guesses": [black_words[0].lower() + "s", "nope", black_words[2], "x"]},
-             table.seat(1))
+    table.do(
+        {"type": "keyword_guesses", "guesses": [black_words[0].lower() + "s", "nope", black_words[2], "x"]},
+        table.seat(1),
+    )
     with pytest.raises(RuleError, match="keyword_guesses_sealed"):
         table.do({"type": "keyword_guesses", "guesses": ["a", "b", "c", "d"]}, table.seat(2))
     table.do({"type": "keyword_guesses", "guesses": [white_words[1], white_words[0], "", "y"]}, table.seat(3))
@@ -357,8 +425,13 @@ def test_the_keyword_tiebreak_proposes_matches_and_the_table_decides():
     # The table accepts one of Black's answers as a clear synonym: 2 against 1.
     with pytest.raises(RuleError, match="host_only"):
         table.do({"type": "judge_keywords", "verdicts": proposal}, table.seat(1))
-    table.do({"type": "judge_keywords", "verdicts": {"white": [True, False, True, False],
-                                                     "black": [False, False, False, True]}}, HOST)
+    table.do(
+        {
+            "type": "judge_keywords",
+            "verdicts": {"white": [True, False, True, False], "black": [False, False, False, True]},
+        },
+        HOST,
+    )
     assert winners(table) == (("white",), "keywords")
 
 
@@ -370,8 +443,17 @@ def test_a_tie_on_keywords_shares_the_victory():
     assert winners(table) == (("white", "black"), "shared")
 
 
-@pytest.mark.parametrize("verdicts", [None, {}, {"white": [True] * 4}, {"white": [1, 0, 0, 0], "black": [False] * 4},
-                                      {"white": [True] * 3, "black": [False] * 4}, [True] * 8])
+@pytest.mark.parametrize(
+    "verdicts",
+    [
+        None,
+        {},
+        {"white": [True] * 4},
+        {"white": [1, 0, 0, 0], "black": [False] * 4},
+        {"white": [True] * 3, "black": [False] * 4},
+        [True] * 8,
+    ],
+)
 def test_malformed_verdicts_are_refused(verdicts):
     table = keyword_tiebreak_table()
     table.do({"type": "keyword_guesses", "guesses": ["a", "b", "c", "d"]}, table.seat(1))
@@ -380,34 +462,38 @@ def test_malformed_verdicts_are_refused(verdicts):
         table.do({"type": "judge_keywords", "verdicts": verdicts}, HOST)
 
 
-@pytest.mark.parametrize("tokens,round_number,expected", [
-    ({"white": (0, 0), "black": (0, 0)}, 3, None),
-    ({"white": (2, 0), "black": (0, 0)}, 3, ("win", ("white", "interceptions"))),
-    ({"white": (0, 0), "black": (0, 2)}, 3, ("win", ("white", "miscommunications"))),
-    ({"white": (2, 0), "black": (0, 2)}, 3, ("win", ("white", "interceptions_and_miscommunications"))),
-    ({"white": (2, 2), "black": (0, 0)}, 3, ("tiebreak", "collision")),
-    ({"white": (2, 0), "black": (2, 0)}, 3, ("tiebreak", "collision")),
-    ({"white": (0, 2), "black": (0, 2)}, 3, ("tiebreak", "collision")),
-    ({"white": (1, 1), "black": (1, 1)}, 8, ("tiebreak", "round_limit")),
-    ({"white": (0, 0), "black": (2, 1)}, 8, ("win", ("black", "interceptions"))),
-])
+@pytest.mark.parametrize(
+    "tokens,round_number,expected",
+    [
+        ({"white": (0, 0), "black": (0, 0)}, 3, None),
+        ({"white": (2, 0), "black": (0, 0)}, 3, ("win", ("white", "interceptions"))),
+        ({"white": (0, 0), "black": (0, 2)}, 3, ("win", ("white", "miscommunications"))),
+        ({"white": (2, 0), "black": (0, 2)}, 3, ("win", ("white", "interceptions_and_miscommunications"))),
+        ({"white": (2, 2), "black": (0, 0)}, 3, ("tiebreak", "collision")),
+        ({"white": (2, 0), "black": (2, 0)}, 3, ("tiebreak", "collision")),
+        ({"white": (0, 2), "black": (0, 2)}, 3, ("tiebreak", "collision")),
+        ({"white": (1, 1), "black": (1, 1)}, 8, ("tiebreak", "round_limit")),
+        ({"white": (0, 0), "black": (2, 1)}, 8, ("win", ("black", "interceptions"))),
+    ],
+)
 def test_round_end_table(tokens, round_number, expected):
     assert round_end({t: Tokens(*v) for t, v in tokens.items()}, round_number) == expected
 
 
 # --- the seeds' FAQ ------------------------------------------------------------------------
 
+
 def test_faq_can_we_stop_immediately_on_earning_our_second_interception_token():
     """No: both transmissions of the round finish before the outcome is judged."""
     table = Table()
     table.round()
-    table.round(white=(True, True), black=(True, True))   # one Interception each
+    table.round(white=(True, True), black=(True, True))  # one Interception each
     table.announce("white")
     table.announce("black")
-    table.transmission("white", decrypted=True, intercepted=True)   # Black's second Interception
+    table.transmission("white", decrypted=True, intercepted=True)  # Black's second Interception
     assert table.game.tokens["black"].interceptions == 2
     assert table.game.phase == PLAYING and table.game.round.current.team == "black"
-    table.transmission("black", decrypted=True, intercepted=True)   # ...and White catches up in the same round
+    table.transmission("black", decrypted=True, intercepted=True)  # ...and White catches up in the same round
     assert table.game.phase == KEYWORD_GUESSING and table.game.tiebreak.cause == "collision"
 
 
@@ -453,6 +539,7 @@ def test_faq_can_a_code_recur_in_the_next_round():
 
 # --- the log -------------------------------------------------------------------------------
 
+
 def test_replaying_the_log_gives_the_same_state():
     table = Table()
     table.round(black=(False, True))
@@ -463,10 +550,12 @@ def test_replaying_the_log_gives_the_same_state():
 def test_an_illegal_command_changes_nothing():
     table = Table()
     before = replay(table.events)
-    for command, actor in [({"type": "guess", "code": [1, 2, 3]}, table.seat(2)),
-                           ({"type": "start", "words": WORDS}, HOST),
-                           ({"type": "join", "name": "Zed"}, Actor("join", "white")),
-                           ({"type": "nonsense"}, HOST)]:
+    for command, actor in [
+        ({"type": "guess", "code": [1, 2, 3]}, table.seat(2)),
+        ({"type": "start", "words": WORDS}, HOST),
+        ({"type": "join", "name": "Zed"}, Actor("join", "white")),
+        ({"type": "nonsense"}, HOST),
+    ]:
         with pytest.raises(RuleError):
             decide(table.game, command, actor, random.Random(1))
     assert table.game == before
@@ -482,12 +571,13 @@ def test_commands_after_the_game_ended_are_refused():
 
 # --- readings found while writing docs/rules.md -------------------------------------------
 
+
 def test_teams_must_be_as_even_as_possible():
     table = Table(white=("A1", "A2", "A3", "A4"), black=("B1", "B2"), start=False)
     with pytest.raises(RuleError) as refused:
         table.do({"type": "start", "words": WORDS}, HOST)
     assert refused.value.code == "teams_uneven" and refused.value.params["team"] == "white"
-    Table(white=("A1", "A2", "A3"), black=("B1", "B2"))   # 3 against 2 is as even as 5 players get
+    Table(white=("A1", "A2", "A3"), black=("B1", "B2"))  # 3 against 2 is as even as 5 players get
 
 
 def test_a_seated_player_switches_teams_in_the_lobby():
@@ -502,16 +592,36 @@ def test_a_seated_player_switches_teams_in_the_lobby():
 
 
 def test_words_that_differ_only_in_case_accents_or_plural_never_go_to_both_teams():
-    words = ["MOON", "Moon", "MOONS", "Café", "CAFE", "ANT", "ANTS", "box", "BOXES", "KEY", "ROBOT", "PIANO",
-             "SHARK", "FOREST", "LAMP", "RIVER", "TOWER"]
+    words = [
+        "MOON",
+        "Moon",
+        "MOONS",
+        "Café",
+        "CAFE",
+        "ANT",
+        "ANTS",
+        "box",
+        "BOXES",
+        "KEY",
+        "ROBOT",
+        "PIANO",
+        "SHARK",
+        "FOREST",
+        "LAMP",
+        "RIVER",
+        "TOWER",
+    ]
     for seed in range(100):
         keywords = Table(seed=seed, words=words).game.keywords
-        dealt = [w.upper().replace("É", "E").rstrip("S").removesuffix("E") for w in keywords["white"] + keywords["black"]]
+        dealt = [
+            w.upper().replace("É", "E").rstrip("S").removesuffix("E") for w in keywords["white"] + keywords["black"]
+        ]
         assert len(set(dealt)) == 8, keywords
 
 
 def test_a_keyword_of_several_words_is_caught_only_as_whole_words():
     from companion.rules.words import contains_word
+
     assert contains_word("a big ice cream cone", "ICE CREAM")
     assert contains_word("ice creams", "ice cream")
     assert not contains_word("nice creamy", "ICE CREAM")
@@ -534,6 +644,7 @@ def test_a_score_decided_tiebreak_keeps_its_cause():
 
 def test_the_note_sheet_columns_file_each_clue_under_its_true_number():
     from companion.views import SPECTATOR, view_for
+
     table = Table()
     table.announce("white", ["orbit", "pine", "fortress"])
     code = table.code("white")
@@ -548,6 +659,7 @@ def test_the_note_sheet_columns_file_each_clue_under_its_true_number():
 def test_every_code_can_be_drawn_and_production_draws_from_the_system_generator():
     from companion.games import GameService
     from companion.rules import draw_code
+
     rng = random.Random(1)
     assert {draw_code(rng) for _ in range(2000)} == set(ALL_CODES)
     assert isinstance(GameService(store=None).rng, random.SystemRandom)
@@ -555,8 +667,9 @@ def test_every_code_can_be_drawn_and_production_draws_from_the_system_generator(
 
 def test_every_event_a_game_produces_is_a_known_event_type():
     from companion.rules.events import EVENT_TYPES
+
     table = Table(white=("A1", "A2", "A3"), black=("B1",), start=False)
-    table.do({"type": "issue_seat_link", "seat": 4}, HOST)           # no phone of Black in use: claimed at once
+    table.do({"type": "issue_seat_link", "seat": 4}, HOST)  # no phone of Black in use: claimed at once
     table.do({"type": "claim_seat", "in_use": [1, 2, 3]}, Actor("handoff", seat=4))
     table.do({"type": "join", "name": "A3"}, Actor("join", "black", seat=3))
     table.do({"type": "lock_joining", "locked": True}, HOST)
@@ -577,23 +690,25 @@ def test_every_event_a_game_produces_is_a_known_event_type():
     corrections.announce("white")
     corrections.do({"type": "take_back"}, HOST)
     corrections.do({"type": "issue_seat_link", "seat": 2}, HOST)
-    corrections.do({"type": "claim_seat"}, Actor("handoff", seat=2))       # waits for Ann to let it in
+    corrections.do({"type": "claim_seat"}, Actor("handoff", seat=2))  # waits for Ann to let it in
     corrections.do({"type": "let_in", "seat": 2}, corrections.seat(1))
     corrections.do({"type": "issue_seat_link", "seat": 1}, HOST)
     corrections.do({"type": "cancel_seat_link", "seat": 1}, HOST)
     corrections.do({"type": "issue_seat_link", "seat": 1}, HOST)
-    corrections.do({"type": "claim_seat", "in_use": []}, Actor("handoff", seat=1))   # nobody of White around
+    corrections.do({"type": "claim_seat", "in_use": []}, Actor("handoff", seat=1))  # nobody of White around
     corrections.do({"type": "acknowledge_claim", "seat": 1}, corrections.seat(2))
     corrections.do({"type": "offer_table_move"}, HOST)
     corrections.do({"type": "cancel_table_move"}, HOST)
     corrections.do({"type": "offer_table_move"}, HOST)
     corrections.do({"type": "take_table"}, Actor("table_move"))
     corrections.round()
-    corrections.round(black=(True, True))                     # round 3 has begun: round 2's end is reopened
+    corrections.round(black=(True, True))  # round 3 has begun: round 2's end is reopened
     last = corrections.game.rounds[1].transmissions["black"]
     for accept in (False, True):
-        corrections.do({"type": "propose_correction", "decryption": list(last.decryption.code),
-                        "interception": wrong(last.code)}, HOST)
+        corrections.do(
+            {"type": "propose_correction", "decryption": list(last.decryption.code), "interception": wrong(last.code)},
+            HOST,
+        )
         if not accept:
             corrections.do({"type": "withdraw_correction"}, HOST)
     for seat in (1, 4):

@@ -20,6 +20,7 @@ def refused(table, command, actor=HOST) -> str:
 
 # --- the lobby ----------------------------------------------------------------------------
 
+
 def test_locked_joining_refuses_new_players_until_reopened():
     table = Table(start=False)
     table.do({"type": "lock_joining", "locked": True}, HOST)
@@ -65,6 +66,7 @@ def test_seats_change_only_in_the_lobby():
 
 # --- skipping an Encryptor ----------------------------------------------------------------
 
+
 def test_skipping_an_encryptor_gives_the_round_to_the_next_teammate_with_a_fresh_code_and_the_rotation_goes_on():
     table = Table(white=("Ann", "Abe", "Amy"), black=("Bea", "Bob"))
     name = lambda: table.game.player(table.encryptor("white").seat).name
@@ -87,18 +89,19 @@ def test_an_encryptor_who_announced_cannot_be_skipped():
 
 # --- taking back an entry -----------------------------------------------------------------
 
+
 def test_the_table_takes_back_a_sealed_guess_before_the_reveal_and_it_stays_as_a_draft():
     table = Table()
     table.round()
     table.announce("white")
     table.announce("black")
     code = table.code("white")
-    table.guess("black", "white", wrong(code))                   # sealed interception
+    table.guess("black", "white", wrong(code))  # sealed interception
     assert last_entry(table.game) == {"entry": "guess", "round": 2, "transmission": "white", "by": "black"}
     table.do({"type": "take_back"}, HOST)
     guess = table.game.round.transmissions["white"].interception
     assert guess.code == tuple(wrong(code)) and not guess.sealed
-    table.guess("black", "white", code)                          # the table's real guess
+    table.guess("black", "white", code)  # the table's real guess
     table.guess("white", "white", code)
     assert table.game.tokens["black"].interceptions == 1
 
@@ -106,10 +109,10 @@ def test_the_table_takes_back_a_sealed_guess_before_the_reveal_and_it_stays_as_a
 def test_the_table_takes_back_the_last_clues_not_yet_revealed():
     table = Table()
     table.announce("black")
-    table.announce("white")                                      # White announced last
+    table.announce("white")  # White announced last
     table.do({"type": "take_back"}, HOST)
     assert table.game.round.transmissions["white"].clues is None
-    assert table.game.round.current is None                      # guessing waits for White again
+    assert table.game.round.current is None  # guessing waits for White again
     table.do({"type": "take_back"}, HOST)
     assert table.game.round.transmissions["black"].clues is None
     assert refused(table, {"type": "take_back"}) == "nothing_to_take_back"
@@ -132,6 +135,7 @@ def test_the_taken_back_clues_may_be_announced_again():
 
 # --- correcting the last reveal -----------------------------------------------------------
 
+
 def _answer(table, team, accept=True):
     return table.do({"type": "answer_correction", "accept": accept}, table.seat(table.game.team_players(team)[0].seat))
 
@@ -142,13 +146,15 @@ def test_a_correction_of_the_last_reveal_takes_effect_once_both_teams_confirm():
     table.announce("white")
     table.announce("black")
     code = table.code("white")
-    table.transmission("white", decrypted=False)                 # White mis-tapped its decryption
+    table.transmission("white", decrypted=False)  # White mis-tapped its decryption
     assert table.game.tokens["white"].miscommunications == 1
     table.do({"type": "propose_correction", "decryption": code, "interception": wrong(code)}, HOST)
-    assert refused(table, {"type": "guess", "code": [1, 2, 3], "confirm": True},
-                   table.guesser("white", "black")) == "correction_pending"
+    assert (
+        refused(table, {"type": "guess", "code": [1, 2, 3], "confirm": True}, table.guesser("white", "black"))
+        == "correction_pending"
+    )
     _answer(table, "white")
-    assert table.game.tokens["white"].miscommunications == 1     # one team is not enough
+    assert table.game.tokens["white"].miscommunications == 1  # one team is not enough
     events = _answer(table, "black")
     assert [e["type"] for e in events] == ["correction_answered", "reveal_corrected"]
     assert table.game.tokens["white"].miscommunications == 0
@@ -157,8 +163,14 @@ def test_a_correction_of_the_last_reveal_takes_effect_once_both_teams_confirm():
 
 
 def _propose(table, decryption, interception):
-    return table.do({"type": "propose_correction", "decryption": list(decryption),
-                     "interception": list(interception) if interception else None}, HOST)
+    return table.do(
+        {
+            "type": "propose_correction",
+            "decryption": list(decryption),
+            "interception": list(interception) if interception else None,
+        },
+        HOST,
+    )
 
 
 def test_either_team_can_reject_a_correction_and_nothing_changes():
@@ -194,18 +206,22 @@ def test_after_the_game_ended_a_correction_may_change_the_result_but_never_resum
     table = Table()
     table.round()
     table.round(black=(True, True))
-    table.round(black=(True, True))                              # White's 2nd Interception: White wins
+    table.round(black=(True, True))  # White's 2nd Interception: White wins
     assert table.game.phase == OVER and table.game.result.winners == ("white",)
     last = table.game.rounds[2].transmissions["black"]
     # Without that interception the game would go on to round 4, with keywords everyone has seen.
-    assert refused(table, {"type": "propose_correction", "decryption": list(last.decryption.code),
-                           "interception": wrong(last.code)}) == "correction_resumes_play"
+    assert (
+        refused(
+            table,
+            {"type": "propose_correction", "decryption": list(last.decryption.code), "interception": wrong(last.code)},
+        )
+        == "correction_resumes_play"
+    )
     # Black misread its own code too: the game stays over, and the tokens are recounted.
     _propose(table, wrong(last.code), last.interception.code)
     _answer(table, "white")
     events = _answer(table, "black")
-    assert [e["type"] for e in events] == ["correction_answered", "round_reopened", "reveal_corrected",
-                                           "game_ended"]
+    assert [e["type"] for e in events] == ["correction_answered", "round_reopened", "reveal_corrected", "game_ended"]
     assert table.game.phase == OVER and table.game.result.winners == ("white",)
     assert table.game.tokens["black"].miscommunications == 1
 
@@ -215,40 +231,54 @@ def test_a_correction_proposed_before_the_refusal_existed_is_not_carried_out_aft
     table = Table()
     table.round()
     table.round(black=(True, True))
-    table.round(black=(True, True))                              # White's 2nd Interception: White wins
+    table.round(black=(True, True))  # White's 2nd Interception: White wins
     last = table.game.rounds[2].transmissions["black"]
-    proposed = {"type": "correction_proposed", "round": 3, "team": "black",
-                "decryption": list(last.decryption.code), "interception": wrong(last.code)}
+    proposed = {
+        "type": "correction_proposed",
+        "round": 3,
+        "team": "black",
+        "decryption": list(last.decryption.code),
+        "interception": wrong(last.code),
+    }
     table.events.append(proposed)
     table.game = replay(table.events)
     _answer(table, "white")
-    assert refused(table, {"type": "answer_correction", "accept": True},
-                   table.seat(table.game.team_players("black")[0].seat)) == "correction_resumes_play"
+    assert (
+        refused(
+            table, {"type": "answer_correction", "accept": True}, table.seat(table.game.team_players("black")[0].seat)
+        )
+        == "correction_resumes_play"
+    )
     assert table.game.phase == OVER
     table.do({"type": "withdraw_correction"}, HOST)
 
 
 def test_a_correction_after_the_keywords_were_shown_never_leads_to_the_tiebreak():
     table = Table()
-    table.round(white=(False, False), black=(False, False))      # a Miscommunication each
-    table.round(white=(True, True), black=(True, True))          # an Interception each
-    table.round(white=(False, False))                            # White's 2nd Miscommunication: Black wins
+    table.round(white=(False, False), black=(False, False))  # a Miscommunication each
+    table.round(white=(True, True), black=(True, True))  # an Interception each
+    table.round(white=(False, False))  # White's 2nd Miscommunication: Black wins
     assert table.game.phase == OVER and table.game.result.winners == ("black",)
     last = table.game.rounds[2].transmissions["black"]
     # White really intercepted Black's last code: both teams won at once, the scores are level, and the
     # tiebreak would have the teams guess keywords they have seen.
-    assert refused(table, {"type": "propose_correction", "decryption": list(last.decryption.code),
-                           "interception": list(last.code)}) == "correction_resumes_play"
+    assert (
+        refused(
+            table,
+            {"type": "propose_correction", "decryption": list(last.decryption.code), "interception": list(last.code)},
+        )
+        == "correction_resumes_play"
+    )
 
 
 def test_a_correction_that_gives_the_deciding_token_ends_the_game_instead_of_the_next_round():
     table = Table()
     table.round()
     table.round(black=(True, True))
-    table.round()                                                # round 4 has begun
+    table.round()  # round 4 has begun
     assert table.game.round.number == 4
     last = table.game.rounds[2].transmissions["black"]
-    _propose(table, last.decryption.code, last.code)            # White did intercept, really
+    _propose(table, last.decryption.code, last.code)  # White did intercept, really
     _answer(table, "black")
     events = _answer(table, "white")
     assert [e["type"] for e in events][-1] == "game_ended"
@@ -268,17 +298,19 @@ def test_a_correction_in_the_middle_of_a_round_changes_only_that_transmission():
     events = _answer(table, "black")
     assert [e["type"] for e in events] == ["correction_answered", "reveal_corrected"]
     assert table.game.tokens["white"].miscommunications == 0
-    assert table.game.round.current.team == "black"              # Black's transmission goes on
+    assert table.game.round.current.team == "black"  # Black's transmission goes on
 
 
 def test_only_the_last_reveal_can_be_corrected_and_it_must_change_something():
     table = Table()
     table.round()
     last = table.game.rounds[0].transmissions["black"]
-    assert refused(table, {"type": "propose_correction", "decryption": list(last.decryption.code)}) == \
-        "correction_changes_nothing"
+    assert (
+        refused(table, {"type": "propose_correction", "decryption": list(last.decryption.code)})
+        == "correction_changes_nothing"
+    )
     assert refused(table, {"type": "propose_correction", "decryption": "12"}) == "guess_malformed"
-    table.announce("white")                                      # round 2 is under way
+    table.announce("white")  # round 2 is under way
     assert refused(table, {"type": "propose_correction", "decryption": wrong(last.code)}) == "nothing_to_correct"
     assert refused(table, {"type": "answer_correction", "accept": True}, table.seat(1)) == "no_correction"
 
@@ -289,8 +321,9 @@ def test_a_team_confirms_once_and_only_players_answer():
     last = table.game.rounds[0].transmissions["black"]
     _propose(table, wrong(last.code), None)
     _answer(table, "white")
-    assert refused(table, {"type": "answer_correction", "accept": True}, table.seat(2)) == \
-        "correction_already_confirmed"
+    assert (
+        refused(table, {"type": "answer_correction", "accept": True}, table.seat(2)) == "correction_already_confirmed"
+    )
     assert refused(table, {"type": "answer_correction", "accept": True}) == "players_only"
     assert refused(table, {"type": "answer_correction", "accept": "yes"}, table.seat(3)) == "accept_malformed"
     table.do({"type": "withdraw_correction"}, HOST)
@@ -311,6 +344,7 @@ def test_in_the_three_player_game_the_team_and_the_interceptor_confirm():
 
 # --- the keyword swap ---------------------------------------------------------------------
 
+
 def test_each_team_may_swap_one_keyword_once_before_its_round_1_clues():
     table = Table()
     before = table.game.keywords["white"]
@@ -319,7 +353,7 @@ def test_each_team_may_swap_one_keyword_once_before_its_round_1_clues():
     assert after[1] != before[1] and after[0::2] == before[0::2] and after[3] == before[3]
     assert after[1] not in table.game.keywords["black"] and after[1] not in before
     assert events[0]["word"] == after[1]
-    assert table.game.notices[-1] == {"kind": "keyword_swapped", "round": 1, "team": "white"}   # not which
+    assert table.game.notices[-1] == {"kind": "keyword_swapped", "round": 1, "team": "white"}  # not which
     assert refused(table, {"type": "swap_keyword", "number": 1, "words": WORDS}, table.seat(2)) == "already_swapped"
     table.announce("black")
     assert refused(table, {"type": "swap_keyword", "number": 1, "words": WORDS}, table.seat(3)) == "swap_too_late"
@@ -327,14 +361,14 @@ def test_each_team_may_swap_one_keyword_once_before_its_round_1_clues():
 
 def test_a_swap_needs_a_spare_word_and_a_number():
     table = Table(words=WORDS[:12])
-    dealt = list(table.game.dealt)          # a list all dealt (a game from before lists needed 12 words)
+    dealt = list(table.game.dealt)  # a list all dealt (a game from before lists needed 12 words)
     assert refused(table, {"type": "swap_keyword", "number": 5, "words": dealt}, table.seat(1)) == "keyword_number"
     assert refused(table, {"type": "swap_keyword", "number": 1, "words": dealt}, table.seat(1)) == "no_spare_words"
 
 
 # --- seats ----------------------------------------------------------------------------------
 
-EVERY_PHONE = [1, 2, 3, 4]          # `in_use`: every seat's phone asked for its view lately (the service's word)
+EVERY_PHONE = [1, 2, 3, 4]  # `in_use`: every seat's phone asked for its view lately (the service's word)
 
 
 def claim(table, seat, in_use=EVERY_PHONE, at=None):
@@ -343,26 +377,28 @@ def claim(table, seat, in_use=EVERY_PHONE, at=None):
 
 
 def test_a_seat_link_is_issued_by_the_host_and_claimed_by_a_handoff_link_only():
-    table = Table(white=("Ann",), black=("Bea",), start=False)       # nobody else in White to ask
+    table = Table(white=("Ann",), black=("Bea",), start=False)  # nobody else in White to ask
     assert table.do({"type": "issue_seat_link", "seat": 1, "at": 100.0}, HOST) == [
-        {"type": "seat_link_issued", "v": 2, "seat": 1, "at": 100.0}]
+        {"type": "seat_link_issued", "v": 2, "seat": 1, "at": 100.0}
+    ]
     assert table.game.seat_links == {1: 100.0}
     assert refused(table, {"type": "claim_seat", "in_use": []}, Actor("seat", "white", 1)) == "seat_link_only"
-    assert claim(table, 1, in_use=[2], at=160.0) == [{"type": "seat_claimed", "v": 2, "seat": 1, "unattended": True,
-                                                      "at": 160.0}]
+    assert claim(table, 1, in_use=[2], at=160.0) == [
+        {"type": "seat_claimed", "v": 2, "seat": 1, "unattended": True, "at": 160.0}
+    ]
     assert [n["kind"] for n in table.game.notices] == ["seat_link_issued", "seat_claimed"]
     assert refused(table, {"type": "claim_seat", "in_use": []}, Actor("handoff", seat=1)) == "seat_link_only"
 
 
 def test_a_claimed_seat_with_a_teammates_phone_waits_until_a_teammate_lets_it_in():
-    table = Table()                                                   # Ann 1 and Abe 2 White, Bea 3 and Bob 4 Black
+    table = Table()  # Ann 1 and Abe 2 White, Bea 3 and Bob 4 Black
     table.do({"type": "issue_seat_link", "seat": 2}, HOST)
     assert refused(table, {"type": "let_in", "seat": 2}, table.seat(1)) == "no_waiting_phone"
     assert claim(table, 2, in_use=[1]) == [{"type": "seat_claim_waiting", "seat": 2}]
     assert table.game.waiting_phones == {2} and table.game.seat_links == {}
-    assert [n["kind"] for n in table.game.notices] == ["seat_link_issued"]       # nothing public yet
-    assert refused(table, {"type": "claim_seat"}, Actor("handoff", seat=2)) == "seat_link_only"   # used once
-    assert refused(table, {"type": "let_in", "seat": 2}, table.seat(3)) == "teammates_let_in"    # the other team
+    assert [n["kind"] for n in table.game.notices] == ["seat_link_issued"]  # nothing public yet
+    assert refused(table, {"type": "claim_seat"}, Actor("handoff", seat=2)) == "seat_link_only"  # used once
+    assert refused(table, {"type": "let_in", "seat": 2}, table.seat(3)) == "teammates_let_in"  # the other team
     assert refused(table, {"type": "let_in", "seat": 2}, HOST) == "players_only"
     assert table.do({"type": "let_in", "seat": 2}, table.seat(1)) == [{"type": "seat_handed", "seat": 2, "by": 1}]
     assert table.game.notices[-1] == {"kind": "seat_handed", "round": 1, "seat": 2, "by": 1}
@@ -373,25 +409,26 @@ def test_a_seat_link_does_not_make_a_teammates_phone_count_as_gone():
     """Issue 20: links for every teammate of a seat, then a claim: it still waits while a phone of the team is in
     use (before, the links made the teammates count as gone and the claim went through at once)."""
     table = Table()
-    for seat in (1, 2):                                               # both of White's seats
+    for seat in (1, 2):  # both of White's seats
         table.do({"type": "issue_seat_link", "seat": seat}, HOST)
     assert claim(table, 1, in_use=[2, 3, 4]) == [{"type": "seat_claim_waiting", "seat": 1}]
-    assert claim(table, 2, in_use=[1, 3, 4]) == [{"type": "seat_claim_waiting", "seat": 2}]   # Ann's own phone
+    assert claim(table, 2, in_use=[1, 3, 4]) == [{"type": "seat_claim_waiting", "seat": 2}]  # Ann's own phone
     assert table.game.unattended == {}
 
 
 def test_the_seats_own_old_phone_is_asked_too_and_may_let_its_new_phone_in():
     table = Table()
     table.do({"type": "issue_seat_link", "seat": 1}, HOST)
-    assert claim(table, 1, in_use=[1, 3]) == [{"type": "seat_claim_waiting", "seat": 1}]   # Abe's phone sleeps
+    assert claim(table, 1, in_use=[1, 3]) == [{"type": "seat_claim_waiting", "seat": 1}]  # Abe's phone sleeps
     assert table.do({"type": "let_in", "seat": 1}, table.seat(1)) == [{"type": "seat_handed", "seat": 1, "by": 1}]
 
 
 def test_with_no_phone_of_the_team_in_use_a_claim_goes_through_and_stays_loud_until_a_teammate_acknowledges():
-    table = Table(white=("Ann", "Abe", "Amy"))                        # Ann 1, Abe 2, Amy 3 White; 4 and 5 Black
+    table = Table(white=("Ann", "Abe", "Amy"))  # Ann 1, Abe 2, Amy 3 White; 4 and 5 Black
     table.do({"type": "issue_seat_link", "seat": 1}, HOST)
-    assert claim(table, 1, in_use=[4, 5], at=500.0) == [{"type": "seat_claimed", "v": 2, "seat": 1, "unattended": True,
-                                                          "at": 500.0}]
+    assert claim(table, 1, in_use=[4, 5], at=500.0) == [
+        {"type": "seat_claimed", "v": 2, "seat": 1, "unattended": True, "at": 500.0}
+    ]
     assert table.game.unattended == {1: 500.0}
     assert table.game.notices[-1] == {"kind": "seat_claimed", "round": 1, "seat": 1, "unattended": True, "at": 500.0}
     assert refused(table, {"type": "acknowledge_claim", "seat": 1}, table.seat(1)) == "teammates_acknowledge"
@@ -399,7 +436,8 @@ def test_with_no_phone_of_the_team_in_use_a_claim_goes_through_and_stays_loud_un
     assert refused(table, {"type": "acknowledge_claim", "seat": 2}, table.seat(3)) == "no_unattended_claim"
     assert refused(table, {"type": "acknowledge_claim", "seat": 1}, HOST) == "players_only"
     assert table.do({"type": "acknowledge_claim", "seat": 1}, table.seat(2)) == [
-        {"type": "claim_acknowledged", "seat": 1, "by": 2}]
+        {"type": "claim_acknowledged", "seat": 1, "by": 2}
+    ]
     assert table.game.unattended == {}
     assert table.game.notices[-1] == {"kind": "claim_acknowledged", "round": 1, "seat": 1, "by": 2}
 
@@ -411,13 +449,15 @@ def test_a_phone_of_the_team_turns_away_a_link_or_a_waiting_phone_of_its_seats()
     assert refused(table, {"type": "reject_seat_link", "seat": 2}, table.seat(3)) == "not_your_team"
     assert refused(table, {"type": "reject_seat_link", "seat": 2}, HOST) == "players_only"
     assert table.do({"type": "reject_seat_link", "seat": 2}, table.seat(1)) == [
-        {"type": "seat_link_cancelled", "seat": 2, "by": 1}]
+        {"type": "seat_link_cancelled", "seat": 2, "by": 1}
+    ]
     assert table.game.seat_links == {}
     assert refused(table, {"type": "claim_seat", "in_use": []}, Actor("handoff", seat=2)) == "seat_link_only"
     table.do({"type": "issue_seat_link", "seat": 2}, HOST)
-    claim(table, 2)                                                   # waits for a phone of White
-    assert table.do({"type": "reject_seat_link", "seat": 2}, table.seat(2)) == [     # Abe's own phone: not mine
-        {"type": "seat_link_cancelled", "seat": 2, "by": 2}]
+    claim(table, 2)  # waits for a phone of White
+    assert table.do({"type": "reject_seat_link", "seat": 2}, table.seat(2)) == [  # Abe's own phone: not mine
+        {"type": "seat_link_cancelled", "seat": 2, "by": 2}
+    ]
     assert table.game.waiting_phones == set()
     assert table.game.notices[-1] == {"kind": "seat_link_cancelled", "round": 1, "seat": 2, "by": 2}
 
@@ -430,8 +470,9 @@ def test_the_lone_interceptors_seat_asks_its_own_phone_while_it_is_in_use():
     assert claim(table, 3, in_use=[1, 2, 3]) == [{"type": "seat_claim_waiting", "seat": 3}]
     assert refused(table, {"type": "let_in", "seat": 3}, table.seat(1)) == "teammates_let_in"
     table.do({"type": "issue_seat_link", "seat": 3}, HOST)
-    assert claim(table, 3, in_use=[1, 2], at=10.0) == [{"type": "seat_claimed", "v": 2, "seat": 3, "unattended": True,
-                                                         "at": 10.0}]
+    assert claim(table, 3, in_use=[1, 2], at=10.0) == [
+        {"type": "seat_claimed", "v": 2, "seat": 3, "unattended": True, "at": 10.0}
+    ]
     assert refused(table, {"type": "acknowledge_claim", "seat": 3}, table.seat(3)) == "teammates_acknowledge"
     assert table.game.unattended == {3: 10.0}
 
@@ -447,9 +488,13 @@ def test_moving_the_table_screen_is_in_the_public_log():
     assert refused(table, {"type": "take_table"}, HOST) == "move_link_only"
     assert table.do({"type": "take_table", "at": 3.0}, Actor("table_move")) == [{"type": "table_moved", "at": 3.0}]
     assert table.game.moved_at == 3.0 and not table.game.move_offered
-    assert [n["kind"] for n in table.game.notices] == ["table_move_offered", "table_move_cancelled",
-                                                       "table_move_offered", "table_moved"]
-    assert refused(table, {"type": "take_table"}, Actor("table_move")) == "no_table_move"      # once
+    assert [n["kind"] for n in table.game.notices] == [
+        "table_move_offered",
+        "table_move_cancelled",
+        "table_move_offered",
+        "table_moved",
+    ]
+    assert refused(table, {"type": "take_table"}, Actor("table_move")) == "no_table_move"  # once
 
 
 def test_a_seat_link_can_be_cancelled_and_then_no_longer_claimed():
@@ -462,8 +507,7 @@ def test_a_seat_link_can_be_cancelled_and_then_no_longer_claimed():
 
 def test_a_try_out_issues_no_seat_link_and_takes_no_claim():
     """A try-out's seats are all on the device that made it: no link lets another phone take one."""
-    table = Table(white=(), black=(), start=False, try_out=True,
-                  players={"white": ["W1", "W2"], "black": ["B1", "B2"]})
+    table = Table(white=(), black=(), start=False, try_out=True, players={"white": ["W1", "W2"], "black": ["B1", "B2"]})
     table.do({"type": "start", "words": WORDS}, HOST)
     assert refused(table, {"type": "issue_seat_link", "seat": 3}) == "try_out_fixed_seats"
     assert refused(table, {"type": "claim_seat"}, Actor("handoff", seat=3)) == "try_out_fixed_seats"
@@ -471,9 +515,10 @@ def test_a_try_out_issues_no_seat_link_and_takes_no_claim():
 
 # --- rematch --------------------------------------------------------------------------------
 
+
 def _finished(table: Table) -> Table:
     table.round(white=(False, False))
-    table.round(white=(False, False))                             # Black wins in round 2
+    table.round(white=(False, False))  # Black wins in round 2
     assert table.game.phase == OVER
     return table
 
@@ -493,7 +538,7 @@ def test_a_rematch_goes_back_to_the_lobby_with_the_same_seats_then_deals_fresh_k
     assert game.phase == PLAYING and game.round.number == 1
     assert not set(first["white"] + first["black"]) & set(game.keywords["white"] + game.keywords["black"])
     names = (game.player(table.encryptor("white").seat).name, game.player(table.encryptor("black").seat).name)
-    assert names == ("Amy", "Bea")                                # after Abe and Bob of round 2
+    assert names == ("Amy", "Bea")  # after Abe and Bob of round 2
     assert refused(table, {"type": "rematch"}) == "game_in_progress"
 
 
@@ -508,9 +553,9 @@ def test_the_rematch_lobby_reopens_joining_and_takes_newcomers():
 
 def test_a_rematch_starts_each_rotation_with_whoever_has_gone_longest_without_encrypting():
     """Newcomers first (they never encrypted); whoever encrypted the last round comes last."""
-    table = _finished(Table(white=("Ann", "Abe"), black=("Bea", "Bob")))    # Ann, Abe / Bea, Bob encrypted
+    table = _finished(Table(white=("Ann", "Abe"), black=("Bea", "Bob")))  # Ann, Abe / Bea, Bob encrypted
     table.do({"type": "rematch"}, HOST)
-    table.do({"type": "move_player", "seat": 2}, HOST)                     # Abe (round 2) to Black
+    table.do({"type": "move_player", "seat": 2}, HOST)  # Abe (round 2) to Black
     table.do({"type": "join", "name": "Cy"}, Actor("join", "white"))
     table.do({"type": "start", "words": WORDS}, HOST)
     order = {team: [table.game.encryptor_for(team, r).name for r in (1, 2, 3)] for team in ("white", "black")}
@@ -523,7 +568,7 @@ def test_a_player_switches_team_from_their_phone_in_the_lobby():
     assert [p.name for p in table.game.team_players("black")] == ["Bea", "Bob", "Amy"]
     assert refused(table, {"type": "switch_team"}) == "players_only"
     assert refused(table, {"type": "switch_team"}, Actor("join", "white")) == "players_only"
-    table.do({"type": "join", "name": "Ann"}, Actor("join", "black"))     # another Ann: Black is full
+    table.do({"type": "join", "name": "Ann"}, Actor("join", "black"))  # another Ann: Black is full
     assert refused(table, {"type": "switch_team"}, table.seat(6)) == "name_taken"
     assert refused(table, {"type": "switch_team"}, table.seat(1)) == "team_full"
     table.do({"type": "lock_joining", "locked": True}, HOST)
@@ -551,14 +596,16 @@ def test_shuffling_splits_the_seated_players_as_evenly_as_possible_at_random():
             game = _shuffled((white, black), seed).game
             sizes = {team: len(game.team_players(team)) for team in ("white", "black")}
             assert abs(sizes["white"] - sizes["black"]) <= 1 and sorted(p.name for p in game.players) == sorted(
-                white + black)
+                white + black
+            )
             arrangements.add(tuple(p.name for p in game.team_players("white")))
             bigger.add(max(sizes, key=sizes.get) if sizes["white"] != sizes["black"] else None)
-        assert len(arrangements) > 1                                 # random, not a fixed split
+        assert len(arrangements) > 1  # random, not a fixed split
         if count % 2:
-            assert bigger == {"white", "black"}                      # either team may get the odd player out
+            assert bigger == {"white", "black"}  # either team may get the odd player out
     assert [(p.seat, p.team) for p in _shuffled((players[:3], players[4:7]), 5).game.players] == [
-        (p.seat, p.team) for p in _shuffled((players[:3], players[4:7]), 5).game.players]   # the seeded rng decides
+        (p.seat, p.team) for p in _shuffled((players[:3], players[4:7]), 5).game.players
+    ]  # the seeded rng decides
 
 
 def test_shuffling_keeps_two_players_of_the_same_name_apart():
@@ -580,11 +627,16 @@ def test_shuffling_in_the_three_player_game_draws_a_new_interceptor():
 
 def test_a_shuffle_never_gives_back_the_same_two_teams_when_another_split_exists():
     """Not the same pairs again, nor the same teams with their colours swapped."""
+
     def teams(game):
         return {frozenset(p.name for p in game.team_players(team)) for team in ("white", "black")}
 
-    for white, black in ((["Ann", "Abe"], ["Bea", "Bob"]), (["Ann", "Abe", "Amy"], ["Bea"]),
-                         (["Ann", "Abe", "Amy", "Al"], ["Bea", "Bob", "Ben", "Bo"]), (["Ann"], ["Bea"])):
+    for white, black in (
+        (["Ann", "Abe"], ["Bea", "Bob"]),
+        (["Ann", "Abe", "Amy"], ["Bea"]),
+        (["Ann", "Abe", "Amy", "Al"], ["Bea", "Bob", "Ben", "Bo"]),
+        (["Ann"], ["Bea"]),
+    ):
         seen = set()
         for seed in range(40):
             table = Table(white=white, black=black, start=False, seed=seed)
@@ -593,9 +645,9 @@ def test_a_shuffle_never_gives_back_the_same_two_teams_when_another_split_exists
             after = teams(table.game)
             assert after != before or len(white) + len(black) == 2, (seed, before, after)
             seen.add(frozenset(after))
-        assert len(seen) > 1 or len(white) + len(black) == 2      # still at random among the others
+        assert len(seen) > 1 or len(white) + len(black) == 2  # still at random among the others
     table = Table(white=["Ann", "Abe"], black=["Bea", "Bob"], start=False, seed=3)
-    for _ in range(8):                                            # the tester's eight taps in a row
+    for _ in range(8):  # the tester's eight taps in a row
         before = teams(table.game)
         table.do({"type": "shuffle_teams"}, HOST)
         assert teams(table.game) != before
@@ -636,9 +688,22 @@ def test_the_host_changes_the_sand_timer_in_the_lobby():
 
 # --- custom words ---------------------------------------------------------------------------
 
+
 def test_custom_words_are_split_by_lines_or_commas_and_must_hold_12_distinct_words():
     assert custom_words("apple, pear\nplum\n\n kiwi ,fig,lime,lemon,melon\npeach,grape,mango,cherry") == [
-        "apple", "pear", "plum", "kiwi", "fig", "lime", "lemon", "melon", "peach", "grape", "mango", "cherry"]
+        "apple",
+        "pear",
+        "plum",
+        "kiwi",
+        "fig",
+        "lime",
+        "lemon",
+        "melon",
+        "peach",
+        "grape",
+        "mango",
+        "cherry",
+    ]
     with pytest.raises(RuleError) as error:
         custom_words("apple\nApples\npear\nplum\nfig\nlime\nlemon\nmelon\npeach\ngrape\nmango\ncherry")
     assert error.value.code == "too_few_words"
@@ -651,7 +716,7 @@ def test_custom_words_are_split_by_lines_or_commas_and_must_hold_12_distinct_wor
 def test_a_game_with_custom_words_deals_from_them():
     words = ["apple", "pear", "plum", "kiwi", "fig", "lime", "lemon", "melon", "peach", "grape", "mango", "cherry"]
     for seed in range(20):
-        table = Table(seed=seed, custom_words="\n".join(words))     # the pack (WORDS) is not used
+        table = Table(seed=seed, custom_words="\n".join(words))  # the pack (WORDS) is not used
         assert table.game.settings.words == tuple(words)
         dealt = table.game.keywords["white"] + table.game.keywords["black"]
         assert set(dealt) < set(words) and len(set(dealt)) == 8
@@ -661,7 +726,7 @@ def test_a_deal_always_leaves_four_words_undealt():
     """With no spare word, each team would know the other's keywords: "the list minus ours"."""
     for seed in range(10):
         table = Table(seed=seed, words=WORDS[:12])
-        assert len(set(table.game.dealt)) == 8                  # 4 of the 12 are nobody's
+        assert len(set(table.game.dealt)) == 8  # 4 of the 12 are nobody's
     for words, mode, least in ((WORDS[:11], "standard", 12), (WORDS[:7], "three_player", 8)):
         players = {"white": ("Ann", "Abe"), "black": ("Ivy",) if mode == "three_player" else ("Bea", "Bob")}
         table = Table(start=False, mode=mode, **players)
@@ -693,9 +758,9 @@ def test_a_rematch_deals_only_unseen_words_while_four_of_them_would_stay_undealt
 
 # --- the try-out ----------------------------------------------------------------------------
 
+
 def test_a_try_out_seats_everyone_at_creation_and_never_takes_real_players():
-    table = Table(white=(), black=(), start=False, try_out=True,
-                  players={"white": ["W1", "W2"], "black": ["B1", "B2"]})
+    table = Table(white=(), black=(), start=False, try_out=True, players={"white": ["W1", "W2"], "black": ["B1", "B2"]})
     assert [(p.seat, p.team) for p in table.game.players] == [(1, "white"), (2, "white"), (3, "black"), (4, "black")]
     assert table.game.phase == LOBBY
     assert refused(table, {"type": "join", "name": "Eve"}, Actor("join", "white")) == "try_out_fixed_seats"

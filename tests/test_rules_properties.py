@@ -11,8 +11,9 @@ from tools.driver import Table
 from .tier import examples
 
 # Each round: (White decrypts, Black intercepts White, Black decrypts, White intercepts Black).
-rounds = st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans()),
-                  min_size=MAX_ROUNDS, max_size=MAX_ROUNDS)
+rounds = st.lists(
+    st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans()), min_size=MAX_ROUNDS, max_size=MAX_ROUNDS
+)
 
 
 @settings(max_examples=examples(150), deadline=None)

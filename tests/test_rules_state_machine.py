@@ -49,9 +49,25 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from companion.rules import (ALL_CODES, HOST, KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS,
-                             Actor, Game, RuleError, decide, other, parse_guess, proposed_verdicts, replay,
-                             start_problem)
+from companion.rules import (
+    ALL_CODES,
+    HOST,
+    KEYWORD_GUESSING,
+    KEYWORD_JUDGING,
+    LOBBY,
+    OVER,
+    PLAYING,
+    TEAMS,
+    Actor,
+    Game,
+    RuleError,
+    decide,
+    other,
+    parse_guess,
+    proposed_verdicts,
+    replay,
+    start_problem,
+)
 from companion.rules import round_end as end
 from companion.rules import three_player
 from companion.rules.queries import correctable, last_entry
@@ -67,41 +83,144 @@ from tools.driver import Table, wrong
 
 from .tier import examples
 
-WORDS = [f"KW{i:02d}X" for i in range(40)]   # no word is part of another
-WATCHER = Actor("spectator")     # a spectator trying a command
+WORDS = [f"KW{i:02d}X" for i in range(40)]  # no word is part of another
+WATCHER = Actor("spectator")  # a spectator trying a command
 NAMES = ["Ann", "Abe", "Amy", "Al", "Bea", "Bob", "Ben", "Bo", "Cy", "ann"]
 
 # Guesses as a phone could send them, with whether they are a guess at all (docs/rules.md "Readings we
 # chose": any three digits 1-4, a repeated digit is a guess that is simply wrong; "314" and "3-1-4" are fine).
-CODE_VALUES = [([1, 1, 2], True), ([0, 5, 9], False), ("12", False), ("abc", False), (None, False),
-               ([1, 2, 3, 4], False), ([True, 2, 3], False), ("3-1-4", True), (["4", "3", "2"], True),
-               ("314", True), (314, False), ([1.0, 2, 3], False), ([], False), ({"a": 1}, False)]
+CODE_VALUES = [
+    ([1, 1, 2], True),
+    ([0, 5, 9], False),
+    ("12", False),
+    ("abc", False),
+    (None, False),
+    ([1, 2, 3, 4], False),
+    ([True, 2, 3], False),
+    ("3-1-4", True),
+    (["4", "3", "2"], True),
+    ("314", True),
+    (314, False),
+    ([1.0, 2, 3], False),
+    ([], False),
+    ({"a": 1}, False),
+]
 
 # Values of any field, for commands sent with a garbage body (JSON-ish: what the API passes through).
-JUNK = [None, True, False, 0, 1, 2, 3, 4, 5, 99, -1, "", "x", "white", "black", "1", [], [1], ["white"],
-        [1, 2, 3], {"white": [True] * 4}, {"a": 1}, 1.5]
+JUNK = [
+    None,
+    True,
+    False,
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    99,
+    -1,
+    "",
+    "x",
+    "white",
+    "black",
+    "1",
+    [],
+    [1],
+    ["white"],
+    [1, 2, 3],
+    {"white": [True] * 4},
+    {"a": 1},
+    1.5,
+]
 
 # The team a skip names: the two sides, an unknown one, and JSON that is not a name at all.
 SKIP_TEAMS = ["white", "black", "grey", None, ["white"], {"white": 1}]
 
-COMMAND_TYPES = ["create", "join", "lock_joining", "move_player", "remove_player", "switch_team", "shuffle_teams",
-                 "set_timer", "start", "swap_keyword",
-                 "skip_encryptor", "take_back", "propose_correction", "answer_correction",
-                 "withdraw_correction", "issue_seat_link", "cancel_seat_link", "claim_seat", "reject_seat_link",
-                 "acknowledge_claim", "offer_table_move", "cancel_table_move", "take_table", "rematch",
-                 "announce_clues", "guess", "keyword_guesses", "judge_keywords", "write_note", "no_such_command"]
-FIELDS = ["name", "locked", "seat", "team", "number", "decryption", "interception", "accept", "clues", "code",
-          "confirm", "guesses", "verdicts", "mode", "words", "language", "timer", "match", "round", "transmission",
-          "entry", "by", "correction", "encryptor", "keyword", "line", "text"]
+COMMAND_TYPES = [
+    "create",
+    "join",
+    "lock_joining",
+    "move_player",
+    "remove_player",
+    "switch_team",
+    "shuffle_teams",
+    "set_timer",
+    "start",
+    "swap_keyword",
+    "skip_encryptor",
+    "take_back",
+    "propose_correction",
+    "answer_correction",
+    "withdraw_correction",
+    "issue_seat_link",
+    "cancel_seat_link",
+    "claim_seat",
+    "reject_seat_link",
+    "acknowledge_claim",
+    "offer_table_move",
+    "cancel_table_move",
+    "take_table",
+    "rematch",
+    "announce_clues",
+    "guess",
+    "keyword_guesses",
+    "judge_keywords",
+    "write_note",
+    "no_such_command",
+]
+FIELDS = [
+    "name",
+    "locked",
+    "seat",
+    "team",
+    "number",
+    "decryption",
+    "interception",
+    "accept",
+    "clues",
+    "code",
+    "confirm",
+    "guesses",
+    "verdicts",
+    "mode",
+    "words",
+    "language",
+    "timer",
+    "match",
+    "round",
+    "transmission",
+    "entry",
+    "by",
+    "correction",
+    "encryptor",
+    "keyword",
+    "line",
+    "text",
+]
 
 # Commands whose immediate repeat may be accepted, being harmless: a draft saved again, the same sand timer
 # set again, a fresh seat link or move link (the earlier one stops working), another shuffle, a note written again.
-REPEATABLE = {("guess", False), ("set_timer", None), ("issue_seat_link", None), ("shuffle_teams", None),
-              ("offer_table_move", None), ("write_note", None)}
+REPEATABLE = {
+    ("guess", False),
+    ("set_timer", None),
+    ("issue_seat_link", None),
+    ("shuffle_teams", None),
+    ("offer_table_move", None),
+    ("write_note", None),
+}
 
 
-HOST_COMMANDS = {"take_back", "propose_correction", "withdraw_correction", "skip_encryptor", "move_player",
-                 "issue_seat_link", "judge_keywords", "start", "rematch"}
+HOST_COMMANDS = {
+    "take_back",
+    "propose_correction",
+    "withdraw_correction",
+    "skip_encryptor",
+    "move_player",
+    "issue_seat_link",
+    "judge_keywords",
+    "start",
+    "rematch",
+}
 # A body each command would accept but for its target (the target is added by the rule).
 STALE_BODIES = {
     "guess": lambda g: {"code": [1, 2, 3], "confirm": True},
@@ -200,7 +319,7 @@ def rulebook_end(game: Game, tokens: dict, number: int):
     if len(reasons) == 1:
         [(winner, why)] = reasons.items()
         return ("win", winner, end.BOTH if len(why) == 2 else next(iter(why)))
-    if number >= 8:                                    # rules.md "At most 8 rounds"
+    if number >= 8:  # rules.md "At most 8 rounds"
         return ("tiebreak", end.ROUND_LIMIT)
     return None
 
@@ -221,21 +340,21 @@ class DecryptoTable(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.game = Game()
-        self.snapshot = Game()         # the same events folded into a separate object, to compare with
+        self.snapshot = Game()  # the same events folded into a separate object, to compare with
         self.events: list[Event] = []
-        self.stored: list[dict] = []   # the log as the store keeps it: its JSON, one event per slot (store.py)
+        self.stored: list[dict] = []  # the log as the store keeps it: its JSON, one event per slot (store.py)
         self.rng = random.Random(0)
         self.clue_numbers = 0
-        self.wrong_decryption = 0      # in percent, per example: how often the "play" rule decrypts wrong
-        self.right_interception = 0    # ... and intercepts right
-        self.turns: dict[int, tuple] = {}   # seat -> (match, round) of its last turn as Encryptor, kept here
+        self.wrong_decryption = 0  # in percent, per example: how often the "play" rule decrypts wrong
+        self.right_interception = 0  # ... and intercepts right
+        self.turns: dict[int, tuple] = {}  # seat -> (match, round) of its last turn as Encryptor, kept here
 
     # --- sending commands --------------------------------------------------------------------
 
     def send(self, command: dict, actor: Actor, must_succeed: bool = False):
         """decide + fold, checking every invariant; returns the events, or the RuleError's code."""
         game = self.game
-        untouched = self.snapshot      # a separate object equal to `game` (checked after each command)
+        untouched = self.snapshot  # a separate object equal to `game` (checked after each command)
         try:
             events = decide(game, command, actor, self.rng)
         except RuleError as error:
@@ -287,7 +406,7 @@ class DecryptoTable(RuleBasedStateMachine):
         viewers = [Viewer("host"), SPECTATOR] + [Viewer("seat", seat=s) for s in sorted(seats)]
         for viewer in viewers:
             state, visible = before, 0
-            for event in events:        # who sees an event: everyone, or the team of the player as it was
+            for event in events:  # who sees an event: everyone, or the team of the player as it was
                 player = state.player(viewer.seat) if viewer.seat else None
                 sees = (EVERYONE, team_audience(player.team), seat_audience(player.seat)) if player else (EVERYONE,)
                 visible += event.audience() in sees
@@ -319,12 +438,22 @@ class DecryptoTable(RuleBasedStateMachine):
 
     def actors(self) -> list[Actor]:
         seats = [p.seat for p in self.game.players]
-        found = [HOST, WATCHER, Actor("join", "white"), Actor("join", "black"), Actor("seat", "white", 99),
-                 Actor("handoff", seat=99)]
+        found = [
+            HOST,
+            WATCHER,
+            Actor("join", "white"),
+            Actor("join", "black"),
+            Actor("seat", "white", 99),
+            Actor("handoff", seat=99),
+        ]
         for s in seats:
             player = self.game.player(s)
-            found += [self.seat(s), Actor("join", other(player.team), s), Actor("join", player.team, s),
-                      Actor("handoff", seat=s)]
+            found += [
+                self.seat(s),
+                Actor("join", other(player.team), s),
+                Actor("join", player.team, s),
+                Actor("handoff", seat=s),
+            ]
         return found
 
     def any_actor(self, data, prefer_seats: bool = True) -> Actor:
@@ -337,7 +466,7 @@ class DecryptoTable(RuleBasedStateMachine):
 
     @initialize(data=st.data())
     def create_and_seat(self, data):
-        self.rng = random.Random(data.draw(st.integers(0, 2 ** 16), label="seed"))
+        self.rng = random.Random(data.draw(st.integers(0, 2**16), label="seed"))
         self.wrong_decryption = data.draw(st.sampled_from([0, 15, 35, 60]), label="wrong decryptions %")
         self.right_interception = data.draw(st.sampled_from([0, 15, 35, 60]), label="right interceptions %")
         mode = data.draw(st.sampled_from(["standard", "three_player"]), label="mode")
@@ -347,17 +476,22 @@ class DecryptoTable(RuleBasedStateMachine):
             # rules.md "Three-player game": two players form the team, the third is the Interceptor.
             sizes = {"white": 2, "black": 1}
             if data.draw(st.integers(0, 9), label="odd seating?") == 0:
-                sizes = data.draw(st.sampled_from([{"white": 3, "black": 1}, {"white": 2, "black": 2},
-                                                   {"white": 1, "black": 1}]), label="sizes")
+                sizes = data.draw(
+                    st.sampled_from([{"white": 3, "black": 1}, {"white": 2, "black": 2}, {"white": 1, "black": 1}]),
+                    label="sizes",
+                )
         else:
             # rules.md "Standard game": two teams, as even as possible, 2-4 players each.
             white = data.draw(st.integers(2, 4), label="white size")
-            black = data.draw(st.sampled_from([n for n in (white - 1, white, white + 1) if 2 <= n <= 4]),
-                              label="black size")
+            black = data.draw(
+                st.sampled_from([n for n in (white - 1, white, white + 1) if 2 <= n <= 4]), label="black size"
+            )
             sizes = {"white": white, "black": black}
             if data.draw(st.integers(0, 9), label="odd seating?") == 0:
-                sizes = data.draw(st.sampled_from([{"white": 1, "black": 2}, {"white": 5, "black": 4},
-                                                   {"white": 4, "black": 2}]), label="sizes")
+                sizes = data.draw(
+                    st.sampled_from([{"white": 1, "black": 2}, {"white": 5, "black": 4}, {"white": 4, "black": 2}]),
+                    label="sizes",
+                )
         for team, size in sizes.items():
             names = NAMES[:4] if team == "white" else NAMES[4:8]
             for i in range(size):
@@ -368,9 +502,22 @@ class DecryptoTable(RuleBasedStateMachine):
     @precondition(lambda self: self.game.phase == LOBBY)
     @rule(data=st.data())
     def lobby(self, data):
-        kind = data.draw(st.sampled_from(["join", "switch", "move_player", "remove_player", "lock_joining",
-                                          "create", "switch_team", "shuffle_teams", "set_timer"]),
-                         label="lobby command")
+        kind = data.draw(
+            st.sampled_from(
+                [
+                    "join",
+                    "switch",
+                    "move_player",
+                    "remove_player",
+                    "lock_joining",
+                    "create",
+                    "switch_team",
+                    "shuffle_teams",
+                    "set_timer",
+                ]
+            ),
+            label="lobby command",
+        )
         actor = self.any_actor(data, prefer_seats=kind == "switch_team")
         seats = [p.seat for p in self.game.players] + [99, "1"]
         if kind == "join":
@@ -381,8 +528,10 @@ class DecryptoTable(RuleBasedStateMachine):
             player = data.draw(st.sampled_from(self.game.players), label="player")
             self.send({"type": "join", "name": player.name}, Actor("join", other(player.team), player.seat))
         elif kind in ("move_player", "remove_player"):
-            self.send({"type": kind, "seat": data.draw(st.sampled_from(seats), label="seat")},
-                      HOST if data.draw(st.booleans()) else actor)
+            self.send(
+                {"type": kind, "seat": data.draw(st.sampled_from(seats), label="seat")},
+                HOST if data.draw(st.booleans()) else actor,
+            )
         elif kind == "lock_joining":
             self.send({"type": kind, "locked": data.draw(st.sampled_from([True, False, "yes"]))}, HOST)
         elif kind == "create":
@@ -395,8 +544,11 @@ class DecryptoTable(RuleBasedStateMachine):
             # open, if it has room and nobody there has their name (as joining it would ask).
             if player is not None:
                 theirs = before.team_players(other(player.team))
-                legal = (not before.joining_locked and len(theirs) < before.team_sizes(other(player.team))[1]
-                         and all(p.name.lower() != player.name.lower() for p in theirs))
+                legal = (
+                    not before.joining_locked
+                    and len(theirs) < before.team_sizes(other(player.team))[1]
+                    and all(p.name.lower() != player.name.lower() for p in theirs)
+                )
                 assert isinstance(outcome, list) == legal, (player, outcome)
             else:
                 assert not isinstance(outcome, list)
@@ -457,19 +609,25 @@ class DecryptoTable(RuleBasedStateMachine):
         if game.phase == PLAYING:
             r = game.round
             waiting = [t for t, tr in r.transmissions.items() if tr.clues is None]
-            if waiting:   # rules.md "A round" 1: either Encryptor may announce first
+            if waiting:  # rules.md "A round" 1: either Encryptor may announce first
                 team = data.draw(st.sampled_from(waiting), label="announcing team")
                 if data.draw(st.integers(0, 9), label="skip the Encryptor?") == 0:
-                    return {"type": "skip_encryptor", "team": team}, HOST   # docs/rules.md "Host corrections"
+                    return {"type": "skip_encryptor", "team": team}, HOST  # docs/rules.md "Host corrections"
                 spare = [w for w in WORDS if w not in game.dealt]
-                if (r.number == 1 and team not in game.swapped and spare
-                        and data.draw(st.integers(0, 3), label="swap a keyword?") == 0):
+                if (
+                    r.number == 1
+                    and team not in game.swapped
+                    and spare
+                    and data.draw(st.integers(0, 3), label="swap a keyword?") == 0
+                ):
                     # docs/rules.md "Keyword swap": once per match, in round 1 before the team's clues.
                     player = data.draw(st.sampled_from(game.team_players(team)), label="swapping player")
                     number = data.draw(st.integers(1, 4), label="keyword number")
                     return {"type": "swap_keyword", "number": number, "words": WORDS}, self.seat(player.seat)
-                return ({"type": "announce_clues", "clues": self.fresh_clues(), "at": 1000.0},
-                        self.seat(r.transmissions[team].encryptor))
+                return (
+                    {"type": "announce_clues", "clues": self.fresh_clues(), "at": 1000.0},
+                    self.seat(r.transmissions[team].encryptor),
+                )
             current = r.current
             percent = data.draw(st.integers(0, 99), label="luck")
             confirm = data.draw(st.integers(0, 4), label="seal?") > 0
@@ -495,7 +653,7 @@ class DecryptoTable(RuleBasedStateMachine):
             how = data.draw(st.sampled_from(["proposed", "overruled", "even"]), label="verdicts")
             if how == "overruled":
                 verdicts = {t: data.draw(st.lists(st.booleans(), min_size=4, max_size=4)) for t in TEAMS}
-            elif how == "even":     # rules.md "Tiebreak" 3: still tied, both teams share the victory
+            elif how == "even":  # rules.md "Tiebreak" 3: still tied, both teams share the victory
                 verdicts = {t: verdicts["white"] for t in TEAMS}
             return {"type": "judge_keywords", "verdicts": verdicts}, HOST
         assert game.phase == OVER
@@ -561,8 +719,9 @@ class DecryptoTable(RuleBasedStateMachine):
     def play_a_little(self, data):
         self.play_on(data, 3)
 
-    @precondition(lambda self: self.game.phase != LOBBY and self.game.correction is None
-                  and correctable(self.game) is not None)
+    @precondition(
+        lambda self: self.game.phase != LOBBY and self.game.correction is None and correctable(self.game) is not None
+    )
     @rule(data=st.data())
     def correct_last_reveal(self, data):
         """The host corrects the last reveal (often in a way that changes its tokens); both sides answer."""
@@ -570,11 +729,15 @@ class DecryptoTable(RuleBasedStateMachine):
         code = list(transmission.code)
         decryption = data.draw(st.sampled_from([code, self.wrong_code(data, code)]), label="decryption")
         interception = data.draw(st.sampled_from([code, self.wrong_code(data, code)]), label="interception")
-        unchanged = (tuple(decryption) == transmission.decryption.code
-                     and (not r.interception_allowed or tuple(interception) == transmission.interception.code))
+        unchanged = tuple(decryption) == transmission.decryption.code and (
+            not r.interception_allowed or tuple(interception) == transmission.interception.code
+        )
         over = self.game.phase == OVER
-        outcome = self.send({"type": "propose_correction", "decryption": decryption, "interception": interception},
-                            HOST, must_succeed=not unchanged and not over)
+        outcome = self.send(
+            {"type": "propose_correction", "decryption": decryption, "interception": interception},
+            HOST,
+            must_succeed=not unchanged and not over,
+        )
         if unchanged:
             assert outcome == "correction_changes_nothing"
             return
@@ -599,40 +762,64 @@ class DecryptoTable(RuleBasedStateMachine):
     def announce(self, data):
         game = self.game
         transmissions = game.round.transmissions.values()
-        encryptors = ([self.seat(tr.encryptor) for tr in transmissions if tr.clues is None]
-                      or [self.seat(tr.encryptor) for tr in transmissions])
-        actor = (data.draw(st.sampled_from(encryptors), label="encryptor")
-                 if data.draw(st.integers(0, 3), label="encryptor?") else self.any_actor(data))
+        encryptors = [self.seat(tr.encryptor) for tr in transmissions if tr.clues is None] or [
+            self.seat(tr.encryptor) for tr in transmissions
+        ]
+        actor = (
+            data.draw(st.sampled_from(encryptors), label="encryptor")
+            if data.draw(st.integers(0, 3), label="encryptor?")
+            else self.any_actor(data)
+        )
         player = game.player(actor.seat) if actor.kind == "seat" else None
         own = list(game.keywords.get(player.team, ())) if player else []
         theirs = [w for t, ws in game.keywords.items() for w in ws if not player or t != player.team]
         used = [c for t in TEAMS for c in game.clues_used(t)]
-        pool = ([self.fresh_clues()[0]] * 3 + ["sun", "Sun", "suns", "river", "the river bank"] + used[:6]
-                + own + [w.lower() + "s" for w in own] + [f"a big {w} thing" for w in own] + [f"{w}-like" for w in own]
-                + theirs[:3] + ["", "   ", "x" * 61, "a\x00b", "a\u200bb", "two  spaces", 5, None]
-                + ["1", "route 2", "3!", "4th", "catch 22"])
+        pool = (
+            [self.fresh_clues()[0]] * 3
+            + ["sun", "Sun", "suns", "river", "the river bank"]
+            + used[:6]
+            + own
+            + [w.lower() + "s" for w in own]
+            + [f"a big {w} thing" for w in own]
+            + [f"{w}-like" for w in own]
+            + theirs[:3]
+            + ["", "   ", "x" * 61, "a\x00b", "a\u200bb", "two  spaces", 5, None]
+            + ["1", "route 2", "3!", "4th", "catch 22"]
+        )
         clue = st.sampled_from(pool)
-        clues = data.draw(st.one_of(st.lists(clue, min_size=3, max_size=3), st.lists(clue, max_size=4),
-                                    st.sampled_from(["abc", None, ("p", "q", "r")])), label="clues")
+        clues = data.draw(
+            st.one_of(
+                st.lists(clue, min_size=3, max_size=3),
+                st.lists(clue, max_size=4),
+                st.sampled_from(["abc", None, ("p", "q", "r")]),
+            ),
+            label="clues",
+        )
         if isinstance(clues, list) and len(clues) == 3 and data.draw(st.booleans(), label="fresh?"):
-            clues = [self.fresh_clues()[i] if isinstance(c, str) and not c.strip() else c
-                     for i, c in enumerate(clues)]
+            clues = [self.fresh_clues()[i] if isinstance(c, str) and not c.strip() else c for i, c in enumerate(clues)]
         outcome = self.send({"type": "announce_clues", "clues": clues}, actor)
         # rules.md "Clues": the mechanical checks, asked independently of the app's order of checks.
-        if (player and game.correction is None
-                and game.round.transmissions.get(player.team) is not None
-                and game.round.transmissions[player.team].encryptor == player.seat
-                and game.round.transmissions[player.team].clues is None):
+        if (
+            player
+            and game.correction is None
+            and game.round.transmissions.get(player.team) is not None
+            and game.round.transmissions[player.team].encryptor == player.seat
+            and game.round.transmissions[player.team].clues is None
+        ):
             fine = isinstance(clues, (list, tuple)) and len(clues) == 3 and all(isinstance(c, str) for c in clues)
             if fine:
                 texts = [tidy(c) for c in clues]
                 history = game.clues_used(player.team)
-                fine = (all(texts) and all(len(c) <= 60 and c.isprintable() for c in texts)
-                        and not any(contains_word(c, k) for c in texts for k in own)
-                        and not any(str(d) in re.split(r"\W+", c) for c in texts
-                                    for d in game.round.transmissions[player.team].code)
-                        and not any(same_word(c, u) for c in texts for u in history)
-                        and not any(same_word(a, b) for a, b in combinations(texts, 2)))
+                fine = (
+                    all(texts)
+                    and all(len(c) <= 60 and c.isprintable() for c in texts)
+                    and not any(contains_word(c, k) for c in texts for k in own)
+                    and not any(
+                        str(d) in re.split(r"\W+", c) for c in texts for d in game.round.transmissions[player.team].code
+                    )
+                    and not any(same_word(c, u) for c in texts for u in history)
+                    and not any(same_word(a, b) for a, b in combinations(texts, 2))
+                )
             assert isinstance(outcome, list) == fine, (clues, outcome)
 
     @precondition(lambda self: self.game.phase == PLAYING and self.game.round.current is not None)
@@ -641,10 +828,11 @@ class DecryptoTable(RuleBasedStateMachine):
         game = self.game
         current = game.round.current
         who = data.draw(st.sampled_from(["player", "player", "player", "encryptor", "anyone"]), label="who")
-        actor = {"player": lambda: data.draw(st.sampled_from([self.seat(p.seat) for p in game.players]),
-                                             label="player"),
-                 "encryptor": lambda: self.seat(current.encryptor),
-                 "anyone": lambda: self.any_actor(data)}[who]()
+        actor = {
+            "player": lambda: data.draw(st.sampled_from([self.seat(p.seat) for p in game.players]), label="player"),
+            "encryptor": lambda: self.seat(current.encryptor),
+            "anyone": lambda: self.any_actor(data),
+        }[who]()
         choices = CODE_VALUES + [(list(current.code), True)] * 3 + [(list(c), True) for c in ALL_CODES[:4]]
         code, parses = data.draw(st.sampled_from(choices), label="code")
         confirm = data.draw(st.sampled_from([True, False, True, "yes"]), label="confirm")
@@ -654,18 +842,25 @@ class DecryptoTable(RuleBasedStateMachine):
             own = player.team == current.team
             # rules.md "A round" 3 and "Round 1": the Encryptor takes no part in the own team's guess;
             # nobody intercepts in round 1; a guess is three digits 1-4; a sealed guess is final.
-            legal = (not (own and current.encryptor == player.seat)
-                     and (own or game.round.interception_allowed)
-                     and not current.guess_by(player.team).sealed
-                     and parses and isinstance(confirm, bool))
+            legal = (
+                not (own and current.encryptor == player.seat)
+                and (own or game.round.interception_allowed)
+                and not current.guess_by(player.team).sealed
+                and parses
+                and isinstance(confirm, bool)
+            )
             assert isinstance(outcome, list) == legal, (code, confirm, outcome)
 
     @precondition(lambda self: self.game.phase != LOBBY)
     @rule(data=st.data())
     def host_tools(self, data):
         game = self.game
-        kind = data.draw(st.sampled_from(["take_back", "skip_encryptor", "swap_keyword", "issue_seat_link",
-                                          "cancel_seat_link", "claim_seat"]), label="tool")
+        kind = data.draw(
+            st.sampled_from(
+                ["take_back", "skip_encryptor", "swap_keyword", "issue_seat_link", "cancel_seat_link", "claim_seat"]
+            ),
+            label="tool",
+        )
         seats = [p.seat for p in game.players]
         if kind == "take_back":
             actor = HOST if data.draw(st.integers(0, 3), label="host?") else self.any_actor(data)
@@ -683,14 +878,18 @@ class DecryptoTable(RuleBasedStateMachine):
             self.send({"type": "swap_keyword", "number": number, "words": WORDS}, actor)
         elif kind == "issue_seat_link":
             seat = data.draw(st.sampled_from(seats + [99]), label="seat")
-            issued = self.send({"type": kind, "seat": seat},
-                               HOST if data.draw(st.integers(0, 3)) else self.any_actor(data))
+            issued = self.send(
+                {"type": kind, "seat": seat}, HOST if data.draw(st.integers(0, 3)) else self.any_actor(data)
+            )
             then = data.draw(st.sampled_from(["claim", "cancel", "wait"]), label="then")
             if isinstance(issued, list) and then != "wait":
                 # docs/rules.md "Seats": the new phone claims the seat, or the table cancels the link.
                 in_use = data.draw(st.lists(st.sampled_from(seats), unique=True), label="phones in use")
-                command, actor = (({"type": "claim_seat", "in_use": in_use}, Actor("handoff", seat=seat))
-                                  if then == "claim" else ({"type": "cancel_seat_link", "seat": seat}, HOST))
+                command, actor = (
+                    ({"type": "claim_seat", "in_use": in_use}, Actor("handoff", seat=seat))
+                    if then == "claim"
+                    else ({"type": "cancel_seat_link", "seat": seat}, HOST)
+                )
                 outcome = self.send(command, actor, must_succeed=True)
                 if then == "claim":
                     # docs/rules.md "Seats": at once only when no phone of the seat's team is in use.
@@ -723,8 +922,9 @@ class DecryptoTable(RuleBasedStateMachine):
             decryption = data.draw(st.sampled_from(values), label="decryption")
             interception = data.draw(st.sampled_from(values), label="interception")
             actor = HOST if data.draw(st.integers(0, 5), label="host?") else self.any_actor(data)
-            outcome = self.send({"type": "propose_correction", "decryption": decryption,
-                                 "interception": interception}, actor)
+            outcome = self.send(
+                {"type": "propose_correction", "decryption": decryption, "interception": interception}, actor
+            )
             # docs/rules.md "Host corrections": only the last reveal, while nothing but what followed it
             # by itself came after it.
             if actor == HOST and game.correction is None and found is None:
@@ -745,16 +945,20 @@ class DecryptoTable(RuleBasedStateMachine):
             actor = self.any_actor(data)
             theirs = list(game.keywords.get(other(actor.team), ())) if actor.team else []
             guess = st.sampled_from(theirs + ["", "nope", "x" * 41, 3, None])
-            guesses = data.draw(st.one_of(st.lists(guess, min_size=4, max_size=4), st.lists(guess, max_size=5)),
-                                label="guesses")
+            guesses = data.draw(
+                st.one_of(st.lists(guess, min_size=4, max_size=4), st.lists(guess, max_size=5)), label="guesses"
+            )
             self.send({"type": "keyword_guesses", "guesses": guesses}, actor)
         else:
             actor = HOST if data.draw(st.integers(0, 3), label="host?") else self.any_actor(data)
             verdict = st.lists(st.booleans(), min_size=4, max_size=4)
-            verdicts = data.draw(st.one_of(st.fixed_dictionaries({"white": verdict, "black": verdict}),
-                                           st.sampled_from([None, {"white": [True] * 4}, {"white": [1] * 4,
-                                                                                          "black": [0] * 4}])),
-                                 label="verdicts")
+            verdicts = data.draw(
+                st.one_of(
+                    st.fixed_dictionaries({"white": verdict, "black": verdict}),
+                    st.sampled_from([None, {"white": [True] * 4}, {"white": [1] * 4, "black": [0] * 4}]),
+                ),
+                label="verdicts",
+            )
             self.send({"type": "judge_keywords", "verdicts": verdicts}, actor)
 
     @precondition(lambda self: self.game.phase != LOBBY)
@@ -770,26 +974,68 @@ class DecryptoTable(RuleBasedStateMachine):
     def write_note(self, data):
         game = self.game
         writers = [self.seat(p.seat) for p in game.players if other(p.team) in game.transmitting]
-        actor = (data.draw(st.sampled_from(writers), label="writer")
-                 if writers and data.draw(st.integers(0, 4), label="writer?") else self.any_actor(data))
+        actor = (
+            data.draw(st.sampled_from(writers), label="writer")
+            if writers and data.draw(st.integers(0, 4), label="writer?")
+            else self.any_actor(data)
+        )
         number = game.round.number
-        field, value = data.draw(st.sampled_from([("keyword", 1), ("keyword", 1), ("keyword", 4), ("line", 1),
-                                                  ("line", number), ("line", number + 1), ("keyword", 0),
-                                                  ("keyword", 5), ("keyword", "2"), ("keyword", True),
-                                                  ("line", 2.0)]), label="note")
+        field, value = data.draw(
+            st.sampled_from(
+                [
+                    ("keyword", 1),
+                    ("keyword", 1),
+                    ("keyword", 4),
+                    ("line", 1),
+                    ("line", number),
+                    ("line", number + 1),
+                    ("keyword", 0),
+                    ("keyword", 5),
+                    ("keyword", "2"),
+                    ("keyword", True),
+                    ("line", 2.0),
+                ]
+            ),
+            label="note",
+        )
         player = game.player(actor.seat) if actor.kind == "seat" else None
         names_a_note = type(value) is int and 1 <= value <= (4 if field == "keyword" else number)
         current = note_now(game, player.team, {field: value}) if player and names_a_note else ""
-        text = data.draw(st.sampled_from(["whale", " Whale  ", "castle", "", "x" * 40, "x" * 41, "y" * 80, "y" * 81,
-                                          "a\x00b", 7, None, current, current]), label="text")
+        text = data.draw(
+            st.sampled_from(
+                [
+                    "whale",
+                    " Whale  ",
+                    "castle",
+                    "",
+                    "x" * 40,
+                    "x" * 41,
+                    "y" * 80,
+                    "y" * 81,
+                    "a\x00b",
+                    7,
+                    None,
+                    current,
+                    current,
+                ]
+            ),
+            label="text",
+        )
         command = {"type": "write_note", field: value, "text": text}
         if data.draw(st.integers(0, 9), label="both?") == 0:
             command["line" if field == "keyword" else "keyword"] = 1
         outcome = self.send(command, actor)
         limit = 40 if field == "keyword" else 80
-        legal = (player is not None and game.phase in (PLAYING, KEYWORD_GUESSING)
-                 and other(player.team) in game.transmitting and len(command) == 3 and names_a_note
-                 and isinstance(text, str) and text.isprintable() and len(tidy(text)) <= limit)
+        legal = (
+            player is not None
+            and game.phase in (PLAYING, KEYWORD_GUESSING)
+            and other(player.team) in game.transmitting
+            and len(command) == 3
+            and names_a_note
+            and isinstance(text, str)
+            and text.isprintable()
+            and len(tidy(text)) <= limit
+        )
         assert isinstance(outcome, list) == legal, (command, actor, outcome)
         if legal:
             assert note_now(self.game, player.team, command) == tidy(text)
@@ -856,8 +1102,9 @@ class DecryptoTable(RuleBasedStateMachine):
             # a word never dealt before) change them.
             assert {"game_started", "rematch_started", "keyword_swapped"} & set(kinds), kinds
             if kinds == ["keyword_swapped"]:
-                changed = [(t, i) for t in after.keywords for i in range(4)
-                           if after.keywords[t][i] != before.keywords[t][i]]
+                changed = [
+                    (t, i) for t in after.keywords for i in range(4) if after.keywords[t][i] != before.keywords[t][i]
+                ]
                 assert len(changed) == 1 and changed[0][0] == player.team and changed[0][0] not in before.swapped
                 assert not any(same_word(after.keywords[t][i], d) for t, i in changed for d in before.dealt)
             if after.phase == LOBBY:
@@ -913,8 +1160,10 @@ class DecryptoTable(RuleBasedStateMachine):
             resolved = kinds.count("transmission_resolved")
             assert resolved <= 1
             for team in TEAMS if "reveal_corrected" not in kinds else ():
-                gained = (after.tokens[team].interceptions - before.tokens[team].interceptions,
-                          after.tokens[team].miscommunications - before.tokens[team].miscommunications)
+                gained = (
+                    after.tokens[team].interceptions - before.tokens[team].interceptions,
+                    after.tokens[team].miscommunications - before.tokens[team].miscommunications,
+                )
                 limit = (2 if after.three_player else 1) * resolved
                 assert 0 <= gained[0] <= limit and 0 <= gained[1] <= resolved
         if before.phase == OVER and before.match == after.match:
@@ -932,7 +1181,7 @@ class DecryptoTable(RuleBasedStateMachine):
         assert set(game.seat_links) | game.waiting_phones | set(game.unattended) <= {p.seat for p in game.players}
         if game.phase == LOBBY:
             assert not game.rounds and not game.keywords and game.correction is None and game.result is None
-            assert game.notes == {t: Notes() for t in TEAMS}          # a rematch starts with blank notes
+            assert game.notes == {t: Notes() for t in TEAMS}  # a rematch starts with blank notes
             assert game.tokens == {t: Tokens() for t in TEAMS}
             return
         # Seats are fixed once started (docs/rules.md "Host corrections": lobby only), so the seating that
@@ -1035,7 +1284,7 @@ class DecryptoTable(RuleBasedStateMachine):
             if tr.clues is not None:
                 assert len(tr.clues) == 3 and all(isinstance(c, str) and c for c in tr.clues)
             if r.number == 1:
-                assert tr.interception == Guess() and not tr.intercepted   # rules.md "Round 1"
+                assert tr.interception == Guess() and not tr.intercepted  # rules.md "Round 1"
             if tr.resolved:
                 assert tr.clues is not None and tr.decryption.sealed and tr.decryption.code is not None
                 assert tr.interception.sealed == r.interception_allowed
@@ -1096,14 +1345,20 @@ class DecryptoTable(RuleBasedStateMachine):
 # machine can take minutes, so it is off unless DECRYPTO_SHRINK=1: a failure prints the whole step sequence,
 # with every value drawn, as it happened.
 _PHASES = [Phase.explicit, Phase.generate] + ([Phase.shrink] if os.environ.get("DECRYPTO_SHRINK") else [])
-DecryptoTable.TestCase.settings = settings(max_examples=examples(150), stateful_step_count=60, deadline=None,
-                                           derandomize=True, database=None, phases=_PHASES,
-                                           suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.filter_too_much])
+DecryptoTable.TestCase.settings = settings(
+    max_examples=examples(150),
+    stateful_step_count=60,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    phases=_PHASES,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 test_the_rules_hold_whatever_the_table_does = DecryptoTable.TestCase
 
 
 # --- what the machine found, as plain regressions ---------------------------------------------
+
 
 def test_a_skip_naming_no_team_is_refused_not_a_crash():
     """A JSON list or object as the `team` of skip-encryptor is refused like an unknown team (the API passes
@@ -1118,17 +1373,23 @@ def test_a_skip_naming_no_team_is_refused_not_a_crash():
 def test_a_skip_in_a_round_that_a_correction_undid_does_not_shift_the_rematch_rotation():
     """docs/rules.md "Rematch": each team's first Encryptor is the player after the one who encrypted the
     last round played, here round 2 (round 3, where White's Encryptor was skipped, was undone)."""
-    table = Table()                                   # White: Ann (1), Abe (2); Black: Bea (3), Bob (4)
-    table.round(black=(False, False))                 # round 1: Black miscommunicates
-    table.round()                                     # round 2: White's Encryptor is Abe
+    table = Table()  # White: Ann (1), Abe (2); Black: Bea (3), Bob (4)
+    table.round(black=(False, False))  # round 1: Black miscommunicates
+    table.round()  # round 2: White's Encryptor is Abe
     assert table.game.round.number == 3
-    table.do({"type": "skip_encryptor", "team": "white"}, HOST)            # round 3: Ann steps away
+    table.do({"type": "skip_encryptor", "team": "white"}, HOST)  # round 3: Ann steps away
     black = table.game.rounds[1].transmissions["black"]
-    table.do({"type": "propose_correction", "decryption": wrong(black.code),   # round 2: Black misread after all
-              "interception": list(black.interception.code)}, HOST)
+    table.do(
+        {
+            "type": "propose_correction",
+            "decryption": wrong(black.code),  # round 2: Black misread after all
+            "interception": list(black.interception.code),
+        },
+        HOST,
+    )
     table.do({"type": "answer_correction", "accept": True}, table.seat(1))
     table.do({"type": "answer_correction", "accept": True}, table.seat(3))
-    assert table.game.phase == OVER and table.game.round.number == 2       # White won in round 2
+    assert table.game.phase == OVER and table.game.round.number == 2  # White won in round 2
     last = table.game.round.transmissions["white"].encryptor
     assert table.game.player(last).name == "Abe"
     table.do({"type": "rematch"}, HOST)

@@ -65,7 +65,7 @@ def test_a_failed_decryption_gives_the_interceptor_a_token_not_the_team_a_miscom
 
 def test_one_transmission_can_give_the_interceptor_both_tokens_and_the_win_in_round_2():
     table = three()
-    table.three_player_round()                                   # round 1: decrypted
+    table.three_player_round()  # round 1: decrypted
     events = table.three_player_round(decrypted=False, intercepted=True)
     resolved = next(e for e in events if e["type"] == "transmission_resolved")
     assert resolved["intercepted"] and resolved["miscommunicated"]
@@ -87,7 +87,7 @@ def test_the_team_surviving_round_5_wins_with_no_tiebreak():
     table = three()
     for _ in range(4):
         table.three_player_round()
-    table.three_player_round(intercepted=True)                   # one token only by the end of round 5
+    table.three_player_round(intercepted=True)  # one token only by the end of round 5
     assert table.game.phase == OVER and table.game.tiebreak is None
     assert (table.game.result.winners, table.game.result.reason) == ((TEAM,), TEAM_SURVIVED)
     assert len(table.game.rounds) == 5

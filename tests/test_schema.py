@@ -16,7 +16,7 @@ from .conftest import database_url
 def test_a_new_database_gets_every_migration_once(tmp_path):
     store = Store(make_engine(database_url(tmp_path)))
     store.migrate()
-    store.migrate()                  # a second worker, or a restart: nothing to do
+    store.migrate()  # a second worker, or a restart: nothing to do
     assert store.schema_version() == MIGRATIONS[-1][0]
     assert {"games", "capabilities", "events", "schema_version"} <= set(inspect(store.engine).get_table_names())
 
@@ -26,7 +26,7 @@ def test_a_database_from_before_migrations_is_upgraded_in_place(tmp_path, client
     store = client.application.extensions["games"].store
     game_id = client.post("/api/games").get_json()["game_id"]
     with store.engine.begin() as conn:
-        schema_version.drop(conn)          # as it was before versioning
+        schema_version.drop(conn)  # as it was before versioning
     store.migrate()
     assert store.schema_version() == MIGRATIONS[-1][0]
     assert store.events_after(game_id)[0][1]["type"] == "game_created"
@@ -37,7 +37,7 @@ def _migrate_at_the_barrier(url, barrier, answers):
     barrier.wait()
     try:
         answers.put(store.migrate())
-    except Exception as error:           # noqa: BLE001 - the test reports what a starting worker would die of
+    except Exception as error:  # noqa: BLE001 - the test reports what a starting worker would die of
         answers.put(repr(error))
 
 
@@ -84,7 +84,7 @@ def test_processes_starting_at_once_share_one_secret_key(tmp_path, monkeypatch):
     monkeypatch.delenv("SECRET_KEY", raising=False)
     keys = _race(_key_at_the_barrier, str(tmp_path / "instance"))
     assert len(set(keys)) == 1 and len(keys[0]) == 64
-    assert (tmp_path / "instance" / "secret_key").stat().st_mode & 0o077 == 0   # only the server reads it
+    assert (tmp_path / "instance" / "secret_key").stat().st_mode & 0o077 == 0  # only the server reads it
     assert [p.name for p in (tmp_path / "instance").iterdir()] == ["secret_key"]
 
 
@@ -92,8 +92,11 @@ def test_a_worker_refuses_a_database_newer_than_its_code(tmp_path):
     store = Store(make_engine(f"sqlite:///{tmp_path / 'newer.sqlite3'}"))
     store.migrate()
     with store.engine.begin() as conn:
-        conn.execute(insert(schema_version).values(version=MIGRATIONS[-1][0] + 1, description="from the future",
-                                                   applied_at=datetime.now(timezone.utc)))
+        conn.execute(
+            insert(schema_version).values(
+                version=MIGRATIONS[-1][0] + 1, description="from the future", applied_at=datetime.now(timezone.utc)
+            )
+        )
     with pytest.raises(RuntimeError, match="newer than this code"):
         store.check_schema()
 
@@ -102,10 +105,11 @@ def test_a_database_from_before_phones_in_use_gets_its_column_and_plays_on(tmp_p
     """A migration adds `capabilities.seen_at` to a database that has none; its phones count as not in use until
     they ask for their view again (a claim then waits for them as soon as they do)."""
     from tools.driver import ApiGame
+
     store = client.application.extensions["games"].store
     game = ApiGame(client)
     step = next(version for version, description, _ in MIGRATIONS if "in use" in description)
-    with store.engine.begin() as conn:                   # as the database was before that step
+    with store.engine.begin() as conn:  # as the database was before that step
         conn.execute(text("ALTER TABLE capabilities DROP COLUMN seen_at"))
         conn.execute(schema_version.delete().where(schema_version.c.version >= step))
     assert store.schema_version() == step - 1
@@ -113,5 +117,5 @@ def test_a_database_from_before_phones_in_use_gets_its_column_and_plays_on(tmp_p
     assert store.schema_version() == MIGRATIONS[-1][0]
     assert "seen_at" in {c["name"] for c in inspect(store.engine).get_columns("capabilities")}
     assert store.capability(game.seats["Ann"])[0].seen_at is None
-    assert game.view(game.seats["Ann"])["viewer"]["name"] == "Ann"       # and now it is in use
+    assert game.view(game.seats["Ann"])["viewer"]["name"] == "Ann"  # and now it is in use
     assert store.capability(game.seats["Ann"])[0].seen_at is not None

@@ -48,9 +48,13 @@ NEGATIVE_EXAMPLES = max(POSITIVE_EXAMPLES // 2, 1)
 # doesn't decompress the answer (the app gzips JSON over 500 bytes): ask for it uncompressed.
 IDENTITY = {"Accept-Encoding": "identity"}
 
-CHECKS = [schemathesis.checks.not_a_server_error, schemathesis.checks.status_code_conformance,
-          schemathesis.checks.content_type_conformance, schemathesis.checks.response_schema_conformance,
-          schemathesis.checks.response_headers_conformance]
+CHECKS = [
+    schemathesis.checks.not_a_server_error,
+    schemathesis.checks.status_code_conformance,
+    schemathesis.checks.content_type_conformance,
+    schemathesis.checks.response_schema_conformance,
+    schemathesis.checks.response_headers_conformance,
+]
 
 
 def make_app(database_url: str):
@@ -59,11 +63,18 @@ def make_app(database_url: str):
     # re-raises its exception too, traceback and all).
     # STREAM_LIFETIME_SECONDS: a stream says the view's ETag and ends at once (else each would hold its
     # call for its 10 minutes).
-    return create_app({"SECRET_KEY": "fuzz-" + uuid.uuid4().hex, "DATABASE_URL": database_url,
-                       "RATE_LIMITS": "off", "STREAM_LIFETIME_SECONDS": 0})
+    return create_app(
+        {
+            "SECRET_KEY": "fuzz-" + uuid.uuid4().hex,
+            "DATABASE_URL": database_url,
+            "RATE_LIMITS": "off",
+            "STREAM_LIFETIME_SECONDS": 0,
+        }
+    )
 
 
 # --- games in every phase ----------------------------------------------------------------------
+
 
 def new_game(client, settings=None, **players) -> ApiGame:
     """A game through the API, with room for the other credentials it hands out (`extra`: a seat link,
@@ -90,16 +101,17 @@ def set_up_games(client) -> dict[str, ApiGame]:
     guessing = games["round-1-guessing"] = new_game(client)
     guessing.announce("white")
     guessing.announce("black")
-    guessing.command(guessing.guesser("white", "white"), "guess", code="1-2-3")      # a draft
+    guessing.command(guessing.guesser("white", "white"), "guess", code="1-2-3")  # a draft
 
     second = games["round-2-guessing"] = new_game(client)
     second.round()
     second.announce("white")
     second.announce("black")
-    second.command(second.seats["Bea"], "guess", code=[1, 1, 2], confirm=True)      # a sealed interception
+    second.command(second.seats["Bea"], "guess", code=[1, 1, 2], confirm=True)  # a sealed interception
     handed = second.command(second.host, "seat-link", seat=second.seat_of("Bob")).get_json()
-    claimed = client.post(f"/api/games/{second.id}/claim-seat",
-                          headers={"Authorization": f"Bearer {handed['seat_link']['token']}"}).get_json()
+    claimed = client.post(
+        f"/api/games/{second.id}/claim-seat", headers={"Authorization": f"Bearer {handed['seat_link']['token']}"}
+    ).get_json()
     second.extra["handed-over-seat"] = second.seats["Bob"]
     second.seats["Bob"] = claimed["token"]
 
@@ -112,7 +124,7 @@ def set_up_games(client) -> dict[str, ApiGame]:
     for name in ("keyword-guessing", "keyword-judging"):
         tiebreak = games[name] = new_game(client)
         tiebreak.round(white=(False, False), black=(False, False))
-        tiebreak.round(white=(False, False), black=(False, False))     # both miscommunicate twice: a tie
+        tiebreak.round(white=(False, False), black=(False, False))  # both miscommunicate twice: a tie
         tiebreak.command(tiebreak.seats["Ann"], "keyword-guesses", guesses=["whale", "", "moon", "x"])
         if name == "keyword-judging":
             tiebreak.command(tiebreak.seats["Bea"], "keyword-guesses", guesses=["", "", "", ""])
@@ -126,51 +138,60 @@ def set_up_games(client) -> dict[str, ApiGame]:
 
     three = games["three-player-rematch"] = new_game(client, {"mode": "three_player"}, black=("Ivy",))
     three.three_player_round(decrypted=False)
-    three.three_player_round(decrypted=False)     # the Interceptor's second token
+    three.three_player_round(decrypted=False)  # the Interceptor's second token
     three.command(three.host, "rematch")
     three.command(three.host, "start")
 
     for name, game in games.items():
-        assert game.view(game.host)["phase"] == {"lobby": "lobby", "locked-lobby": "lobby", "keyword-guessing":
-                                                 "keyword_guessing", "keyword-judging": "keyword_judging",
-                                                 "over": "over"}.get(name, "playing"), name
+        assert game.view(game.host)["phase"] == {
+            "lobby": "lobby",
+            "locked-lobby": "lobby",
+            "keyword-guessing": "keyword_guessing",
+            "keyword-judging": "keyword_judging",
+            "over": "over",
+        }.get(name, "playing"), name
     return games
 
 
 # --- who asks ------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Credential:
-    label: str              # shown when a case fails
-    kind: str               # the capability kind, or "invalid"
-    game_id: str | None     # None: schemathesis makes one up
-    token: str | None       # None: no token of ours (schemathesis may make one up)
+    label: str  # shown when a case fails
+    kind: str  # the capability kind, or "invalid"
+    game_id: str | None  # None: schemathesis makes one up
+    token: str | None  # None: no token of ours (schemathesis may make one up)
 
 
 def credentials(games: dict[str, ApiGame]) -> list[Credential]:
     found = []
     for name, game in games.items():
-        found += [Credential(f"{name}/host", "host", game.id, game.tokens["host"]),
-                  Credential(f"{name}/spectator", "spectator", game.id, game.tokens["spectator"]),
-                  *[Credential(f"{name}/join-{team}", "join", game.id, game.tokens[team]) for team in ("white", "black")],
-                  *[Credential(f"{name}/seat-{player}", "seat", game.id, token)
-                    for player, token in game.seats.items()]]
+        found += [
+            Credential(f"{name}/host", "host", game.id, game.tokens["host"]),
+            Credential(f"{name}/spectator", "spectator", game.id, game.tokens["spectator"]),
+            *[Credential(f"{name}/join-{team}", "join", game.id, game.tokens[team]) for team in ("white", "black")],
+            *[Credential(f"{name}/seat-{player}", "seat", game.id, token) for player, token in game.seats.items()],
+        ]
         if "seat-link" in game.extra:
             found.append(Credential(f"{name}/seat-link", "handoff", game.id, game.extra["seat-link"]))
         for stale in ("removed-seat", "handed-over-seat"):
             if stale in game.extra:
                 found.append(Credential(f"{name}/{stale}", "invalid", game.id, game.extra[stale]))
     lobby, over = games["lobby"], games["over"]
-    found += [Credential("host-of-another-game", "invalid", lobby.id, over.tokens["host"]),
-              Credential("seat-of-another-game", "invalid", over.id, lobby.seats["Ann"]),
-              Credential("forged-token", "invalid", lobby.id, "forged-" + "A" * 32),
-              Credential("unknown-game", "invalid", "no-such-game", over.tokens["host"]),
-              Credential("no-token", "invalid", over.id, None),
-              Credential("made-up-game-and-token", "invalid", None, None)]
+    found += [
+        Credential("host-of-another-game", "invalid", lobby.id, over.tokens["host"]),
+        Credential("seat-of-another-game", "invalid", over.id, lobby.seats["Ann"]),
+        Credential("forged-token", "invalid", lobby.id, "forged-" + "A" * 32),
+        Credential("unknown-game", "invalid", "no-such-game", over.tokens["host"]),
+        Credential("no-token", "invalid", over.id, None),
+        Credential("made-up-game-and-token", "invalid", None, None),
+    ]
     return found
 
 
 # --- the checks ----------------------------------------------------------------------------------
+
 
 def sentence_patterns(app) -> dict[str, re.Pattern]:
     """Each refusal code's sentences, as a pattern (its %(params)s match anything)."""
@@ -184,13 +205,16 @@ def refusal_check(patterns):
             return None
         body = json.loads(response.content)
         assert body["code"] in patterns, f"unknown refusal code {body['code']!r}"
-        assert patterns[body["code"]].match(body["error"]), \
+        assert patterns[body["code"]].match(body["error"]), (
             f"{body['error']!r} is not the sentence for {body['code']!r}"
+        )
         return None
+
     return refusal_has_its_sentence
 
 
 # --- the fuzzing ---------------------------------------------------------------------------------
+
 
 def operations():
     for path, item in openapi_document()["paths"].items():
@@ -212,7 +236,7 @@ def integral_floats(value):
         return {k: integral_floats(v) for k, v in value.items()}
     if isinstance(value, list):
         return [integral_floats(v) for v in value]
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2 ** 53:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53:
         return float(value)
     return value
 
@@ -263,17 +287,27 @@ def test_the_api_answers_any_request_as_documented(fuzzed_app, path, method):
         if (credential, mode) not in strategies:
             path_parameters = {"game_id": credential.game_id} if needs_game and credential.game_id else None
             headers = {"Authorization": f"Bearer {credential.token}"} if needs_game and credential.token else None
-            strategies[credential, mode] = operation.as_strategy(mode, path_parameters=path_parameters,
-                                                                 headers=headers)
+            strategies[credential, mode] = operation.as_strategy(mode, path_parameters=path_parameters, headers=headers)
         return strategies[credential, mode]
 
     def run(mode, examples):
         # Three cases in four come from a caller of the kind the operation needs, the rest from anyone.
-        callers = st.one_of(st.sampled_from(fitting), st.sampled_from(fitting), st.sampled_from(fitting),
-                            st.sampled_from(found)) if needs_game else st.just(found[0])
+        callers = (
+            st.one_of(
+                st.sampled_from(fitting), st.sampled_from(fitting), st.sampled_from(fitting), st.sampled_from(found)
+            )
+            if needs_game
+            else st.just(found[0])
+        )
 
-        @hypothesis.settings(max_examples=examples, deadline=None, derandomize=True, database=None,
-                             suppress_health_check=list(HealthCheck), print_blob=False)
+        @hypothesis.settings(
+            max_examples=examples,
+            deadline=None,
+            derandomize=True,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+            print_blob=False,
+        )
         @hypothesis.given(data=st.data())
         def fuzz(data):
             credential = data.draw(callers, label="caller")

@@ -21,6 +21,7 @@ from .api import expected
 from .server import at_once
 from .conftest import LiveServer, database_url
 
+
 def stale(game, answer, change, **params):
     """A 409 `stale` refusal whose sentence says what changed."""
     body = answer.get_json()
@@ -57,6 +58,7 @@ def round_two(client):
 
 # --- a guess lands only on the transmission it was made for ------------------------------------
 
+
 def test_a_guess_from_a_screen_one_step_behind_does_not_become_an_interception(client):
     game = round_two(client)
     code = game.code("white")
@@ -65,7 +67,7 @@ def test_a_guess_from_a_screen_one_step_behind_does_not_become_an_interception(c
     encryptor = game.encryptor("white")
     ann, abe, amy = (game.seats[n] for n in ("Ann", "Abe", "Amy"))
     first, second = [t for t in (ann, abe, amy) if t != encryptor]
-    seen = target(game, second)                       # the teammate's phone still shows White's form
+    seen = target(game, second)  # the teammate's phone still shows White's form
     assert seen["transmission"] == "white"
     assert game.post("guess", first, code=code, confirm=True, **target(game, first)).status_code == 200
     assert game.view(game.tokens["host"])["transmission"] == "black"
@@ -81,7 +83,7 @@ def test_a_repeated_seal_is_refused_and_changes_nothing(client):
     game = round_two(client)
     guesser = game.teammate("white")
     body = {"code": game.code("white"), "confirm": True, **target(game, guesser)}
-    assert game.post("guess", guesser, body).status_code == 200          # Black hasn't sealed: still open
+    assert game.post("guess", guesser, body).status_code == 200  # Black hasn't sealed: still open
     answer = unchanged(game, lambda: game.post("guess", guesser, body))
     name = next(n for n, t in game.seats.items() if t == guesser)
     stale(game, answer, "guess_sealed_by", team="white", name=name)
@@ -107,20 +109,21 @@ def test_a_guess_without_a_target_still_acts_on_what_is_current(client):
 
 # --- the table screen's buttons ------------------------------------------------------------------
 
+
 def test_take_back_removes_only_the_entry_the_table_screen_offered(client):
     game = ApiGame(client)
     host = game.tokens["host"]
     game.announce("white")
     offered = game.view(host)["host"]["take_back"]
     assert offered == {"entry": "clues", "round": 1, "transmission": "white"}
-    game.announce("black")                        # Black announces before the tap arrives
+    game.announce("black")  # Black announces before the tap arrives
     answer = unchanged(game, lambda: game.post("take-back", host, offered))
     stale(game, answer, "entry_changed")
     assert all(t["announced"] for t in game.view(host)["rounds"][0]["transmissions"].values())
     now = game.view(host)["host"]["take_back"]
     assert game.post("take-back", host, now).status_code == 200
     assert game.events()[-1] == {"type": "entry_taken_back", "v": 2, **now}
-    stale(game, unchanged(game, lambda: game.post("take-back", host, now)), "entry_changed")   # the repeat
+    stale(game, unchanged(game, lambda: game.post("take-back", host, now)), "entry_changed")  # the repeat
 
 
 def test_a_correction_names_the_reveal_it_changes(client):
@@ -131,9 +134,12 @@ def test_a_correction_names_the_reveal_it_changes(client):
     game.guess("white", "white", game.code("white"))
     seen = game.view(host)["host"]["correctable"]
     assert seen == {"round": 1, "team": "white"}
-    game.guess("black", "black", game.code("black"))       # the next reveal comes first
-    body = {"decryption": wrong(game.view(host)["rounds"][0]["transmissions"]["white"]["code"]),
-            "round": seen["round"], "transmission": seen["team"]}
+    game.guess("black", "black", game.code("black"))  # the next reveal comes first
+    body = {
+        "decryption": wrong(game.view(host)["rounds"][0]["transmissions"]["white"]["code"]),
+        "round": seen["round"],
+        "transmission": seen["team"],
+    }
     stale(game, unchanged(game, lambda: game.post("correction", host, body)), "reveal_changed")
 
 
@@ -148,17 +154,22 @@ def test_an_answer_names_the_correction_it_answers(client):
     assert game.post("correction", host, decryption=wrong(code)).status_code == 200
     first = game.view(host)["correction"]["id"]
     assert game.post("withdraw-correction", host, correction=first).status_code == 200
-    stale(game, unchanged(game, lambda: game.post("withdraw-correction", host, correction=first)),
-          "correction_changed")
+    stale(game, unchanged(game, lambda: game.post("withdraw-correction", host, correction=first)), "correction_changed")
     assert game.post("correction", host, decryption=wrong(code)).status_code == 200
     second = game.view(host)["correction"]["id"]
     assert second == first + 1
     white = game.seats["Ann"]
-    stale(game, unchanged(game, lambda: game.post("answer-correction", white, accept=True, correction=first)),
-          "correction_changed")
+    stale(
+        game,
+        unchanged(game, lambda: game.post("answer-correction", white, accept=True, correction=first)),
+        "correction_changed",
+    )
     assert game.post("answer-correction", white, accept=True, correction=second).status_code == 200
-    stale(game, unchanged(game, lambda: game.post("answer-correction", white, accept=True, correction=second)),
-          "correction_accepted")
+    stale(
+        game,
+        unchanged(game, lambda: game.post("answer-correction", white, accept=True, correction=second)),
+        "correction_accepted",
+    )
 
 
 def test_a_repeated_skip_does_not_skip_the_next_encryptor_too(client):
@@ -175,8 +186,12 @@ def test_repeated_team_moves_do_not_move_back(client):
     host = game.tokens["host"]
     bob = game.view(game.seats["Bob"])["viewer"]["seat"]
     assert game.post("move-player", host, seat=bob, team="black").status_code == 200
-    stale(game, unchanged(game, lambda: game.post("move-player", host, seat=bob, team="black")),
-          "player_moved", name="Bob")
+    stale(
+        game,
+        unchanged(game, lambda: game.post("move-player", host, seat=bob, team="black")),
+        "player_moved",
+        name="Bob",
+    )
     ann = game.seats["Ann"]
     assert game.post("switch-team", ann, team="white").status_code == 200
     stale(game, unchanged(game, lambda: game.post("switch-team", ann, team="white")), "you_switched")
@@ -185,8 +200,12 @@ def test_repeated_team_moves_do_not_move_back(client):
 def test_a_seat_link_names_the_seat_holder(client):
     game = ApiGame(client)
     bob = game.view(game.seats["Bob"])["viewer"]["seat"]
-    stale(game, unchanged(game, lambda: game.post("seat-link", game.tokens["host"], seat=bob, name="Bea")),
-          "seat_holder_changed", seat=bob)
+    stale(
+        game,
+        unchanged(game, lambda: game.post("seat-link", game.tokens["host"], seat=bob, name="Bea")),
+        "seat_holder_changed",
+        seat=bob,
+    )
     assert game.post("seat-link", game.tokens["host"], seat=bob, name="Bob").status_code == 200
 
 
@@ -194,12 +213,14 @@ def test_repeated_clues_swap_and_keyword_guesses_are_stale(client):
     game = ApiGame(client)
     encryptor = game.encryptor("white")
     assert game.post("swap-keyword", encryptor, number=1, match=1, round=1).status_code == 200
-    stale(game, unchanged(game, lambda: game.post("swap-keyword", encryptor, number=2, match=1, round=1)),
-          "keyword_swapped")
+    stale(
+        game,
+        unchanged(game, lambda: game.post("swap-keyword", encryptor, number=2, match=1, round=1)),
+        "keyword_swapped",
+    )
     said = game.fresh_clues()
     assert game.post("clues", encryptor, clues=said, match=1, round=1).status_code == 200
-    stale(game, unchanged(game, lambda: game.post("clues", encryptor, clues=said, match=1, round=1)),
-          "clues_announced")
+    stale(game, unchanged(game, lambda: game.post("clues", encryptor, clues=said, match=1, round=1)), "clues_announced")
 
 
 def test_if_match_names_the_version_the_client_saw(client):
@@ -219,6 +240,7 @@ def test_if_match_names_the_version_the_client_saw(client):
 
 # --- a withdrawn capability can't act after the event that withdrew it ----------------------------
 
+
 def test_a_request_already_in_flight_when_its_seat_is_claimed_is_refused(app, client):
     """The old phone's request was authorised (its token resolved) before the new phone claimed the seat,
     and reaches the append after: the token is checked again inside the append's transaction."""
@@ -229,7 +251,7 @@ def test_a_request_already_in_flight_when_its_seat_is_claimed_is_refused(app, cl
     in_flight = Actor(capability.kind, team=capability.team, seat=capability.seat)
     link = game.post("seat-link", game.tokens["host"], seat=capability.seat).get_json()["seat_link"]["token"]
     assert game.post("claim-seat", link).status_code == 200
-    assert game.post("let-in", game.encryptor("white"), seat=capability.seat).status_code == 200   # taken now
+    assert game.post("let-in", game.encryptor("white"), seat=capability.seat).status_code == 200  # taken now
     before = game.events()
     try:
         service.execute(game.id, in_flight, {"type": "guess", "code": [1, 2, 3]}, old_token)
@@ -242,18 +264,24 @@ def test_a_request_already_in_flight_when_its_seat_is_claimed_is_refused(app, cl
 
 # --- the same races with real concurrency (threads against a live server) --------------------------
 
+
 @pytest.fixture
 def live_server(tmp_path):
     """A threaded live server whose limits don't count this test's own bursts from one address."""
-    app = create_app({"SECRET_KEY": "race-" + uuid.uuid4().hex, "DATABASE_URL": database_url(tmp_path),
-                      "RATE_LIMITS": "off"})
+    app = create_app(
+        {"SECRET_KEY": "race-" + uuid.uuid4().hex, "DATABASE_URL": database_url(tmp_path), "RATE_LIMITS": "off"}
+    )
     with LiveServer(app) as server:
         yield server
 
 
 def _post(server, game_id, command, token, body):
-    return requests.post(f"{server.url}/api/games/{game_id}/{command}", json=body,
-                         headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    return requests.post(
+        f"{server.url}/api/games/{game_id}/{command}",
+        json=body,
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=30,
+    )
 
 
 @pytest.mark.system
@@ -261,8 +289,13 @@ def test_teammates_sealing_at_once_file_one_decryption_and_no_interception(live_
     app = live_server.server.app
     for attempt in range(10):
         game = round_two(app.test_client())
-        game.post("guess", game.encryptor("black"), code=wrong(game.code("white")), confirm=True,
-                  **target(game, game.encryptor("black")))
+        game.post(
+            "guess",
+            game.encryptor("black"),
+            code=wrong(game.code("white")),
+            confirm=True,
+            **target(game, game.encryptor("black")),
+        )
         guessers = [t for t in game.seats.values() if game.view(t)["you"]["task"] == "decrypt"]
         body = {"code": game.code("white"), "confirm": True, **target(game, guessers[0])}
         answers = at_once([lambda t=t: _post(live_server, game.id, "guess", t, body) for t in guessers * 2])
@@ -291,11 +324,11 @@ def test_no_command_of_the_old_phone_lands_after_its_seat_is_claimed(live_server
                 if answer.status_code == 200:
                     accepted.append(answer.json()["version"])
 
-        assert _post(live_server, game.id, "claim-seat", link, {}).status_code == 200   # waits for a teammate
+        assert _post(live_server, game.id, "claim-seat", link, {}).status_code == 200  # waits for a teammate
         spammers = [threading.Thread(target=drafts) for _ in range(3)]
         for t in spammers:
             t.start()
-        claimed = _post(live_server, game.id, "let-in", game.encryptor("white"), {"seat": seat})   # taken now
+        claimed = _post(live_server, game.id, "let-in", game.encryptor("white"), {"seat": seat})  # taken now
         stop.set()
         for t in spammers:
             t.join()
@@ -309,7 +342,7 @@ def test_a_player_who_switched_teams_announces_with_a_target(client):
     """A seat's capability keeps the team it was issued for; the target checks read the player's team now
     (the leak audit's rematch found clues refused as stale after a switch)."""
     game = ApiGame(client, start=False)
-    for name in ("Bea", "Ann"):                      # each ends up second on the other team
+    for name in ("Bea", "Ann"):  # each ends up second on the other team
         assert game.post("switch-team", game.seats[name]).status_code == 200
     assert game.post("start", game.tokens["host"]).status_code == 200
     game.round()

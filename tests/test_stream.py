@@ -19,14 +19,22 @@ from tools.driver import ApiGame, wrong, wrong2
 from .api import browser, table_path
 from .conftest import database_url
 
-WAIT = 20        # seconds a test waits for a message before it fails (never a sleep: messages end the wait)
-READER = "stream-reader"      # the threads that read the streams (and, held by their request, run them)
+WAIT = 20  # seconds a test waits for a message before it fails (never a sleep: messages end the wait)
+READER = "stream-reader"  # the threads that read the streams (and, held by their request, run them)
 
 
 def make_app(tmp_path, **config):
-    return create_app({"TESTING": True, "SECRET_KEY": "test-" + uuid.uuid4().hex, "RATE_LIMITS": "off",
-                       "DATABASE_URL": database_url(tmp_path), "STREAM_HEARTBEAT_SECONDS": 0.2,
-                       "PUSH_LOOK_SECONDS": 0.02, **config})
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test-" + uuid.uuid4().hex,
+            "RATE_LIMITS": "off",
+            "DATABASE_URL": database_url(tmp_path),
+            "STREAM_HEARTBEAT_SECONDS": 0.2,
+            "PUSH_LOOK_SECONDS": 0.02,
+            **config,
+        }
+    )
 
 
 @pytest.fixture
@@ -39,8 +47,7 @@ class Stream:
     `address`: the client's address, as the server sees it."""
 
     def __init__(self, client, path, headers=None, address="127.0.0.1"):
-        self.answer = client.get(path, headers=headers or {}, buffered=False,
-                                 environ_base={"REMOTE_ADDR": address})
+        self.answer = client.get(path, headers=headers or {}, buffered=False, environ_base={"REMOTE_ADDR": address})
         self.messages: queue.Queue = queue.Queue()
         self.closed = False
         if self.answer.status_code == 200:
@@ -49,14 +56,15 @@ class Stream:
     def _read(self):
         buffer = ""
         for chunk in self.answer.response:
-            if self.closed:             # the generator is closed from this thread (the one running it)
+            if self.closed:  # the generator is closed from this thread (the one running it)
                 self.answer.close()
                 return
             buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
             while "\n\n" in buffer:
                 block, buffer = buffer.split("\n\n", 1)
-                fields = dict(line.split(": ", 1) if ": " in line else (line.rstrip(":"), "")
-                              for line in block.split("\n"))
+                fields = dict(
+                    line.split(": ", 1) if ": " in line else (line.rstrip(":"), "") for line in block.split("\n")
+                )
                 self.messages.put(fields)
         self.messages.put({"end": ""})
 
@@ -94,7 +102,7 @@ def test_a_stream_starts_with_the_page_etag_and_says_each_change(app, client):
     stream = Stream(client, f"/api/games/{game.id}/stream", bearer)
     assert stream.answer.headers["Content-Type"].startswith("text/event-stream")
     assert stream.answer.headers["X-Accel-Buffering"] == "no"
-    assert "Content-Encoding" not in stream.answer.headers        # compressed, it would be buffered
+    assert "Content-Encoding" not in stream.answer.headers  # compressed, it would be buffered
     first = stream.next()
     assert first["data"] == first["id"] == etag_of(client, f"/api/games/{game.id}", bearer)
     game.ok(game.command(game.host, "start"))
@@ -110,19 +118,19 @@ def test_a_draft_wakes_the_drafting_team_only(app, client):
     game.announce("black")
     drafter = game.guesser("white", "white")
     white_mate, black_player = game.encryptor("white"), game.guesser("black", "black")
-    table, white, black = (Stream(client, f"/api/games/{game.id}/stream", {"Authorization": f"Bearer {t}"})
-                           for t in (game.host, white_mate, black_player))
+    table, white, black = (
+        Stream(client, f"/api/games/{game.id}/stream", {"Authorization": f"Bearer {t}"})
+        for t in (game.host, white_mate, black_player)
+    )
     for stream in (table, white, black):
-        stream.next()                                     # the ETag of now
+        stream.next()  # the ETag of now
     game.guess("white", "white", wrong(game.code("white")), confirm=False)
-    assert white.next()["data"] == etag_of(client, f"/api/games/{game.id}",
-                                           {"Authorization": f"Bearer {white_mate}"})
+    assert white.next()["data"] == etag_of(client, f"/api/games/{game.id}", {"Authorization": f"Bearer {white_mate}"})
     table.heartbeats()
     black.heartbeats()
-    game.guess("white", "white", game.code("white"), confirm=True)          # everyone sees this one
+    game.guess("white", "white", game.code("white"), confirm=True)  # everyone sees this one
     for stream, token in ((table, game.host), (white, white_mate), (black, black_player)):
-        assert stream.next()["data"] == etag_of(client, f"/api/games/{game.id}",
-                                                {"Authorization": f"Bearer {token}"})
+        assert stream.next()["data"] == etag_of(client, f"/api/games/{game.id}", {"Authorization": f"Bearer {token}"})
         stream.close()
     assert drafter
 
@@ -177,22 +185,29 @@ def test_a_stream_ends_when_its_seat_goes_to_another_phone(app, client):
     stream.next("end")
 
 
-@pytest.mark.parametrize("path", ["/play/{id}/stream", "/table/{id}/stream", "/api/games/{id}/stream",
-                                  "/watch/{spectator}x/stream"])
+@pytest.mark.parametrize(
+    "path", ["/play/{id}/stream", "/table/{id}/stream", "/api/games/{id}/stream", "/watch/{spectator}x/stream"]
+)
 def test_a_stream_is_authorised_like_its_page(app, client, path):
     game = ApiGame(client, start=False)
     stranger = browser(app)
     answer = stranger.get(path.format(id=game.id, spectator=game.tokens["spectator"]))
     assert answer.status_code in (401, 403)
-    assert b"event:" not in answer.data and answer.data      # a refusal (the page's or the API's), no stream
+    assert b"event:" not in answer.data and answer.data  # a refusal (the page's or the API's), no stream
 
 
 def test_a_change_made_by_another_process_wakes_the_stream(app, client, tmp_path):
     """Two workers share only the database: the other's command reaches this one's stream (SQLite: the
     watcher; PostgreSQL: LISTEN/NOTIFY)."""
     game = ApiGame(client, start=False)
-    other = create_app({"TESTING": True, "SECRET_KEY": app.config["SECRET_KEY"], "RATE_LIMITS": "off",
-                        "DATABASE_URL": app.config["DATABASE_URL"]})
+    other = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": app.config["SECRET_KEY"],
+            "RATE_LIMITS": "off",
+            "DATABASE_URL": app.config["DATABASE_URL"],
+        }
+    )
     bearer = {"Authorization": f"Bearer {game.host}"}
     stream = Stream(client, f"/api/games/{game.id}/stream", bearer)
     first = stream.next()
@@ -252,7 +267,7 @@ def test_one_token_past_its_share_of_streams_is_refused_from_any_address(tmp_pat
     for address in ("192.0.2.1", "192.0.2.2"):
         Stream(client, path, bearer(game.host), address=address).next()
     refused(Stream(client, path, bearer(game.host), address="192.0.2.3"), 429, "too_many_streams")
-    phone = browser(app, game.id, game.seats["Ann"])         # a page's stream is counted alike
+    phone = browser(app, game.id, game.seats["Ann"])  # a page's stream is counted alike
     Stream(phone, f"/play/{game.id}/stream").next()
     Stream(phone, f"/play/{game.id}/stream").next()
     answer = Stream(phone, f"/play/{game.id}/stream").answer
@@ -268,8 +283,7 @@ def test_behind_a_trusted_proxy_each_client_has_its_own_share_of_streams(tmp_pat
     Stream(client, path, forwarded("198.51.100.1", game.host)).next()
     Stream(client, path, forwarded("198.51.100.2", game.seats["Ann"])).next()
     # What the client itself wrote further left is no other client.
-    refused(Stream(client, path, forwarded("203.0.113.9, 198.51.100.1", game.seats["Abe"])), 429,
-            "too_many_streams")
+    refused(Stream(client, path, forwarded("203.0.113.9, 198.51.100.1", game.seats["Abe"])), 429, "too_many_streams")
 
 
 def test_a_stream_past_the_workers_capacity_is_refused_with_503_and_retry_after(tmp_path):
@@ -299,7 +313,7 @@ def test_a_held_streams_heartbeats_keep_their_schedule_while_the_other_team_draf
     black.next()
     code, beats, drafts = game.code("white"), 0, 0
     deadline = time.monotonic() + WAIT
-    while beats < 3:                    # White drafts without a pause, all along
+    while beats < 3:  # White drafts without a pause, all along
         assert time.monotonic() < deadline, f"{beats} heartbeat(s) in {drafts} drafts of the other team"
         game.guess("white", "white", (wrong, wrong2)[drafts % 2](code), confirm=False)
         drafts += 1
@@ -314,8 +328,10 @@ def test_a_change_costs_one_look_at_the_game_for_all_of_its_streams(app, client)
     """Woken, no stream looks its token or its game up by itself: the game's new events say whether its token
     was withdrawn, and one look serves every stream of the game (there were two queries a stream)."""
     game = ApiGame(client)
-    streams = [Stream(client, f"/api/games/{game.id}/stream", bearer(token))
-               for token in (game.host, game.tokens["spectator"], *game.seats.values())]
+    streams = [
+        Stream(client, f"/api/games/{game.id}/stream", bearer(token))
+        for token in (game.host, game.tokens["spectator"], *game.seats.values())
+    ]
     for stream in streams:
         stream.next()
     queries = []
@@ -327,7 +343,7 @@ def test_a_change_costs_one_look_at_the_game_for_all_of_its_streams(app, client)
     engine = app.extensions["games"].store.engine
     event.listen(engine, "before_cursor_execute", count)
     try:
-        game.announce("white")      # everyone sees it: every stream says so
+        game.announce("white")  # everyone sees it: every stream says so
         for stream in streams:
             stream.next()
     finally:

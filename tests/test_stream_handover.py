@@ -17,9 +17,9 @@ from companion.messages import REFUSALS
 from .conftest import database_url
 from .server import Server
 
-pytestmark = pytest.mark.system   # gunicorn's gevent worker, as in production
+pytestmark = pytest.mark.system  # gunicorn's gevent worker, as in production
 
-WAIT = 20        # seconds a read waits before the test fails (a message ends the wait)
+WAIT = 20  # seconds a read waits before the test fails (a message ends the wait)
 
 
 @pytest.fixture
@@ -36,8 +36,10 @@ class Wire:
 
     def __init__(self, server: Server, path: str, token: str):
         self.connection = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT)
-        self.connection.sendall(f"GET {path} HTTP/1.1\r\nHost: table\r\nAuthorization: Bearer {token}\r\n"
-                                "Accept: text/event-stream\r\n\r\n".encode())
+        self.connection.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: table\r\nAuthorization: Bearer {token}\r\n"
+            "Accept: text/event-stream\r\n\r\n".encode()
+        )
         self.buffer = b""
         head = self._until(b"\r\n\r\n")
         self.status_line, *lines = head.decode("latin-1").split("\r\n")
@@ -108,7 +110,7 @@ def test_a_handed_over_stream_says_each_change_and_beats(server):
     status, _ = server.request("POST", f"{view}/join", {"name": "Ann"}, token=game["tokens"]["white"])
     assert status == 200
     assert wire.next()["data"] == etag(server, view, host)
-    assert "" in wire.message() and "" in wire.message()        # idle again: heartbeats, nothing else
+    assert "" in wire.message() and "" in wire.message()  # idle again: heartbeats, nothing else
 
 
 def test_a_handed_over_stream_ends_when_its_token_is_withdrawn(server):
@@ -118,8 +120,9 @@ def test_a_handed_over_stream_ends_when_its_token_is_withdrawn(server):
     assert status == 200, seat
     wire = Wire(server, f"{view}/stream", seat["token"])
     wire.next()
-    status, answer = server.request("POST", f"{view}/remove-player", {"seat": seat["seat"]},
-                                    token=game["tokens"]["host"])
+    status, answer = server.request(
+        "POST", f"{view}/remove-player", {"seat": seat["seat"]}, token=game["tokens"]["host"]
+    )
     assert status == 200, answer
     wire.next("gone")
     assert wire.ended()
@@ -131,9 +134,9 @@ def test_a_stopping_worker_ends_its_handed_over_streams_at_once(server):
     for wire in wires:
         wire.next()
     started = time.monotonic()
-    server.stop()                               # SIGTERM: the worker stops gracefully
+    server.stop()  # SIGTERM: the worker stops gracefully
     assert all(wire.ended() for wire in wires)
-    assert time.monotonic() - started < 10      # not the graceful timeout (30 s): streams hold no request
+    assert time.monotonic() - started < 10  # not the graceful timeout (30 s): streams hold no request
 
 
 @pytest.mark.slow
@@ -142,12 +145,15 @@ def test_with_1024_open_files_the_streams_past_capacity_are_refused_and_nothing_
     them. Past its capacity a stream is refused with 503 `streams_full`, and the worker goes on serving: it
     used to hand streams over until `dup()` failed (EMFILE), cutting them after their head, a traceback each."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))     # this test's own sockets
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))  # this test's own sockets
     log = tmp_path / "gunicorn.log"
     server = Server(database_url(tmp_path), workers=1, worker_class="gevent")
     server.open_files = 1024
-    server.env.update(STREAMS_PER_TOKEN="100000", STREAMS_PER_ADDRESS="100000",    # the capacity alone
-                      GUNICORN_CMD_ARGS=f"--error-logfile {log}")
+    server.env.update(
+        STREAMS_PER_TOKEN="100000",
+        STREAMS_PER_ADDRESS="100000",  # the capacity alone
+        GUNICORN_CMD_ARGS=f"--error-logfile {log}",
+    )
     server.start()
     try:
         game = new_game(server)
@@ -169,7 +175,7 @@ def test_with_1024_open_files_the_streams_past_capacity_are_refused_and_nothing_
         assert status == 200
         latest = etag(server, view, host)
         for wire in held:
-            if wire.next()["data"] != latest:        # its first look may have come after the change
+            if wire.next()["data"] != latest:  # its first look may have come after the change
                 assert wire.next()["data"] == latest
         for wire in held:
             wire.connection.close()

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 from tests.api import browser, csrf_of, table_path
 from tools.driver import ApiGame
 
-TOKEN = re.compile(r"[A-Za-z0-9_-]{20,}")       # anything as long as a capability token (32 characters)
+TOKEN = re.compile(r"[A-Za-z0-9_-]{20,}")  # anything as long as a capability token (32 characters)
 
 
 def created_at_home(app):
@@ -61,7 +61,7 @@ def move_link_of(page) -> str:
 
 def test_the_move_link_works_once_and_then_the_qr_code_is_gone(app):
     home, address = created_at_home(app)
-    assert move_link_of(home.get(address)) is None                  # shown only on request
+    assert move_link_of(home.get(address)) is None  # shown only on request
     assert home.post(f"{address}/move", data={"csrf_token": home.csrf}).status_code == 303
     page = home.get(address)
     link = move_link_of(page)
@@ -70,7 +70,7 @@ def test_the_move_link_works_once_and_then_the_qr_code_is_gone(app):
 
     other = browser(app)
     assert other.get(address).status_code == 403
-    assert other.get(link).status_code == 200                      # opening it uses nothing up
+    assert other.get(link).status_code == 200  # opening it uses nothing up
     moved = other.post(link, data={"csrf_token": csrf_of(other.get(link))})
     assert moved.status_code == 303 and moved.headers["Location"] == address
     # Used: a move, not a copy (issue 20): the first screen's poll is refused, saying so; the new one drives.
@@ -106,8 +106,12 @@ def test_a_move_token_is_no_key_to_the_api(app):
     game_id = address.rsplit("/", 1)[1]
     client = app.test_client()
     assert client.get(f"/api/games/{game_id}", headers={"Authorization": f"Bearer {token}"}).status_code == 403
-    assert client.post(f"/api/games/{game_id}/lock-joining", json={"locked": True},
-                       headers={"Authorization": f"Bearer {token}"}).status_code == 403
+    assert (
+        client.post(
+            f"/api/games/{game_id}/lock-joining", json={"locked": True}, headers={"Authorization": f"Bearer {token}"}
+        ).status_code
+        == 403
+    )
 
 
 def test_everything_the_table_screen_shows_lets_a_player_act_as_no_one_else(client):
@@ -116,8 +120,8 @@ def test_everything_the_table_screen_shows_lets_a_player_act_as_no_one_else(clie
     seat's, and none is taken by the API as either."""
     game = ApiGame(client, start=False)
     table = browser(client.application)
-    opened = table.get(urlsplit(game.urls["table"]).path, follow_redirects=True)   # the API's link, opened
-    address = opened.request.path                                     # what the address bar then shows
+    opened = table.get(urlsplit(game.urls["table"]).path, follow_redirects=True)  # the API's link, opened
+    address = opened.request.path  # what the address bar then shows
     seen = {address}
 
     def look():
@@ -132,18 +136,18 @@ def test_everything_the_table_screen_shows_lets_a_player_act_as_no_one_else(clie
     look()
     game.round()
     look()
-    game.ok(game.command(game.host, "seat-link", seat=2, name="Abe"))    # a phone died: shown on request
+    game.ok(game.command(game.host, "seat-link", seat=2, name="Abe"))  # a phone died: shown on request
     look()
     if address == f"/table/{game.id}":
-        table.post(f"{address}/move", data={"csrf_token": table.csrf})   # the move link, shown on request
+        table.post(f"{address}/move", data={"csrf_token": table.csrf})  # the move link, shown on request
     look()
     game.ok(game.command(game.host, "cancel-seat-link", seat=2))
     while game.view(game.host)["phase"] != "over":
-        game.round(white=(True, True))               # Black intercepts White until it wins
+        game.round(white=(True, True))  # Black intercepts White until it wins
     look()
     shown = {word for text in seen for word in TOKEN.findall(text)}
     secret = {game.host, *game.seat_tokens.values()}
     assert not shown & secret
-    for word in shown:           # none is taken as the host's key or a seat's (a join link joins; a seat
-        found = client.application.extensions["games"].resolve(word)   # link waits for its player)
+    for word in shown:  # none is taken as the host's key or a seat's (a join link joins; a seat
+        found = client.application.extensions["games"].resolve(word)  # link waits for its player)
         assert found is None or found[0].kind in ("join", "spectator", "handoff", "table_move"), found

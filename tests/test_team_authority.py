@@ -23,8 +23,24 @@ NOW = 1_000_000.0
 SEAT_LINK = re.compile(r'href="https?://[^/"]+(/seat/[\w-]+)"')
 MOVE_LINK = re.compile(r'href="https?://[^/"]+(/move/[\w-]+)"')
 # Keywords no page holds otherwise (a dealt PAGE or LINK would be "found" in the pages' own words).
-NO_PAGE_WORDS = {"words": "\n".join(("zorblax", "quimby", "fenwick", "gastrol", "moxley", "trundel", "vellum", "poskit",
-                                       "durnham", "skellig", "wombat", "yarrowby"))}
+NO_PAGE_WORDS = {
+    "words": "\n".join(
+        (
+            "zorblax",
+            "quimby",
+            "fenwick",
+            "gastrol",
+            "moxley",
+            "trundel",
+            "vellum",
+            "poskit",
+            "durnham",
+            "skellig",
+            "wombat",
+            "yarrowby",
+        )
+    )
+}
 
 
 @pytest.fixture
@@ -73,6 +89,7 @@ def seat_link_of(page) -> str:
 
 # --- links for every teammate, then a claim -----------------------------------------------------------
 
+
 def test_links_for_every_teammate_then_a_claim_waits_and_reads_nothing_through_the_pages(app, client, clock):
     """Bob (Black) taps the seat-link buttons of Ann and Abe (White) on the table screen and takes Ann's link
     with a second phone: it waits for a phone of White, and nothing it gets holds White's secrets."""
@@ -84,7 +101,7 @@ def test_links_for_every_teammate_then_a_claim_waits_and_reads_nothing_through_t
         seat = game.seat_of(name)
         tapped = table.post(f"{address}/seat-link", data={"seat": seat, "name": name, "csrf_token": table.csrf})
         assert tapped.status_code == 303
-    link = seat_link_of(table.get(address))          # the first one shown: Ann's
+    link = seat_link_of(table.get(address))  # the first one shown: Ann's
 
     second = browser(app)
     bodies = [text_of(second.get(link))]
@@ -105,19 +122,25 @@ def test_links_for_every_teammate_then_a_claim_waits_and_reads_nothing_through_t
 def test_links_for_every_teammate_then_a_claim_waits_and_reads_nothing_through_the_api(client, clock):
     game = ApiGame(client, settings=NO_PAGE_WORDS)
     secrets = whites_secrets(game)
-    links = [game.ok(game.post("seat-link", game.host, seat=game.seat_of(name))).get_json()["seat_link"]["token"]
-             for name in ("Ann", "Abe")]
+    links = [
+        game.ok(game.post("seat-link", game.host, seat=game.seat_of(name))).get_json()["seat_link"]["token"]
+        for name in ("Ann", "Abe")
+    ]
     claimed = game.ok(game.post("claim-seat", links[0]))
     assert claimed.get_json()["events"] == ["seat_claim_waiting"]
     token = claimed.get_json()["token"]
-    answers = [claimed, client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {token}"}),
-               game.post("guess", token, code=[1, 2, 3], confirm=False)]
+    answers = [
+        claimed,
+        client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {token}"}),
+        game.post("guess", token, code=[1, 2, 3], confirm=False),
+    ]
     assert [a.status_code for a in answers] == [200, 403, 403]
     assert answers[1].get_json()["code"] == "seat_waiting"
     assert_nothing_of(secrets, [a.get_data(as_text=True) for a in answers])
 
 
 # --- the remote variant: the table screen moved to Bob's phone first -------------------------------------
+
 
 def test_the_moved_table_screen_can_seat_no_phone_either_and_the_old_one_says_where_it_went(app, client, clock):
     """Bob moves the table screen onto his own phone (one tap, one scan), then taps both links and claims from
@@ -149,7 +172,8 @@ def test_the_moved_table_screen_can_seat_no_phone_either_and_the_old_one_says_wh
     log = game.view(game.seats["Bea"])["notices"]
     assert {"kind": "table_moved", "round": 1, "at": NOW + 5} in log
     assert f"The table screen moved to another device at {at(app, NOW + 5)}." in text_of(
-        browser(app, game.id, game.seats["Bea"]).get(f"/play/{game.id}"))
+        browser(app, game.id, game.seats["Bea"]).get(f"/play/{game.id}")
+    )
 
 
 def test_through_the_api_the_moved_table_screens_new_key_seats_no_phone_either(app, client, clock):
@@ -170,6 +194,7 @@ def test_through_the_api_the_moved_table_screens_new_key_seats_no_phone_either(a
 
 
 # --- the team's phones see each link, and can turn it away ------------------------------------------------
+
 
 def test_the_teams_phones_show_each_link_with_its_time_and_cancel_it_through_the_pages(app, client, clock):
     game = ApiGame(client, settings=NO_PAGE_WORDS)
@@ -204,7 +229,8 @@ def test_the_teams_phones_show_each_link_with_its_time_and_cancel_it_through_the
     assert game.post("reject-seat-link", game.seats["Bea"], seat=1).get_json()["code"] == "not_your_team"
     assert game.events() == before
     assert game.ok(game.post("reject-seat-link", game.seats["Abe"], seat=1)).get_json()["events"] == [
-        "seat_link_cancelled"]
+        "seat_link_cancelled"
+    ]
     assert game.post("claim-seat", link).get_json()["code"] == "no_capability"
     # A new phone already waiting with a link is sent away the same way, by the seat's own old phone too.
     link = game.ok(game.post("seat-link", game.host, seat=1)).get_json()["seat_link"]["token"]
@@ -217,6 +243,7 @@ def test_the_teams_phones_show_each_link_with_its_time_and_cancel_it_through_the
 
 
 # --- no phone of the team in use: the claim goes through, loudly ------------------------------------------
+
 
 def quiet_white(game, clock):
     """White's phones go quiet for longer than PHONE_IN_USE_SECONDS; Black's stay in use."""
@@ -262,24 +289,30 @@ def test_with_no_phone_of_the_team_in_use_a_claim_goes_through_loudly_through_th
     shown = [{"seat": 1, "team": "white", "at": clock[0]}]
     for token in (game.host, game.tokens["spectator"], game.seats["Bea"], claimed["token"]):
         assert game.view(token)["unattended"] == shown
-    assert game.view(game.host)["notices"][-1] == {"kind": "seat_claimed", "round": 1, "seat": 1,
-                                                  "unattended": True, "at": clock[0]}
+    assert game.view(game.host)["notices"][-1] == {
+        "kind": "seat_claimed",
+        "round": 1,
+        "seat": 1,
+        "unattended": True,
+        "at": clock[0],
+    }
     assert game.post("acknowledge-claim", claimed["token"], seat=1).get_json()["code"] == "teammates_acknowledge"
     assert game.post("acknowledge-claim", game.seats["Bea"], seat=1).get_json()["code"] == "not_your_team"
-    assert game.view(game.seats["Abe"])["unattended"] == shown          # Abe's phone comes back: still there
+    assert game.view(game.seats["Abe"])["unattended"] == shown  # Abe's phone comes back: still there
     game.ok(game.post("acknowledge-claim", game.seats["Abe"], seat=1))
     assert game.view(game.host)["unattended"] == []
 
 
 # --- "in use", and what it costs ------------------------------------------------------------------------
 
+
 def test_a_phone_is_in_use_while_it_polls_and_its_last_poll_is_written_at_most_once_a_minute(app, client, clock):
     service = app.extensions["games"]
     game = ApiGame(client, settings=NO_PAGE_WORDS)
     abe = browser(app, game.id, game.seats["Abe"])
-    seen = lambda: service.store.capability(game.seats["Abe"])[0].seen_at      # noqa: E731
-    assert seen() == NOW                                          # seated: in use
-    for step in range(1, 60):                                     # a poll a second for a minute: no write
+    seen = lambda: service.store.capability(game.seats["Abe"])[0].seen_at  # noqa: E731
+    assert seen() == NOW  # seated: in use
+    for step in range(1, 60):  # a poll a second for a minute: no write
         clock[0] = NOW + step
         assert abe.get(f"/play/{game.id}").status_code == 200
         assert seen() == NOW
@@ -305,9 +338,10 @@ def test_a_phones_page_still_shows_when_the_database_takes_no_writes(app, client
             connection.autocommit = True
             connection.execute("SET default_transaction_read_only = on")
             connection.autocommit = False
+
     event.listen(engine, "connect", _read_only)
     engine.dispose()
-    clock[0] += 61                                  # the phone's last poll is old enough to be written again
+    clock[0] += 61  # the phone's last poll is old enough to be written again
     assert abe.get(f"/play/{game.id}").status_code == 200
     assert app.extensions["games"].store.capability(game.seats["Abe"])[0].seen_at == NOW
     event.remove(engine, "connect", _read_only)

@@ -28,15 +28,24 @@ from .test_stream import Stream, etag_of
 
 
 def make_app(tmp_path, **config):
-    return create_app({"TESTING": True, "SECRET_KEY": "t-" + uuid.uuid4().hex, "RATE_LIMITS": "off",
-                       "DATABASE_URL": database_url(tmp_path), "STREAM_HEARTBEAT_SECONDS": 0.2,
-                       "PUSH_LOOK_SECONDS": 0.02, **config})
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "t-" + uuid.uuid4().hex,
+            "RATE_LIMITS": "off",
+            "DATABASE_URL": database_url(tmp_path),
+            "STREAM_HEARTBEAT_SECONDS": 0.2,
+            "PUSH_LOOK_SECONDS": 0.02,
+            **config,
+        }
+    )
 
 
 def stored_rows(app, game_id) -> int:
     with app.extensions["games"].store.engine.connect() as conn:
-        return conn.execute(select(func.count()).select_from(events_table)
-                            .where(events_table.c.game_id == game_id)).scalar_one()
+        return conn.execute(
+            select(func.count()).select_from(events_table).where(events_table.c.game_id == game_id)
+        ).scalar_one()
 
 
 def bearer(token) -> dict:
@@ -47,14 +56,14 @@ def version_of(etag: str) -> int:
     return int(re.search(r"v(\d+)-", etag).group(1))
 
 
-@pytest.mark.slow                    # 5200 commands: the full run, not --fast
+@pytest.mark.slow  # 5200 commands: the full run, not --fast
 def test_one_player_drafting_5200_times_neither_ends_nor_grows_the_game(tmp_path):
     """The finding: 5,000 drafts filled a game's log, and then White's seal and the host's take-back were
     refused (`game_too_long`). Drafts now replace one another: the seal and the take-back go through, and
     the stored log holds one draft."""
     app = make_app(tmp_path)
     game = ApiGame(app.test_client())
-    game.round()                                   # round 2: White's seal waits for Black's interception
+    game.round()  # round 2: White's seal waits for Black's interception
     game.announce("white")
     game.announce("black")
     service = app.extensions["games"]
@@ -64,25 +73,32 @@ def test_one_player_drafting_5200_times_neither_ends_nor_grows_the_game(tmp_path
     seen = targets("guess", game.view(drafter))
     code = game.code("white")
     for n in range(5200):
-        service.execute(game.id, actor, {"type": "guess", "code": wrong(code) if n % 2 else wrong2(code),
-                                         "confirm": False, **seen}, drafter)
-    public = game.view(game.host)["version"]                           # the events everyone saw
-    assert stored_rows(app, game.id) == public + 1                     # and the latest draft only
+        service.execute(
+            game.id,
+            actor,
+            {"type": "guess", "code": wrong(code) if n % 2 else wrong2(code), "confirm": False, **seen},
+            drafter,
+        )
+    public = game.view(game.host)["version"]  # the events everyone saw
+    assert stored_rows(app, game.id) == public + 1  # and the latest draft only
     assert game.view(drafter)["version"] == public + 5200
     sealed = game.guess("white", "white", code)
     assert sealed.status_code == 200, sealed.get_json()
-    game.ok(game.command(game.host, "take-back"))                      # the seal: a draft again
-    assert game.view(drafter)["rounds"][-1]["transmissions"]["white"]["decryption"] == \
-        {"code": code, "sealed": False, "started": True}
-    game.guess("white", "white", wrong(code), confirm=False)           # replaces the draft before the seal
+    game.ok(game.command(game.host, "take-back"))  # the seal: a draft again
+    assert game.view(drafter)["rounds"][-1]["transmissions"]["white"]["decryption"] == {
+        "code": code,
+        "sealed": False,
+        "started": True,
+    }
+    game.guess("white", "white", wrong(code), confirm=False)  # replaces the draft before the seal
     assert game.view(game.host)["version"] == public + 2
     assert game.view(drafter)["version"] == public + 5200 + 3
     assert stored_rows(app, game.id) == public + 2 + 1
     game.guess("white", "white", code)
     assert game.view(drafter)["rounds"][-1]["transmissions"]["white"]["decryption"]["sealed"]
-    folded = service.load(game.id)[1]              # command by command, in this process's cache
+    folded = service.load(game.id)[1]  # command by command, in this process's cache
     service.cache.forget([game.id])
-    assert service.load(game.id)[1] == folded      # the same from the stored log, without the replaced drafts
+    assert service.load(game.id)[1] == folded  # the same from the stored log, without the replaced drafts
 
 
 def test_a_draft_equal_to_the_teams_draft_writes_nothing(tmp_path):
@@ -99,9 +115,9 @@ def test_a_draft_equal_to_the_teams_draft_writes_nothing(tmp_path):
     assert again.get_json() == {"version": first["version"], "events": []}
     assert stored_rows(app, game.id) == rows
     assert etag_of(client, f"/api/games/{game.id}", bearer(game.host)) == etag
-    other = game.guess("white", "white", wrong2(code), confirm=False).get_json()   # another code: a draft
+    other = game.guess("white", "white", wrong2(code), confirm=False).get_json()  # another code: a draft
     assert other == {"version": first["version"] + 1, "events": ["guess_saved"]}
-    assert stored_rows(app, game.id) == rows                           # which replaced the first one
+    assert stored_rows(app, game.id) == rows  # which replaced the first one
 
 
 def test_the_event_limit_counts_what_everyone_sees_so_drafts_go_on_at_the_limit(tmp_path):
@@ -110,11 +126,12 @@ def test_the_event_limit_counts_what_everyone_sees_so_drafts_go_on_at_the_limit(
     game.announce("white")
     game.announce("black")
     code = game.code("white")
-    app.extensions["games"].max_events = game.view(game.host)["version"]     # the public events so far
+    app.extensions["games"].max_events = game.view(game.host)["version"]  # the public events so far
     for guess in (wrong(code), wrong2(code), wrong(code)):
-        game.guess("white", "white", guess, confirm=False)               # drafts: nobody else sees them
-    refused = game.post("guess", game.guesser("white", "white"), code=code, confirm=True,
-                        **targets("guess", game.view(game.host)))
+        game.guess("white", "white", guess, confirm=False)  # drafts: nobody else sees them
+    refused = game.post(
+        "guess", game.guesser("white", "white"), code=code, confirm=True, **targets("guess", game.view(game.host))
+    )
     assert refused.status_code == 409 and refused.get_json()["code"] == "game_too_long"
 
 
@@ -125,7 +142,7 @@ def test_a_teams_numbers_do_not_move_with_the_other_teams_drafts(tmp_path):
     app = make_app(tmp_path)
     client = app.test_client()
     game = ApiGame(client)
-    game.round()                                                       # round 2: Black may intercept
+    game.round()  # round 2: Black may intercept
     game.announce("white")
     game.announce("black")
     code = game.code("white")
@@ -139,13 +156,13 @@ def test_a_teams_numbers_do_not_move_with_the_other_teams_drafts(tmp_path):
     streams = {who: Stream(client, f"{view_path}/stream", bearer(who)) for who in (black, spectator)}
     for who, stream in streams.items():
         assert stream.next()["id"] == before[who]
-    for guess in (wrong2(code), code, wrong(code)):                    # White drafts three times
+    for guess in (wrong2(code), code, wrong(code)):  # White drafts three times
         game.guess("white", "white", guess, confirm=False)
     for who, etag in before.items():
         unmoved = client.get(view_path, headers={**bearer(who), "If-None-Match": etag})
         assert unmoved.status_code == 304, who
     for stream in streams.values():
-        stream.heartbeats()                                            # nothing to say
+        stream.heartbeats()  # nothing to say
     assert game.view(black)["version"] == first
     # Black's next draft answers +1, not +4; If-Match is compared with the same count.
     answer = game.post("guess", black, code=wrong2(code), confirm=False, **targets("guess", game.view(black)))
@@ -153,10 +170,10 @@ def test_a_teams_numbers_do_not_move_with_the_other_teams_drafts(tmp_path):
     assert streams[black].next()["id"] == etag_of(client, view_path, bearer(black))
     body = {"code": wrong(code), "confirm": False, **targets("guess", game.view(black))}
     stale = client.post(f"{view_path}/guess", headers={**bearer(black), "If-Match": str(first)}, json=body)
-    assert stale.status_code == 409                                    # its own draft did move its version
+    assert stale.status_code == 409  # its own draft did move its version
     fresh = client.post(f"{view_path}/guess", headers={**bearer(black), "If-Match": str(first + 1)}, json=body)
     assert fresh.status_code == 200 and fresh.get_json()["version"] == first + 2
-    game.guess("white", "white", code)                                 # White seals: everyone sees it
+    game.guess("white", "white", code)  # White seals: everyone sees it
     assert game.view(spectator)["version"] == public + 1
     assert streams[spectator].next()["id"] == etag_of(client, view_path, bearer(spectator))
     assert version_of(etag_of(client, view_path, bearer(spectator))) == public + 1
@@ -178,17 +195,30 @@ def test_a_game_stored_before_draft_slots_loads_and_plays_on(tmp_path):
     store = service.store
     drafter = game.guesser("white", "white")
     public = stored_rows(app, game.id)
-    old_drafts = [{"type": "guess_saved", "transmission": "white", "by": "white", "code": c, "sealed": False,
-                   "seat": game.view(drafter)["viewer"]["seat"]} for c in (wrong(code), wrong2(code), wrong(code))]
-    with store.engine.begin() as conn:            # the log and the schema as they were at schema version 3
+    old_drafts = [
+        {
+            "type": "guess_saved",
+            "transmission": "white",
+            "by": "white",
+            "code": c,
+            "sealed": False,
+            "seat": game.view(drafter)["viewer"]["seat"],
+        }
+        for c in (wrong(code), wrong2(code), wrong(code))
+    ]
+    with store.engine.begin() as conn:  # the log and the schema as they were at schema version 3
         conn.execute(text("DROP INDEX ix_events_slot"))
         conn.execute(text("ALTER TABLE events DROP COLUMN slot"))
         conn.execute(schema_version.delete().where(schema_version.c.version >= 4))
         last = conn.execute(text("SELECT max(seq) FROM events WHERE game_id = :g"), {"g": game.id}).scalar_one()
         for n, draft in enumerate(old_drafts, start=1):
-            conn.execute(text("INSERT INTO events (game_id, seq, type, data, created_at) "
-                              "VALUES (:g, :s, 'guess_saved', :d, CURRENT_TIMESTAMP)"),
-                         {"g": game.id, "s": last + n, "d": json.dumps(draft)})
+            conn.execute(
+                text(
+                    "INSERT INTO events (game_id, seq, type, data, created_at) "
+                    "VALUES (:g, :s, 'guess_saved', :d, CURRENT_TIMESTAMP)"
+                ),
+                {"g": game.id, "s": last + n, "d": json.dumps(draft)},
+            )
     assert store.schema_version() == 3
     store.migrate()
     assert store.schema_version() == LATEST_SCHEMA
@@ -199,43 +229,44 @@ def test_a_game_stored_before_draft_slots_loads_and_plays_on(tmp_path):
     for guess in (wrong2(code), wrong(code), wrong2(code)):
         game.guess("white", "white", guess, confirm=False)
     assert game.view(drafter)["version"] == public + 6
-    assert stored_rows(app, game.id) == public + 3 + 1              # the old drafts, and one new one
-    sealed = game.guess("white", "white", code)                        # the seal and the reveal
+    assert stored_rows(app, game.id) == public + 3 + 1  # the old drafts, and one new one
+    sealed = game.guess("white", "white", code)  # the seal and the reveal
     assert sealed.status_code == 200 and game.view(game.host)["version"] == public + 2
 
 
 # --- a team's notes (rules/notes.py): private steps like its drafts ------------------------------------
 
-@pytest.mark.slow                    # 5000 commands: the full run, not --fast
+
+@pytest.mark.slow  # 5000 commands: the full run, not --fast
 def test_one_player_writing_5000_notes_neither_ends_nor_grows_the_game(tmp_path):
     """Every note a team keeps is one slot: however often its players rewrite them, the stored log holds one
     event per note written, the other viewers' versions stay where they were, and the game plays on to the
     next round even with the event limit at the public events."""
     app = make_app(tmp_path)
     game = ApiGame(app.test_client())
-    game.round()                                   # round 2: a line per round so far, and four keywords
+    game.round()  # round 2: a line per round so far, and four keywords
     service = app.extensions["games"]
     writer = game.guesser("white", "white")
     seat = next(s for s, t in game.seat_tokens.items() if t == writer)
     actor = Actor("seat", "white", seat)
     public = game.view(game.host)["version"]
     other = game.view(game.guesser("black", "black"))["version"]
-    service.max_events = public                    # no room for one more event everyone sees... yet
+    service.max_events = public  # no room for one more event everyone sees... yet
     notes = [{"keyword": n} for n in (1, 2, 3, 4)] + [{"line": n} for n in (1, 2)]
     for n in range(5000):
         which = notes[n % len(notes)]
         service.execute(game.id, actor, {"type": "write_note", **which, "text": f"guess {n}", "match": 1}, writer)
-    assert stored_rows(app, game.id) == public + len(notes)            # one event per note
+    assert stored_rows(app, game.id) == public + len(notes)  # one event per note
     assert game.view(game.host)["version"] == public
     assert game.view(game.guesser("black", "black"))["version"] == other
     assert game.view(writer)["version"] == game.view(game.encryptor("white"))["version"]
     assert game.view(writer)["you"]["notes"]["keywords"] == ["guess 4998", "guess 4999", "guess 4994", "guess 4995"]
     service.max_events = 5000
-    game.round()                                   # the game plays on
+    game.round()  # the game plays on
     assert game.view(game.host)["round"] == 3
     folded = service.load(game.id)[1]
     service.cache.forget([game.id])
-    assert service.load(game.id)[1] == folded      # the same from the stored log, without the replaced notes
+    assert service.load(game.id)[1] == folded  # the same from the stored log, without the replaced notes
 
 
 def test_a_note_as_it_stands_writes_nothing_and_moves_nobody_elses_numbers(tmp_path):
@@ -255,10 +286,10 @@ def test_a_note_as_it_stands_writes_nothing_and_moves_nobody_elses_numbers(tmp_p
     assert again.status_code == 200 and again.get_json() == {"version": first["version"], "events": []}
     assert stored_rows(app, game.id) == rows
     game.post("note", writer, keyword=3, text="castles", match=1)
-    assert stored_rows(app, game.id) == rows                           # it replaced the first one
+    assert stored_rows(app, game.id) == rows  # it replaced the first one
     for who, etag in before.items():
         unmoved = client.get(view_path, headers={**bearer(who), "If-None-Match": etag})
         assert unmoved.status_code == 304, who
-    spectator.heartbeats()                                             # nothing to say
+    spectator.heartbeats()  # nothing to say
     spectator.close()
     assert game.view(game.encryptor("white"))["you"]["notes"]["keywords"][2] == "castles"

@@ -16,30 +16,63 @@ from tools.driver import Table, wrong, wrong2
 
 from .oracle import Oracle, sees, walk
 
-CODE_FIELDS = ("code",)   # the only keys under which a three-digit list may appear
+CODE_FIELDS = ("code",)  # the only keys under which a three-digit list may appear
 
 
 def scenarios():
     """(name, table) pairs covering every phase and every stage of a round."""
     yield "lobby", Table(start=False)
-    t = Table(); yield "round1-writing", t
-    t = Table(); t.announce("white", ["orbit", "pine", "fortress"]); yield "round1-white-announced", t
-    t = Table(); t.announce("white"); t.announce("black")
-    t.guess("white", "white", wrong(t.code("white")), confirm=False); yield "round1-white-draft", t
-    t = Table(); t.round(); t.announce("white"); t.announce("black")
+    t = Table()
+    yield "round1-writing", t
+    t = Table()
+    t.announce("white", ["orbit", "pine", "fortress"])
+    yield "round1-white-announced", t
+    t = Table()
+    t.announce("white")
+    t.announce("black")
+    t.guess("white", "white", wrong(t.code("white")), confirm=False)
+    yield "round1-white-draft", t
+    t = Table()
+    t.round()
+    t.announce("white")
+    t.announce("black")
     t.guess("black", "white", wrong(t.code("white")), confirm=True)
-    t.guess("white", "white", wrong2(t.code("white")), confirm=False); yield "round2-white-guesses", t
-    t = Table(); t.round(); t.announce("white"); t.announce("black"); t.transmission("white")
-    t.guess("white", "black", wrong(t.code("black")), confirm=True); yield "round2-black-interception-sealed", t
-    t = Table(); t.quiet_rounds(8); yield "tiebreak-guessing", t
-    t = Table(); t.quiet_rounds(8)
+    t.guess("white", "white", wrong2(t.code("white")), confirm=False)
+    yield "round2-white-guesses", t
+    t = Table()
+    t.round()
+    t.announce("white")
+    t.announce("black")
+    t.transmission("white")
+    t.guess("white", "black", wrong(t.code("black")), confirm=True)
+    yield "round2-black-interception-sealed", t
+    t = Table()
+    t.quiet_rounds(8)
+    yield "tiebreak-guessing", t
+    t = Table()
+    t.quiet_rounds(8)
     t.do({"type": "keyword_guesses", "guesses": ["secretguess1", "secretguess2", "", "secretguess4"]}, t.seat(1))
     yield "tiebreak-white-sealed", t
-    t.do({"type": "keyword_guesses", "guesses": ["e", "f", "g", "h"]}, t.seat(3)); yield "tiebreak-judging", t
-    t = Table(); t.round(black=(False, False)); t.round(black=(False, False)); yield "over", t
-    t = Table(); t.round(); t.announce("white"); write_notes(t); yield "round2-notes", t
-    t = Table(); write_notes(t); t.quiet_rounds(8); yield "tiebreak-notes", t
-    t = Table(); write_notes(t); t.round(black=(False, False)); t.round(black=(False, False)); yield "over-notes", t
+    t.do({"type": "keyword_guesses", "guesses": ["e", "f", "g", "h"]}, t.seat(3))
+    yield "tiebreak-judging", t
+    t = Table()
+    t.round(black=(False, False))
+    t.round(black=(False, False))
+    yield "over", t
+    t = Table()
+    t.round()
+    t.announce("white")
+    write_notes(t)
+    yield "round2-notes", t
+    t = Table()
+    write_notes(t)
+    t.quiet_rounds(8)
+    yield "tiebreak-notes", t
+    t = Table()
+    write_notes(t)
+    t.round(black=(False, False))
+    t.round(black=(False, False))
+    yield "over-notes", t
 
 
 def write_notes(table):
@@ -77,8 +110,9 @@ def check_codes(table, viewer, view):
             assert shown["code"] or tv["code"] is None, f"unrevealed {team} code shown"
             assert shown["decryption"] or tv["decryption"]["code"] is None, f"{team}'s unresolved decryption shown"
             if tv["interception"] is not None:
-                assert shown["interception"] or tv["interception"]["code"] is None, \
+                assert shown["interception"] or tv["interception"]["code"] is None, (
                     f"{team}'s unresolved interception shown"
+                )
     you, own = view["you"], oracle.own_code(viewer)
     if you and you["code"] is not None:
         assert own and you["code"] == list(own), "you.code for someone not encrypting it"
@@ -111,7 +145,8 @@ def test_own_secrets_do_reach_their_owners(name, table):
 
 
 def three_player_notes():
-    t = Table(white=("Ann", "Abe"), black=("Bea",), mode="three_player"); t.three_player_round()
+    t = Table(white=("Ann", "Abe"), black=("Bea",), mode="three_player")
+    t.three_player_round()
     t.do({"type": "write_note", "keyword": 1, "text": "zknotebkw1"}, t.seat(3))
     return t
 

@@ -24,11 +24,23 @@ from tools.driver import WORDS, Table, wrong, wrong2
 from .oracle import own_code, sees, transmission, walk
 
 NOW = 1_000.0
-NOTICE_FIELDS = {"kind", "round", "team", "seat", "by", "entry", "accept", "decryption", "interception",
-                 "intercepted", "miscommunicated"}
+NOTICE_FIELDS = {
+    "kind",
+    "round",
+    "team",
+    "seat",
+    "by",
+    "entry",
+    "accept",
+    "decryption",
+    "interception",
+    "intercepted",
+    "miscommunicated",
+}
 
 
 # --- helpers --------------------------------------------------------------------------------
+
 
 def three(**settings) -> Table:
     """Ann (1) and Abe (2) are the team, behind the white screen; Ivy (3) is the Interceptor."""
@@ -53,10 +65,10 @@ def check_codes(game, viewer, view, where=""):
     """A code-like value only where a code may stand; each unrevealed one empty unless the viewer may know
     it (the oracle's `sees` and `own_code`)."""
     for path, _ in walk(view):
-        if path[0] == "notices":                 # what the host proposed: typed at the table, not a secret
+        if path[0] == "notices":  # what the host proposed: typed at the table, not a secret
             assert path[-1] in ("decryption", "interception"), (where, path)
             assert view["notices"][path[1]]["kind"] in ("correction_proposed", "reveal_corrected"), (where, path)
-        elif path[0] == "correction":            # about the last reveal: public since it was revealed
+        elif path[0] == "correction":  # about the last reveal: public since it was revealed
             assert path[-1] in ("code", "decryption", "interception"), (where, path)
             c = game.correction
             assert transmission(game, c.round, c.team).resolved, where
@@ -71,8 +83,9 @@ def check_codes(game, viewer, view, where=""):
             assert shown["code"] or tv["code"] is None, f"round {r.number} {team} code before its reveal in {where}"
             assert shown["decryption"] or tv["decryption"]["code"] is None, f"{team}'s decryption reaches {where}"
             if tv["interception"] is not None:
-                assert shown["interception"] or tv["interception"]["code"] is None, \
+                assert shown["interception"] or tv["interception"]["code"] is None, (
                     f"{other(team)}'s interception reaches {where}"
+                )
     you, own = view["you"], own_code(game, viewer)
     if you and you["code"] is not None:
         assert own and you["code"] == list(own), f"you.code for someone not encrypting it in {where}"
@@ -86,26 +99,50 @@ def text_of(view) -> str:
 
 # --- the three-player game ------------------------------------------------------------------
 
+
 def three_player_scenarios():
     yield "lobby", three(start=False)
-    t = three(); yield "round1-writing", t
-    t = three(); t.announce(TEAM); yield "round1-guessing", t
-    t = three(); t.announce(TEAM); t.guess(TEAM, TEAM, wrong(t.code(TEAM)), confirm=False)
+    t = three()
+    yield "round1-writing", t
+    t = three()
+    t.announce(TEAM)
+    yield "round1-guessing", t
+    t = three()
+    t.announce(TEAM)
+    t.guess(TEAM, TEAM, wrong(t.code(TEAM)), confirm=False)
     yield "round1-draft-decryption", t
-    t = three(); t.three_player_round(); t.announce(TEAM)
-    t.guess(INTERCEPTOR, TEAM, wrong(t.code(TEAM)), confirm=False); yield "round2-draft-interception", t
-    t = three(); t.three_player_round(); t.announce(TEAM)
+    t = three()
+    t.three_player_round()
+    t.announce(TEAM)
+    t.guess(INTERCEPTOR, TEAM, wrong(t.code(TEAM)), confirm=False)
+    yield "round2-draft-interception", t
+    t = three()
+    t.three_player_round()
+    t.announce(TEAM)
     t.guess(INTERCEPTOR, TEAM, wrong(t.code(TEAM)))
-    t.guess(TEAM, TEAM, wrong2(t.code(TEAM)), confirm=False); yield "round2-interception-sealed", t
-    t = three(); t.three_player_round(); t.three_player_round(intercepted=True); yield "after-the-reveal", t
-    t = three(); t.do({"type": "swap_keyword", "number": 3, "words": WORDS}, t.seat(2)); yield "swapped", t
-    t = three(); t.three_player_round(decrypted=False); t.three_player_round(decrypted=False); yield "over", t
+    t.guess(TEAM, TEAM, wrong2(t.code(TEAM)), confirm=False)
+    yield "round2-interception-sealed", t
+    t = three()
+    t.three_player_round()
+    t.three_player_round(intercepted=True)
+    yield "after-the-reveal", t
+    t = three()
+    t.do({"type": "swap_keyword", "number": 3, "words": WORDS}, t.seat(2))
+    yield "swapped", t
+    t = three()
+    t.three_player_round(decrypted=False)
+    t.three_player_round(decrypted=False)
+    yield "over", t
 
 
 THREE = list(three_player_scenarios())
-OUTSIDERS = [("interceptor", Viewer("seat", seat=3, team=INTERCEPTOR)), ("spectator", Viewer("spectator")),
-             ("table", Viewer("host")), ("white join link", Viewer("join", team="white")),
-             ("black join link", Viewer("join", team="black"))]
+OUTSIDERS = [
+    ("interceptor", Viewer("seat", seat=3, team=INTERCEPTOR)),
+    ("spectator", Viewer("spectator")),
+    ("table", Viewer("host")),
+    ("white join link", Viewer("join", team="white")),
+    ("black join link", Viewer("join", team="black")),
+]
 
 
 def test_the_three_player_scenarios_reach_every_phase():
@@ -128,8 +165,8 @@ def test_the_interceptor_spectator_and_table_never_see_the_teams_secrets(name, t
         for word in game.keywords.get(TEAM, ()) + tuple(game.dealt):
             assert word not in text, f"the team's keyword {word!r} reaches the {where}"
     else:
-        assert view["teams"][TEAM]["keywords"] == list(game.keywords[TEAM])      # public once it is over
-    assert view["teams"][INTERCEPTOR]["keywords"] is None                      # the Interceptor has none
+        assert view["teams"][TEAM]["keywords"] == list(game.keywords[TEAM])  # public once it is over
+    assert view["teams"][INTERCEPTOR]["keywords"] is None  # the Interceptor has none
     check_codes(game, viewer, view, where)
     if viewer.kind == "seat":
         assert view["you"]["code"] is None and view["you"]["encryptor"] is False
@@ -163,15 +200,15 @@ def test_the_interceptors_draft_interception_stays_with_the_interceptor_until_th
         view = view_for(game, seat_viewer(game, seat), now=NOW)
         return view["rounds"][-1]["transmissions"][TEAM]["interception"]
 
-    for seat in (1, 2):                             # the team: not the draft, not even that it was started
+    for seat in (1, 2):  # the team: not the draft, not even that it was started
         assert interception(seat) == {"code": None, "sealed": False, "started": False}
     assert interception(3) == {"code": draft, "sealed": False, "started": True}
     for _, viewer in OUTSIDERS[1:]:
         assert view_for(game, viewer, now=NOW)["rounds"][-1]["transmissions"][TEAM]["interception"]["code"] is None
 
-    table.guess(INTERCEPTOR, TEAM, draft)           # sealed: the team learns that, not what
+    table.guess(INTERCEPTOR, TEAM, draft)  # sealed: the team learns that, not what
     assert interception(1) == {"code": None, "sealed": True, "started": True}
-    table.guess(TEAM, TEAM, code)                   # the reveal: everyone sees both guesses
+    table.guess(TEAM, TEAM, code)  # the reveal: everyone sees both guesses
     game = table.game
     for _, viewer in everyone(game):
         revealed = view_for(game, viewer, now=NOW)["rounds"][1]["transmissions"][TEAM]
@@ -189,6 +226,7 @@ def test_the_interceptor_cannot_swap_and_learns_only_that_the_team_swapped():
 
 
 # --- the keyword swap -----------------------------------------------------------------------
+
 
 def swapped(number, team="white"):
     """A standard game (same seed every time) where `team` swapped keyword `number` in round 1."""
@@ -215,7 +253,7 @@ def test_the_other_side_learns_only_that_a_team_swapped(team):
             check_codes(game, viewer, view, name)
     # Nor the number: the other team, the spectator and the table see the same whichever keyword it was.
     one, three_ = tables[1][0].game, tables[3][0].game
-    assert tables[1][2] == tables[3][2]                       # the same fresh word was drawn
+    assert tables[1][2] == tables[3][2]  # the same fresh word was drawn
     for name, viewer in everyone(one):
         mine = viewer.kind == "seat" and one.player(viewer.seat).team == team
         if mine:
@@ -238,25 +276,26 @@ def test_a_swap_stays_hidden_as_the_game_goes_on():
 
 # --- a pending correction and the public log ------------------------------------------------
 
+
 def eventful() -> Table:
     """A game through every host tool; it ends with a correction of round 2's White reveal waiting,
     confirmed by White, while Black's transmission is being guessed (its code still secret)."""
-    t = Table(white=("Ann", "Abe", "Amy"), black=("Bea", "Bob"))     # seats 1-3 White, 4-5 Black
+    t = Table(white=("Ann", "Abe", "Amy"), black=("Bea", "Bob"))  # seats 1-3 White, 4-5 Black
     t.do({"type": "swap_keyword", "number": 2, "words": WORDS}, t.seat(4))
     t.do({"type": "skip_encryptor", "team": "white"}, HOST)
     t.do({"type": "issue_seat_link", "seat": 5}, HOST)
-    t.do({"type": "claim_seat"}, Actor("handoff", seat=5))           # waits for Black's other phone
+    t.do({"type": "claim_seat"}, Actor("handoff", seat=5))  # waits for Black's other phone
     t.do({"type": "let_in", "seat": 5}, t.seat(4))
     t.announce("white")
-    t.do({"type": "take_back"}, HOST)                                 # White's clues, taken back
+    t.do({"type": "take_back"}, HOST)  # White's clues, taken back
     t.round()
     t.announce("white")
     t.announce("black")
     code = t.code("white")
     t.guess("black", "white", wrong(code))
-    t.do({"type": "take_back"}, HOST)                                 # Black's sealed interception, back to a draft
+    t.do({"type": "take_back"}, HOST)  # Black's sealed interception, back to a draft
     t.guess("black", "white", wrong(code))
-    t.guess("white", "white", wrong(code))                            # White misread: resolved
+    t.guess("white", "white", wrong(code))  # White misread: resolved
     t.guess("white", "black", wrong(t.code("black")), confirm=False)  # White's draft on Black's code
     t.do({"type": "propose_correction", "decryption": code, "interception": wrong(code)}, HOST)
     t.do({"type": "answer_correction", "accept": True}, t.seat(1))
@@ -281,10 +320,15 @@ def test_a_pending_correction_and_the_log_hold_nothing_secret():
     game = table.game
     white = transmission(game, 2, "white")
     assert white.resolved and not transmission(game, 2, "black").resolved
-    expected = {"id": 1, "round": 2, "team": "white", "code": list(white.code),
-                "before": {"decryption": wrong(white.code), "interception": wrong(white.code)},
-                "after": {"decryption": list(white.code), "interception": wrong(white.code)},
-                "confirmed": ["white"]}
+    expected = {
+        "id": 1,
+        "round": 2,
+        "team": "white",
+        "code": list(white.code),
+        "before": {"decryption": wrong(white.code), "interception": wrong(white.code)},
+        "after": {"decryption": list(white.code), "interception": wrong(white.code)},
+        "confirmed": ["white"],
+    }
     logs = []
     for name, viewer in everyone(game):
         view = view_for(game, viewer, now=NOW)
@@ -292,9 +336,16 @@ def test_a_pending_correction_and_the_log_hold_nothing_secret():
         logs.append(view["notices"])
         check_public_log(game, name, viewer, view)
     assert all(log == logs[0] for log in logs), "the public log differs between viewers"
-    assert [n["kind"] for n in logs[0]] == ["keyword_swapped", "encryptor_skipped", "seat_link_issued",
-                                            "seat_handed", "entry_taken_back", "entry_taken_back",
-                                            "correction_proposed", "correction_answered"]
+    assert [n["kind"] for n in logs[0]] == [
+        "keyword_swapped",
+        "encryptor_skipped",
+        "seat_link_issued",
+        "seat_handed",
+        "entry_taken_back",
+        "entry_taken_back",
+        "correction_proposed",
+        "correction_answered",
+    ]
     assert logs[0][5] == {"kind": "entry_taken_back", "round": 2, "entry": "guess", "team": "white", "by": "black"}
 
 
@@ -309,8 +360,9 @@ def test_the_log_stays_public_however_a_correction_ends(ending):
         table.do({"type": "answer_correction", "accept": True}, table.seat(5))
     game = table.game
     assert game.correction is None
-    last = {"rejected": "correction_answered", "withdrawn": "correction_withdrawn",
-            "confirmed": "reveal_corrected"}[ending]
+    last = {"rejected": "correction_answered", "withdrawn": "correction_withdrawn", "confirmed": "reveal_corrected"}[
+        ending
+    ]
     for name, viewer in everyone(game):
         view = view_for(game, viewer, now=NOW)
         assert view["correction"] is None and view["notices"][-1]["kind"] == last
@@ -322,10 +374,12 @@ def test_the_log_stays_public_however_a_correction_ends(ending):
 def test_a_three_player_correction_holds_nothing_secret():
     table = three()
     table.three_player_round()
-    table.three_player_round(decrypted=False)              # round 3 dealt, its code secret
+    table.three_player_round(decrypted=False)  # round 3 dealt, its code secret
     last = transmission(table.game, 2, TEAM)
-    table.do({"type": "propose_correction", "decryption": list(last.code),
-              "interception": list(last.interception.code)}, HOST)
+    table.do(
+        {"type": "propose_correction", "decryption": list(last.code), "interception": list(last.interception.code)},
+        HOST,
+    )
     game = table.game
     for name, viewer in everyone(game):
         view = view_for(game, viewer, now=NOW)
@@ -336,7 +390,7 @@ def test_a_three_player_correction_holds_nothing_secret():
 def test_the_log_names_the_round_whose_reveal_is_corrected():
     """Correcting round 1's last reveal once round 2 is dealt: the log says round 1, not the round under way."""
     table = Table()
-    table.round()                                          # round 2 is dealt, nobody announced yet
+    table.round()  # round 2 is dealt, nobody announced yet
     last = transmission(table.game, 1, "black")
     table.do({"type": "propose_correction", "decryption": wrong(last.code)}, HOST)
     view = view_for(table.game, Viewer("spectator"))
@@ -347,15 +401,23 @@ def test_the_log_names_the_round_whose_reveal_is_corrected():
 
 # --- the host section -----------------------------------------------------------------------
 
+
 def host_scenarios():
     yield from THREE
     yield "standard-lobby", Table(start=False)
     yield "standard-writing", Table()
-    t = Table(); t.announce("black"); yield "standard-announced", t
+    t = Table()
+    t.announce("black")
+    yield "standard-announced", t
     yield "standard-swapped", swapped(2)[0]
     yield "correction-pending", eventful()
-    t = Table(); t.round(black=(False, False)); t.round(black=(False, False)); yield "standard-over", t
-    t = Table(); t.quiet_rounds(8); yield "tiebreak", t
+    t = Table()
+    t.round(black=(False, False))
+    t.round(black=(False, False))
+    yield "standard-over", t
+    t = Table()
+    t.quiet_rounds(8)
+    yield "tiebreak", t
 
 
 HOSTED = list(host_scenarios())
@@ -377,13 +439,17 @@ def test_the_host_section_names_what_can_be_fixed_and_nothing_secret():
     table = Table()
     table.announce("black")
     host = view_for(table.game, Viewer("host"))["host"]
-    assert host == {"take_back": {"entry": "clues", "round": 1, "transmission": "black"}, "skippable": ["white"],
-                    "correctable": None}
+    assert host == {
+        "take_back": {"entry": "clues", "round": 1, "transmission": "black"},
+        "skippable": ["white"],
+        "correctable": None,
+    }
     pending = view_for(eventful().game, Viewer("host"))["host"]
     assert pending == {"take_back": None, "skippable": [], "correctable": None}
 
 
 # --- you.can_swap ---------------------------------------------------------------------------
+
 
 def can_swap(game) -> dict[str, bool]:
     return {p.name: view_for(game, seat_viewer(game, p.seat))["you"]["can_swap"] for p in game.players}

@@ -33,11 +33,12 @@ def unchanged(game, action):
 
 # --- identity -----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("token", ["", "nope", "x" * 200, "Bearer", "../../etc/passwd"])
 def test_unknown_tokens_are_refused(game, client, token):
     answer = client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {token}"})
     assert answer.status_code == 403
-    missing = 401 if token == "" else 403          # (game.post sends no Authorization at all for "")
+    missing = 401 if token == "" else 403  # (game.post sends no Authorization at all for "")
     answer = unchanged(game, lambda: game.post("clues", token, clues=["a", "b", "c"]))
     assert answer.status_code == missing
 
@@ -48,65 +49,103 @@ def test_a_token_of_another_game_is_refused(client, game):
     refused(game, answer, 403, "wrong_game")
 
 
-@pytest.mark.parametrize("command,body,role,code", [
-    ("start", {}, "white_player", "host_only"),
-    ("verdicts", {"verdicts": {}}, "spectator", "host_only"),
-    ("clues", {"clues": ["a", "b", "c"]}, "host", "players_only"),
-    ("guess", {"code": [1, 2, 3]}, "spectator", "players_only"),
-    ("guess", {"code": [1, 2, 3]}, "white_join", "players_only"),
-    ("join", {"name": "Eve"}, "host", "join_link_only"),
-    ("join", {"name": "Eve"}, "white_player", "join_link_only"),
-])
+@pytest.mark.parametrize(
+    "command,body,role,code",
+    [
+        ("start", {}, "white_player", "host_only"),
+        ("verdicts", {"verdicts": {}}, "spectator", "host_only"),
+        ("clues", {"clues": ["a", "b", "c"]}, "host", "players_only"),
+        ("guess", {"code": [1, 2, 3]}, "spectator", "players_only"),
+        ("guess", {"code": [1, 2, 3]}, "white_join", "players_only"),
+        ("join", {"name": "Eve"}, "host", "join_link_only"),
+        ("join", {"name": "Eve"}, "white_player", "join_link_only"),
+    ],
+)
 def test_each_command_needs_its_capability(game, command, body, role, code):
-    token = {"white_player": game.seats["Abe"], "spectator": game.tokens["spectator"], "host": game.tokens["host"],
-             "white_join": game.tokens["white"]}[role]
+    token = {
+        "white_player": game.seats["Abe"],
+        "spectator": game.tokens["spectator"],
+        "host": game.tokens["host"],
+        "white_join": game.tokens["white"],
+    }[role]
     refused(game, unchanged(game, lambda: game.post(command, token, body)), 403, code)
 
 
 def test_only_the_encryptor_announces(game):
-    refused(game, unchanged(game, lambda: game.post("clues", game.teammate("white"), clues=["a", "b", "c"])),
-            403, "not_encryptor")
+    refused(
+        game,
+        unchanged(game, lambda: game.post("clues", game.teammate("white"), clues=["a", "b", "c"])),
+        403,
+        "not_encryptor",
+    )
 
 
 def test_the_encryptor_cannot_decrypt_their_own_code(game):
     game.announce("white", ["orbit", "evergreen", "fortress"])
     game.announce("black", ["ripple", "fin", "spire"])
-    refused(game, unchanged(game, lambda: game.post("guess", game.encryptor("white"), code=[1, 2, 3])),
-            403, "encryptor_cannot_guess")
+    refused(
+        game,
+        unchanged(game, lambda: game.post("guess", game.encryptor("white"), code=[1, 2, 3])),
+        403,
+        "encryptor_cannot_guess",
+    )
 
 
 def test_a_team_cannot_guess_for_the_other_team(game):
     """The team comes from the token: a body naming another team is ignored."""
     game.announce("white", ["orbit", "evergreen", "fortress"])
     game.announce("black", ["ripple", "fin", "spire"])
-    answer = unchanged(game, lambda: game.post("guess", game.seats["Bob"], code=[1, 2, 3], team="white",
-                                               by="white"))
+    answer = unchanged(game, lambda: game.post("guess", game.seats["Bob"], code=[1, 2, 3], team="white", by="white"))
     refused(game, answer, 409, "no_interception_round_one")
 
 
 # --- phases -------------------------------------------------------------------------------
 
+
 def test_commands_out_of_phase_are_refused(client):
     lobby = ApiGame(client, start=False)
-    refused(lobby, unchanged(lobby, lambda: lobby.post("clues", lobby.seats["Ann"], clues=["a", "b", "c"])),
-            409, "game_not_started")
-    refused(lobby, unchanged(lobby, lambda: lobby.post("verdicts", lobby.tokens["host"], verdicts={})),
-            409, "game_not_started")
+    refused(
+        lobby,
+        unchanged(lobby, lambda: lobby.post("clues", lobby.seats["Ann"], clues=["a", "b", "c"])),
+        409,
+        "game_not_started",
+    )
+    refused(
+        lobby,
+        unchanged(lobby, lambda: lobby.post("verdicts", lobby.tokens["host"], verdicts={})),
+        409,
+        "game_not_started",
+    )
     playing = ApiGame(client)
-    refused(playing, unchanged(playing, lambda: playing.post("join", playing.tokens["white"], name="Late")),
-            409, "too_late_to_join")
-    refused(playing, unchanged(playing, lambda: playing.post("start", playing.tokens["host"])),
-            409, "game_in_progress")
-    refused(playing, unchanged(playing, lambda: playing.post("guess", playing.seats["Abe"], code=[1, 2, 3])),
-            409, "clues_not_announced")
-    refused(playing, unchanged(playing, lambda: playing.post("keyword-guesses", playing.seats["Abe"],
-                                                             guesses=["a", "b", "c", "d"])), 409, "game_in_progress")
+    refused(
+        playing,
+        unchanged(playing, lambda: playing.post("join", playing.tokens["white"], name="Late")),
+        409,
+        "too_late_to_join",
+    )
+    refused(playing, unchanged(playing, lambda: playing.post("start", playing.tokens["host"])), 409, "game_in_progress")
+    refused(
+        playing,
+        unchanged(playing, lambda: playing.post("guess", playing.seats["Abe"], code=[1, 2, 3])),
+        409,
+        "clues_not_announced",
+    )
+    refused(
+        playing,
+        unchanged(playing, lambda: playing.post("keyword-guesses", playing.seats["Abe"], guesses=["a", "b", "c", "d"])),
+        409,
+        "game_in_progress",
+    )
 
 
 def test_announced_clues_cannot_be_edited(game):
     game.announce("white", ["orbit", "evergreen", "fortress"])
-    refused(game, unchanged(game, lambda: game.post("clues", game.encryptor("white"), clues=["x1", "y1", "z1"])),
-            409, "clues_already_announced")
+    refused(
+        game,
+        unchanged(game, lambda: game.post("clues", game.encryptor("white"), clues=["x1", "y1", "z1"])),
+        409,
+        "clues_already_announced",
+    )
 
 
 def test_a_sealed_guess_cannot_change(game):
@@ -114,7 +153,7 @@ def test_a_sealed_guess_cannot_change(game):
     game.announce("black", ["ripple", "fin", "spire"])
     game.guess("white", "white", wrong(game.code("white")))
     game.guess("black", "black", wrong(game.code("black")), confirm=False)
-    game.guess("black", "black", game.code("black"), confirm=False)   # a draft may change
+    game.guess("black", "black", game.code("black"), confirm=False)  # a draft may change
     game.guess("black", "black", wrong(game.code("black")), confirm=False)
     assert game.view(game.seats["Ann"])["rounds"][0]["transmissions"]["black"]["decryption"]["code"] is None
     game.guess("black", "black", game.code("black"))
@@ -122,30 +161,40 @@ def test_a_sealed_guess_cannot_change(game):
     game.announce("white", ["tide", "crater", "howl"])
     game.announce("black", ["lunar", "needle", "moat"])
     game.guess("black", "white", wrong(game.code("white")))
-    refused(game, unchanged(game, lambda: game.post("guess", game.encryptor("black"), code=[1, 2, 3])),
-            409, "guess_sealed")
+    refused(
+        game, unchanged(game, lambda: game.post("guess", game.encryptor("black"), code=[1, 2, 3])), 409, "guess_sealed"
+    )
 
 
 # --- malformed bodies ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("body,code", [
-    ([1, 2, 3], "malformed_body"),
-    ("clues", "malformed_body"),
-    ({"clues": "abc"}, "three_clues"),
-    ({"clues": ["a", "b"]}, "three_clues"),
-    ({"clues": ["a", "b", None]}, "clue_empty"),
-    ({"clues": ["<script>alert(1)</script>", "b\u0000", "c"]}, "text_has_control_characters"),
-    ({"clues": ["x" * 61, "b", "c"]}, "text_too_long"),
-    ({}, "three_clues"),
-])
+
+@pytest.mark.parametrize(
+    "body,code",
+    [
+        ([1, 2, 3], "malformed_body"),
+        ("clues", "malformed_body"),
+        ({"clues": "abc"}, "three_clues"),
+        ({"clues": ["a", "b"]}, "three_clues"),
+        ({"clues": ["a", "b", None]}, "clue_empty"),
+        ({"clues": ["<script>alert(1)</script>", "b\u0000", "c"]}, "text_has_control_characters"),
+        ({"clues": ["x" * 61, "b", "c"]}, "text_too_long"),
+        ({}, "three_clues"),
+    ],
+)
 def test_malformed_clues_are_refused(game, body, code):
     refused(game, unchanged(game, lambda: game.post("clues", game.encryptor("white"), body)), 400, code)
 
 
 def test_a_body_that_is_not_json_is_refused(game, client):
-    answer = unchanged(game, lambda: client.post(f"/api/games/{game.id}/clues", data="clues=a",
-                                                  headers={"Authorization": f"Bearer {game.encryptor('white')}",
-                                                           "Content-Type": "application/json"}))
+    answer = unchanged(
+        game,
+        lambda: client.post(
+            f"/api/games/{game.id}/clues",
+            data="clues=a",
+            headers={"Authorization": f"Bearer {game.encryptor('white')}", "Content-Type": "application/json"},
+        ),
+    )
     refused(game, answer, 400, "malformed_body")
 
 
@@ -154,12 +203,15 @@ def test_an_oversized_body_is_refused(game, client):
     assert answer.status_code == 413 and answer.get_json()["error"]
 
 
-@pytest.mark.parametrize("code", [[1, 1], [0, 5, 9], "12", ["a", "b", "c"], [1.5, 2, 3], None, {"a": 1, "b": 2, "c": 3}])
+@pytest.mark.parametrize(
+    "code", [[1, 1], [0, 5, 9], "12", ["a", "b", "c"], [1.5, 2, 3], None, {"a": 1, "b": 2, "c": 3}]
+)
 def test_malformed_guesses_are_refused(game, code):
     game.announce("white", ["orbit", "evergreen", "fortress"])
     game.announce("black", ["ripple", "fin", "spire"])
-    refused(game, unchanged(game, lambda: game.post("guess", game.teammate("white"), code=code)),
-            400, "guess_malformed")
+    refused(
+        game, unchanged(game, lambda: game.post("guess", game.teammate("white"), code=code)), 400, "guess_malformed"
+    )
 
 
 def test_unknown_commands_and_pages_are_refused(game, client):
@@ -171,6 +223,7 @@ def test_unknown_commands_and_pages_are_refused(game, client):
 
 
 # --- the browser session: seat cookie and CSRF --------------------------------------------
+
 
 def csrf_of(page) -> str:
     return re.search(r'name="csrf-token" content="([^"]+)"', page.get_data(as_text=True)).group(1)
@@ -191,7 +244,7 @@ def test_a_phone_joins_by_its_link_and_comes_back_to_its_seat(app, client):
     assert play == f"/play/{game.id}"
     assert b"Abe" in phone.get(play).data
     again = phone.get("/join/" + game.urls["white"].rsplit("/", 1)[1])
-    assert again.status_code == 303 and again.headers["Location"] == play     # reopening the link: same seat
+    assert again.status_code == 303 and again.headers["Location"] == play  # reopening the link: same seat
     assert len([e for e in game.events() if e["type"] == "player_joined"]) == 4
 
 
@@ -215,24 +268,27 @@ def test_posts_from_a_browser_session_need_the_csrf_token(app, client):
     token = csrf_of(page)
     clues = {"clues": ["tide", "crater", "howl"]}
     # Abe may or may not be the Encryptor; either way a missing token is refused before the rules speak.
-    for attempt in (lambda: phone.post(f"/play/{game.id}/clues", data=clues),
-                    lambda: phone.post(f"/api/games/{game.id}/clues", json=clues),
-                    lambda: phone.post(f"/api/games/{game.id}/clues", json=clues, headers={"X-CSRFToken": "forged"})):
+    for attempt in (
+        lambda: phone.post(f"/play/{game.id}/clues", data=clues),
+        lambda: phone.post(f"/api/games/{game.id}/clues", json=clues),
+        lambda: phone.post(f"/api/games/{game.id}/clues", json=clues, headers={"X-CSRFToken": "forged"}),
+    ):
         answer = unchanged(game, attempt)
         assert answer.status_code == 400 and b"Reload it and try again" in answer.data
     answer = phone.post(f"/api/games/{game.id}/guess", json={"code": [1, 2, 3]}, headers={"X-CSRFToken": token})
-    assert answer.status_code == 409   # past CSRF: the rules answer (no clues yet)
+    assert answer.status_code == 409  # past CSRF: the rules answer (no clues yet)
 
 
 def test_a_phone_without_a_seat_is_told_to_scan(client, game):
     page = client.get(f"/play/{game.id}")
     assert page.status_code == 401 and b"Scan your team" in page.data
-    answer = client.get(f"/api/games/{game.id}")      # no credential at all: 401, saying which one works
+    answer = client.get(f"/api/games/{game.id}")  # no credential at all: 401, saying which one works
     assert answer.status_code == 401 and answer.get_json()["code"] == "not_seated"
     assert answer.headers["WWW-Authenticate"] == "Bearer"
 
 
 # --- polling, headers ---------------------------------------------------------------------
+
 
 def test_an_unchanged_poll_answers_304_and_a_change_answers_200(game, client):
     headers = {"Authorization": f"Bearer {game.tokens['spectator']}"}
@@ -246,8 +302,12 @@ def test_an_unchanged_poll_answers_304_and_a_change_answers_200(game, client):
 
 
 def test_every_answer_carries_the_security_headers(game, client):
-    for answer in (client.get("/"), client.get(f"/api/games/{game.id}"), client.get("/nope"),
-                   client.get(table_path(client, game.tokens['host']))):
+    for answer in (
+        client.get("/"),
+        client.get(f"/api/games/{game.id}"),
+        client.get("/nope"),
+        client.get(table_path(client, game.tokens['host'])),
+    ):
         assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
         assert "unsafe-inline" not in answer.headers["Content-Security-Policy"]
         assert answer.headers["Referrer-Policy"] == "no-referrer"
@@ -269,6 +329,7 @@ def test_qr_links_use_public_url_or_the_lan_address_not_loopback(monkeypatch):
 
 # --- pages never carry another team's secrets ---------------------------------------------
 
+
 def test_pages_show_each_viewer_only_what_it_may_know(app, client):
     game = ApiGame(client, white=("Ann",), black=("Bea", "Bob"), start=False)
     abe = app.test_client()
@@ -283,7 +344,7 @@ def test_pages_show_each_viewer_only_what_it_may_know(app, client):
         "join page": client.get("/join/" + game.tokens["black"]).get_data(as_text=True),
     }
     for name, html in pages.items():
-        for word in black_words:        # as a whole word: White's PEAR holds Black's PEA
+        for word in black_words:  # as a whole word: White's PEAR holds Black's PEA
             assert not re.search(rf"\b{re.escape(word)}\b", html), f"Black's keyword {word} on the {name}"
         if name != "white phone":
             for word in white_words:
@@ -305,7 +366,7 @@ def test_switching_teams_moves_the_phone_and_withdraws_its_old_seat(app, client)
     phone = app.test_client()
     join_in_browser(phone, game, "white", "Abe")
     store = app.extensions["games"].store
-    old_token = next(c.token for c in store.capabilities_of(game.id, "seat") if c.seat == 3)   # Abe, third to join
+    old_token = next(c.token for c in store.capabilities_of(game.id, "seat") if c.seat == 3)  # Abe, third to join
     join_in_browser(phone, game, "black", "Abe")
     roster = game.view(game.tokens["host"])["teams"]
     assert [p["name"] for p in roster["white"]["players"]] == ["Ann"]
@@ -325,10 +386,16 @@ def test_a_wrong_method_is_a_405_even_without_a_csrf_token(game, client):
 
 
 def test_a_database_failure_is_a_500_with_a_sentence_and_no_details(app, tmp_path, monkeypatch):
-    app.testing = False    # errors become responses, as in production
-    monkeypatch.setattr(app.extensions["games"], "store",       # a real driver error
-                        Store(make_engine(f"sqlite:///{tmp_path}/missing-folder/decrypto.sqlite3")))
-    for path, status, sentence in (("/healthz", 503, "database unavailable"), ("/api/games/abc", 500, "Something went wrong")):
+    app.testing = False  # errors become responses, as in production
+    monkeypatch.setattr(
+        app.extensions["games"],
+        "store",  # a real driver error
+        Store(make_engine(f"sqlite:///{tmp_path}/missing-folder/decrypto.sqlite3")),
+    )
+    for path, status, sentence in (
+        ("/healthz", 503, "database unavailable"),
+        ("/api/games/abc", 500, "Something went wrong"),
+    ):
         answer = app.test_client().get(path, headers={"Authorization": "Bearer abc"})
         text = answer.get_data(as_text=True)
         assert answer.status_code == status and sentence in text
@@ -342,9 +409,14 @@ def test_an_anonymous_visitor_learns_nothing_in_any_phase(client):
 
     def look():
         host_view = game.view(game.tokens["host"])
-        answers = [client.get(f"/play/{game.id}"), client.get(f"/api/games/{game.id}"),
-                   client.get(f"/table/{game.id}"), client.get(f"/watch/{game.id}"), client.get(f"/join/{game.id}"),
-                   client.post(f"/api/games/{game.id}/guess", json={"code": [1, 2, 3]})]
+        answers = [
+            client.get(f"/play/{game.id}"),
+            client.get(f"/api/games/{game.id}"),
+            client.get(f"/table/{game.id}"),
+            client.get(f"/watch/{game.id}"),
+            client.get(f"/join/{game.id}"),
+            client.post(f"/api/games/{game.id}/guess", json={"code": [1, 2, 3]}),
+        ]
         snapshots.append((host_view["phase"], answers))
 
     look()
@@ -353,9 +425,13 @@ def test_an_anonymous_visitor_learns_nothing_in_any_phase(client):
     game.announce("white", ["orbit", "evergreen", "fortress"])
     game.announce("black", ["ripple", "fin", "spire"])
     look()
-    secrets = (game.view(game.seats["Ann"])["teams"]["white"]["keywords"]
-               + game.view(game.seats["Zoe"])["teams"]["black"]["keywords"]
-               + ["orbit", "ripple", "Ann", "Zoe"] + list(game.seats.values()) + list(game.tokens.values()))
+    secrets = (
+        game.view(game.seats["Ann"])["teams"]["white"]["keywords"]
+        + game.view(game.seats["Zoe"])["teams"]["black"]["keywords"]
+        + ["orbit", "ripple", "Ann", "Zoe"]
+        + list(game.seats.values())
+        + list(game.tokens.values())
+    )
     for phase, answers in snapshots:
         for answer in answers:
             assert 400 <= answer.status_code < 500, (phase, answer.request.path)

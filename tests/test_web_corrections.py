@@ -21,11 +21,14 @@ from .api import browser, expected, table_path
 
 # --- helpers --------------------------------------------------------------------------------
 
+
 def finished_game(client):
     """A game Black loses in round 2 (two Miscommunications); returns it and what happened."""
     game = ApiGame(client)
-    keywords = {team: game.view(game.seats[name])["teams"][team]["keywords"]
-                for team, name in (("white", "Ann"), ("black", "Bea"))}
+    keywords = {
+        team: game.view(game.seats[name])["teams"][team]["keywords"]
+        for team, name in (("white", "Ann"), ("black", "Bea"))
+    }
     rounds = [game.round(black=(False, False)), game.round(black=(False, False))]
     assert game.view(game.tokens["host"])["phase"] == "over"
     return game, keywords, rounds
@@ -57,6 +60,7 @@ def count_games(app) -> int:
 
 # --- states a refusal is tried in -------------------------------------------------------------
 
+
 def state(client, name):
     """A game in one of the states below, through the API."""
     if name == "lobby":
@@ -70,12 +74,12 @@ def state(client, name):
         game.seats["Abe"] = game.seats["Ann"]
         return game
     game = ApiGame(client)
-    if name == "writing":                 # round 1, no clues yet
+    if name == "writing":  # round 1, no clues yet
         return game
-    if name == "announced":               # round 1, White announced
+    if name == "announced":  # round 1, White announced
         game.announce("white")
         return game
-    if name in ("revealed", "pending"):   # round 1 revealed, round 2 not under way: the reveal is correctable
+    if name in ("revealed", "pending"):  # round 1 revealed, round 2 not under way: the reveal is correctable
         game.round()
         if name == "pending":
             last = game.view(game.tokens["host"])["rounds"][0]["transmissions"]["black"]
@@ -96,7 +100,7 @@ def token_of(game, role, client=None):
         return game.tokens["white"]
     if role == "seat":
         return game.seats["Abe"]
-    if role == "handoff":                 # a seat link the table issued for Abe
+    if role == "handoff":  # a seat link the table issued for Abe
         seat = game.view(game.seats["Abe"])["viewer"]["seat"]
         assert game.post("seat-link", game.tokens["host"], seat=seat).status_code == 200
         return game.client.application.extensions["games"].seat_links(game.id)[seat]
@@ -107,9 +111,24 @@ def token_of(game, role, client=None):
     raise ValueError(role)
 
 
-NEW_COMMANDS = ("lock-joining", "move-player", "remove-player", "skip-encryptor", "take-back", "correction",
-                "answer-correction", "withdraw-correction", "swap-keyword", "seat-link", "cancel-seat-link",
-                "claim-seat", "rematch", "switch-team", "shuffle-teams", "set-timer")
+NEW_COMMANDS = (
+    "lock-joining",
+    "move-player",
+    "remove-player",
+    "skip-encryptor",
+    "take-back",
+    "correction",
+    "answer-correction",
+    "withdraw-correction",
+    "swap-keyword",
+    "seat-link",
+    "cancel-seat-link",
+    "claim-seat",
+    "rematch",
+    "switch-team",
+    "shuffle-teams",
+    "set-timer",
+)
 
 # (command, state, who sends it, body, status, refusal code)
 REFUSED = [
@@ -204,10 +223,12 @@ REFUSED = [
 ]
 
 
-@pytest.mark.parametrize("command,state_name,role,body,status,code", REFUSED,
-                         ids=[f"{c}-{s}-{r}-{code}" for c, s, r, _, _, code in REFUSED])
-def test_each_new_command_is_refused_with_a_sentence_and_nothing_written(app, client, command, state_name, role,
-                                                                        body, status, code):
+@pytest.mark.parametrize(
+    "command,state_name,role,body,status,code", REFUSED, ids=[f"{c}-{s}-{r}-{code}" for c, s, r, _, _, code in REFUSED]
+)
+def test_each_new_command_is_refused_with_a_sentence_and_nothing_written(
+    app, client, command, state_name, role, body, status, code
+):
     game = state(client, state_name)
     token = token_of(game, role, client)
     before = log(game)
@@ -215,7 +236,7 @@ def test_each_new_command_is_refused_with_a_sentence_and_nothing_written(app, cl
     sentence_in(answer, status, code)
     params = {"min": 10, "max": 600} if code == "timer_length" else {}
     if code == "no_capability" and command == "claim-seat":
-        params = {"link": "seat"}                 # a dead seat link says so, and what to do instead
+        params = {"link": "seat"}  # a dead seat link says so, and what to do instead
     assert answer.get_json()["error"] == expected(app, code, **params)
     assert log(game) == before, "a refused command changed the event log"
 
@@ -268,10 +289,14 @@ FORM_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize("state_name,where,role,command,fields,status,code", FORM_REFUSED,
-                         ids=[f"{w}-{c}-{r}-{code}" for _, w, r, c, _, _, code in FORM_REFUSED])
-def test_the_forms_refuse_with_a_page_that_says_why(app, client, state_name, where, role, command, fields, status,
-                                                    code):
+@pytest.mark.parametrize(
+    "state_name,where,role,command,fields,status,code",
+    FORM_REFUSED,
+    ids=[f"{w}-{c}-{r}-{code}" for _, w, r, c, _, _, code in FORM_REFUSED],
+)
+def test_the_forms_refuse_with_a_page_that_says_why(
+    app, client, state_name, where, role, command, fields, status, code
+):
     game = state(client, state_name)
     token = token_of(game, role, client) if role else None
     phone = browser(app, game.id, game.seats["Abe"] if where == "play" and role == "seat" else None)
@@ -283,7 +308,7 @@ def test_the_forms_refuse_with_a_page_that_says_why(app, client, state_name, whe
     assert answer.mimetype == "text/html"
     params = {"min": 10, "max": 600} if code == "timer_length" else {}
     if code == "no_capability" and command == "claim-seat":
-        params = {"link": "seat"}                 # a dead seat link says so, and what to do instead
+        params = {"link": "seat"}  # a dead seat link says so, and what to do instead
     assert expected(app, code, **params) in html.unescape(answer.get_data(as_text=True))
     assert log(game) == before
 
@@ -303,8 +328,7 @@ def test_the_forms_carry_out_a_correction_and_a_skip(app, client):
     table = browser(app)
     host = game.tokens["host"]
     address = table_path(table, host)
-    answer = table.post(f"{address}/skip-encryptor", data={"team": "white", "confirmed": "1",
-                                                          "csrf_token": table.csrf})
+    answer = table.post(f"{address}/skip-encryptor", data={"team": "white", "confirmed": "1", "csrf_token": table.csrf})
     assert answer.status_code == 303 and answer.headers["Location"] == address
     assert game.encryptor("white") == game.seats["Abe"]
     game.round()
@@ -319,8 +343,11 @@ def test_the_forms_carry_out_a_correction_and_a_skip(app, client):
     view = game.view(host)
     assert view["correction"] is None
     assert view["teams"]["black"]["tokens"]["miscommunications"] == 1
-    assert [n["kind"] for n in view["notices"]][-3:] == ["correction_answered", "correction_answered",
-                                                         "reveal_corrected"]
+    assert [n["kind"] for n in view["notices"]][-3:] == [
+        "correction_answered",
+        "correction_answered",
+        "reveal_corrected",
+    ]
 
 
 # --- creating games -------------------------------------------------------------------------
@@ -329,13 +356,26 @@ TWELVE = "apple, pear\nplum\n\n kiwi ,fig,lime,lemon,melon\npeach, grape, mango,
 
 
 def test_the_api_creates_a_three_player_game_with_a_timer_and_its_own_words(client):
-    game = ApiGame(client, settings={"mode": "three_player", "timer": 30, "words": TWELVE}, white=("Ann", "Abe"),
-                   black=("Ivy",))
+    game = ApiGame(
+        client, settings={"mode": "three_player", "timer": 30, "words": TWELVE}, white=("Ann", "Abe"), black=("Ivy",)
+    )
     created = log(game)[0][1]
     assert created["type"] == "game_created"
     assert (created["mode"], created["timer"]) == ("three_player", 30)
-    assert created["words"] == ["apple", "pear", "plum", "kiwi", "fig", "lime", "lemon", "melon", "peach", "grape",
-                                "mango", "cherry"]
+    assert created["words"] == [
+        "apple",
+        "pear",
+        "plum",
+        "kiwi",
+        "fig",
+        "lime",
+        "lemon",
+        "melon",
+        "peach",
+        "grape",
+        "mango",
+        "cherry",
+    ]
     view = game.view(game.seats["Ann"])
     assert view["mode"] == "three_player" and view["transmitting"] == ["white"]
     assert set(view["teams"]["white"]["keywords"]) <= set(created["words"])
@@ -348,28 +388,44 @@ def test_the_api_creates_a_standard_game_by_default(client):
     assert (created["mode"], created["timer"], created["words"]) == ("standard", None, None)
 
 
-@pytest.mark.parametrize("body,code,params,sentence", [
-    ({"timer": 5}, "timer_length", {"min": 10, "max": 600}, "The sand timer runs 10 to 600 seconds."),
-    ({"timer": 601}, "timer_length", {"min": 10, "max": 600}, None),
-    ({"timer": "30"}, "timer_length", {"min": 10, "max": 600}, None),
-    ({"timer": True}, "timer_length", {"min": 10, "max": 600}, None),
-    ({"timer": 30.5}, "timer_length", {"min": 10, "max": 600}, None),
-    ({"mode": "duo"}, "unknown_mode", {}, "Choose the standard game or the three-player game."),
-    ({"mode": None}, "unknown_mode", {}, None),
-    ({"words": "apple, pear, plum"}, "too_few_words", {"count": 3, "min": 12, "repeated": "-"},
-     "Your list has 3 different words; it needs at least 12."),
-    ({"words": "apple\nApples\npear\nplum\nfig\nlime\nlemon\nmelon\npeach\ngrape\nmango\ncherry"},
-     "too_few_words", {"count": 11, "min": 12, "repeated": "Apples"}, "Your list has 11 different words"),
-    ({"words": "apple\npear\nplum\nkiwi\nfig\nlime\nlemon\nmelon"}, "too_few_words",      # 8: each team would
-     {"count": 8, "min": 12, "repeated": "-"}, "it needs at least 12"),                       # know the other's
-    ({"words": "moon\n" * 20}, "too_few_words", None, "Your list has 1 different word;"),
-    ({"words": ["apple", "pear"]}, "words_malformed", {}, None),
-    ({"words": "x" * 41 + "\n" + TWELVE}, "text_too_long", {"limit": 40}, None),
-    ({"language": "xx"}, "unknown_language", {}, None),
-    ([1, 2], "malformed_body", {}, None),
-])
-def test_a_game_with_bad_settings_is_refused_with_the_sentence_and_not_created(app, client, body, code, params,
-                                                                               sentence):
+@pytest.mark.parametrize(
+    "body,code,params,sentence",
+    [
+        ({"timer": 5}, "timer_length", {"min": 10, "max": 600}, "The sand timer runs 10 to 600 seconds."),
+        ({"timer": 601}, "timer_length", {"min": 10, "max": 600}, None),
+        ({"timer": "30"}, "timer_length", {"min": 10, "max": 600}, None),
+        ({"timer": True}, "timer_length", {"min": 10, "max": 600}, None),
+        ({"timer": 30.5}, "timer_length", {"min": 10, "max": 600}, None),
+        ({"mode": "duo"}, "unknown_mode", {}, "Choose the standard game or the three-player game."),
+        ({"mode": None}, "unknown_mode", {}, None),
+        (
+            {"words": "apple, pear, plum"},
+            "too_few_words",
+            {"count": 3, "min": 12, "repeated": "-"},
+            "Your list has 3 different words; it needs at least 12.",
+        ),
+        (
+            {"words": "apple\nApples\npear\nplum\nfig\nlime\nlemon\nmelon\npeach\ngrape\nmango\ncherry"},
+            "too_few_words",
+            {"count": 11, "min": 12, "repeated": "Apples"},
+            "Your list has 11 different words",
+        ),
+        (
+            {"words": "apple\npear\nplum\nkiwi\nfig\nlime\nlemon\nmelon"},
+            "too_few_words",  # 8: each team would
+            {"count": 8, "min": 12, "repeated": "-"},
+            "it needs at least 12",
+        ),  # know the other's
+        ({"words": "moon\n" * 20}, "too_few_words", None, "Your list has 1 different word;"),
+        ({"words": ["apple", "pear"]}, "words_malformed", {}, None),
+        ({"words": "x" * 41 + "\n" + TWELVE}, "text_too_long", {"limit": 40}, None),
+        ({"language": "xx"}, "unknown_language", {}, None),
+        ([1, 2], "malformed_body", {}, None),
+    ],
+)
+def test_a_game_with_bad_settings_is_refused_with_the_sentence_and_not_created(
+    app, client, body, code, params, sentence
+):
     games_before = count_games(app)
     answer = client.post("/api/games", json=body)
     text = sentence_in(answer, 400, code)
@@ -398,26 +454,27 @@ def test_the_home_page_keeps_what_the_host_typed_when_the_list_is_too_short(app)
     home = browser(app)
     games_before = count_games(app)
     typed = "apple\nApples\npear\nplum"
-    answer = home.post("/games", data={"mode": "three_player", "timer": "1", "timer_seconds": "45", "words": typed,
-                                       "csrf_token": home.csrf})
+    answer = home.post(
+        "/games",
+        data={"mode": "three_player", "timer": "1", "timer_seconds": "45", "words": typed, "csrf_token": home.csrf},
+    )
     assert answer.status_code == 400
     page = answer.get_data(as_text=True)
     assert "Your list has 3 different words; it needs at least 12." in html.unescape(page)
-    assert "at least 12 different words." in page            # the label follows rules.text.MIN_WORDS
+    assert "at least 12 different words." in page  # the label follows rules.text.MIN_WORDS
     assert "(Apples)" in page
     assert f">{typed}</textarea>" in page
     assert re.search(r'value="three_player" checked', page)
     assert re.search(r'name="timer" value="1" checked', page)
     assert 'value="45"' in page
-    assert 'class="brand"' in page                 # the home page itself, not an error page
+    assert 'class="brand"' in page  # the home page itself, not an error page
     assert count_games(app) == games_before
 
 
 def test_the_home_page_refuses_a_bad_timer_and_keeps_the_seconds(app):
     home = browser(app)
     games_before = count_games(app)
-    answer = home.post("/games", data={"mode": "standard", "timer": "1", "timer_seconds": "5",
-                                       "csrf_token": home.csrf})
+    answer = home.post("/games", data={"mode": "standard", "timer": "1", "timer_seconds": "5", "csrf_token": home.csrf})
     assert answer.status_code == 400
     page = answer.get_data(as_text=True)
     assert "The sand timer runs 10 to 600 seconds." in page and 'value="5"' in page
@@ -426,8 +483,10 @@ def test_the_home_page_refuses_a_bad_timer_and_keeps_the_seconds(app):
 
 def test_the_home_page_creates_a_game_with_its_settings(app):
     home = browser(app)
-    answer = home.post("/games", data={"mode": "three_player", "timer": "1", "timer_seconds": "45", "words": TWELVE,
-                                       "csrf_token": home.csrf})
+    answer = home.post(
+        "/games",
+        data={"mode": "three_player", "timer": "1", "timer_seconds": "45", "words": TWELVE, "csrf_token": home.csrf},
+    )
     assert answer.status_code == 303 and answer.headers["Location"].startswith("/table/")
     game_id = answer.headers["Location"].rsplit("/", 1)[1]
     created = app.extensions["games"].store.events_after(game_id)[0][1]
@@ -435,6 +494,7 @@ def test_the_home_page_creates_a_game_with_its_settings(app):
 
 
 # --- seat links -----------------------------------------------------------------------------
+
 
 def test_a_seat_link_hands_a_seat_to_a_new_phone_once(app, client):
     """With no phone of the seat's team in use (Abe is alone in White, for now, and his phone went quiet) the new
@@ -449,8 +509,8 @@ def test_a_seat_link_hands_a_seat_to_a_new_phone_once(app, client):
     links = app.extensions["games"].seat_links(game.id)
     assert list(links) == [seat]
     handoff = links[seat]
-    assert game.view(old)["viewer"]["name"] == "Abe"            # the old phone plays on until the claim
-    now[0] += PHONE_IN_USE_SECONDS + 1                          # and then goes quiet
+    assert game.view(old)["viewer"]["name"] == "Abe"  # the old phone plays on until the claim
+    now[0] += PHONE_IN_USE_SECONDS + 1  # and then goes quiet
 
     claimed = game.post("claim-seat", handoff)
     assert claimed.status_code == 200, claimed.get_json()
@@ -460,14 +520,13 @@ def test_a_seat_link_hands_a_seat_to_a_new_phone_once(app, client):
     assert new not in (old, handoff)
     view = game.view(new)
     assert view["viewer"] == {"role": "seat", "team": "white", "seat": seat, "name": "Abe"}
-    assert game.post("switch-team", new, team="white").status_code == 200    # the new phone acts for Abe
+    assert game.post("switch-team", new, team="white").status_code == 200  # the new phone acts for Abe
 
     before = log(game)
-    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {old}"}), 403,
-                "no_capability")
+    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {old}"}), 403, "no_capability")
     sentence_in(game.post("guess", old, code=[1, 2, 3]), 403, "no_capability")
-    sentence_in(game.post("claim-seat", handoff), 403, "no_capability")       # single use
-    sentence_in(game.post("claim-seat", new), 403, "seat_link_only")          # a seat token can't claim
+    sentence_in(game.post("claim-seat", handoff), 403, "no_capability")  # single use
+    sentence_in(game.post("claim-seat", new), 403, "seat_link_only")  # a seat token can't claim
     assert log(game) == before
     assert app.extensions["games"].seat_links(game.id) == {}
     assert [n["kind"] for n in view["notices"]] == ["seat_link_issued", "seat_claimed"]
@@ -484,27 +543,26 @@ def test_a_seat_link_waits_until_a_teammates_phone_lets_the_new_phone_in(app, cl
     assert claimed.get_json()["events"] == ["seat_claim_waiting"] and claimed.get_json()["seat"] == seat
     new = claimed.get_json()["token"]
     assert new not in (old, handoff)
-    assert game.view(ann)["you"]["waiting_phones"] == [seat]                 # Abe's teammate is asked
-    assert game.view(bea)["you"]["waiting_phones"] == []                     # the other team is not
-    assert game.view(old)["you"]["waiting_phones"] == [seat]                 # and the seat's own old phone
+    assert game.view(ann)["you"]["waiting_phones"] == [seat]  # Abe's teammate is asked
+    assert game.view(bea)["you"]["waiting_phones"] == []  # the other team is not
+    assert game.view(old)["you"]["waiting_phones"] == [seat]  # and the seat's own old phone
     assert "waiting" not in str(game.view(game.tokens["host"])["notices"])
 
     before = log(game)
     sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {new}"}), 403, "seat_waiting")
     sentence_in(game.post("swap-keyword", new, number=2), 403, "seat_waiting")
-    sentence_in(game.post("claim-seat", handoff), 403, "no_capability")      # the link is used up
+    sentence_in(game.post("claim-seat", handoff), 403, "no_capability")  # the link is used up
     sentence_in(game.post("let-in", bea, seat=seat), 403, "teammates_let_in")
     sentence_in(game.post("let-in", game.tokens["host"], seat=seat), 403, "players_only")
     assert log(game) == before
-    assert game.view(old)["viewer"]["name"] == "Abe"                         # the old phone plays on meanwhile
+    assert game.view(old)["viewer"]["name"] == "Abe"  # the old phone plays on meanwhile
 
     let_in = game.post("let-in", ann, seat=seat)
     assert let_in.status_code == 200 and let_in.get_json()["events"] == ["seat_handed"]
     view = game.view(new)
     assert view["viewer"] == {"role": "seat", "team": "white", "seat": seat, "name": "Abe"}
     assert view["teams"]["white"]["keywords"] and view["teams"]["black"]["keywords"] is None
-    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {old}"}), 403,
-                "no_capability")
+    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {old}"}), 403, "no_capability")
     before = log(game)
     sentence_in(game.post("let-in", ann, seat=seat), 409, "no_waiting_phone")
     assert log(game) == before
@@ -518,12 +576,13 @@ def test_a_new_seat_link_or_its_cancelling_sends_a_waiting_phone_away(app, clien
     game = ApiGame(client)
     seat = game.view(game.seats["Abe"])["viewer"]["seat"]
     waiting = game.post("claim-seat", token_of(game, "handoff")).get_json()["token"]
-    assert game.post("cancel-seat-link", game.tokens["host"], seat=seat).status_code == 409   # no link waits
-    token_of(game, "handoff")                                               # a new link for Abe
+    assert game.post("cancel-seat-link", game.tokens["host"], seat=seat).status_code == 409  # no link waits
+    token_of(game, "handoff")  # a new link for Abe
     assert game.view(game.seats["Ann"])["you"]["waiting_phones"] == []
     sentence_in(game.post("let-in", game.seats["Ann"], seat=seat), 409, "no_waiting_phone")
-    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {waiting}"}), 403,
-                "no_capability")
+    sentence_in(
+        client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {waiting}"}), 403, "no_capability"
+    )
 
 
 def test_a_new_seat_link_replaces_an_unclaimed_one(app, client):
@@ -561,7 +620,7 @@ def test_a_seat_link_is_claimed_in_the_browser(app, client):
     words = game.view(game.seats["Abe"])["teams"]["white"]["keywords"]
     waiting = html.unescape(phone.get(f"/play/{game.id}").get_data(as_text=True))
     assert "A phone of your team must let this phone in" in waiting and not any(w in waiting for w in words)
-    sentence_in(phone.get(f"/seat/{handoff}"), 403)          # used up
+    sentence_in(phone.get(f"/seat/{handoff}"), 403)  # used up
     ann = browser(app, game.id, game.seats["Ann"])
     prompt = html.unescape(ann.get(f"/play/{game.id}").get_data(as_text=True))
     assert "Let Abe's new phone in" in prompt
@@ -570,13 +629,16 @@ def test_a_seat_link_is_claimed_in_the_browser(app, client):
     assert "Let Abe's new phone in" not in ann.get(f"/play/{game.id}").get_data(as_text=True)
     playing = phone.get(f"/play/{game.id}").get_data(as_text=True)
     assert "Abe" in playing and all(w in playing for w in words)
-    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {game.seats['Abe']}"}),
-                403, "no_capability")
+    sentence_in(
+        client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {game.seats['Abe']}"}),
+        403,
+        "no_capability",
+    )
 
 
 def test_a_phone_can_get_a_new_seat_link_while_a_correction_waits_and_answer_it(app, client):
     game = state(client, "pending")
-    handoff = token_of(game, "handoff")                    # Abe's phone died
+    handoff = token_of(game, "handoff")  # Abe's phone died
     claimed = game.post("claim-seat", handoff)
     assert claimed.status_code == 200, claimed.get_json()
     new = claimed.get_json()["token"]
@@ -590,7 +652,7 @@ def test_a_correction_that_would_resume_a_finished_game_is_refused_with_a_senten
     """At game over everyone has seen both teams' keywords: a correction that would play on suggests a rematch."""
     game = state(client, "over")
     host = game.tokens["host"]
-    last = game.view(host)["rounds"][1]["transmissions"]["black"]      # Black's 2nd Miscommunication
+    last = game.view(host)["rounds"][1]["transmissions"]["black"]  # Black's 2nd Miscommunication
     before = log(game)
     answer = game.post("correction", host, decryption=last["code"], interception=last["interception"]["code"])
     text = sentence_in(answer, 409, "correction_resumes_play")
@@ -615,8 +677,7 @@ def test_the_lobby_corrections_through_the_api(app, client):
     assert game.view(amy)["viewer"]["team"] == "black"
     ann = game.seats["Ann"]
     assert game.post("remove-player", host, seat=game.view(ann)["viewer"]["seat"]).status_code == 200
-    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {ann}"}), 403,
-                "no_capability")
+    sentence_in(client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {ann}"}), 403, "no_capability")
     assert game.post("start", host).status_code == 200
     # Amy's token was made for White: she now sees Black's keywords, never White's.
     view = game.view(amy)
@@ -626,26 +687,29 @@ def test_the_lobby_corrections_through_the_api(app, client):
 
 # --- the try-out ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("mode,names", [("standard", ["Ann", "Ben", "Cleo", "Dev"]),
-                                        ("three_player", ["Ann", "Ben", "Ivy"])])
+
+@pytest.mark.parametrize(
+    "mode,names", [("standard", ["Ann", "Ben", "Cleo", "Dev"]), ("three_player", ["Ann", "Ben", "Ivy"])]
+)
 def test_a_try_out_gives_one_browser_every_seat_and_no_join_links(app, mode, names):
     me = browser(app)
     answer = me.post("/try", data={"mode": mode, "csrf_token": me.csrf})
     assert answer.status_code == 303 and answer.headers["Location"].startswith("/table/")
     with me.session_transaction() as session:
-        (game_id, mine), = session["try_out"].items()
+        ((game_id, mine),) = session["try_out"].items()
         seats_cookie = dict(session["seats"])
     service = app.extensions["games"]
     assert set(service.shared_tokens(game_id)) == {"host"}
     assert answer.headers["Location"] == f"/table/{game_id}"
     with me.session_transaction() as session:
-        assert session["tables"][game_id] == service.shared_tokens(game_id)["host"]      # its host cookie
+        assert session["tables"][game_id] == service.shared_tokens(game_id)["host"]  # its host cookie
     store_seats = {c.seat: c.token for c in service.store.capabilities_of(game_id, "seat")}
     assert {int(s): t for s, t in mine["seats"].items()} == store_seats
     assert len(store_seats) == len(names)
     assert seats_cookie[game_id] == store_seats[1]
-    assert not service.store.capabilities_of(game_id, "join") and not service.store.capabilities_of(game_id,
-                                                                                                    "spectator")
+    assert not service.store.capabilities_of(game_id, "join") and not service.store.capabilities_of(
+        game_id, "spectator"
+    )
     table = me.get(f"/table/{game_id}").get_data(as_text=True)
     assert "/join/" not in table and "/watch/" not in table
 
@@ -662,7 +726,7 @@ def test_a_try_out_gives_one_browser_every_seat_and_no_join_links(app, mode, nam
     assert names[-1] in me.get(f"/play/{game_id}").get_data(as_text=True)
 
     before = service.store.events_after(game_id)
-    sentence_in(me.post(f"/try/{game_id}/seat/9", data={"csrf_token": me.csrf}), 401)    # no such seat
+    sentence_in(me.post(f"/try/{game_id}/seat/9", data={"csrf_token": me.csrf}), 401)  # no such seat
     stranger = browser(app)
     sentence_in(stranger.post(f"/try/{game_id}/seat/1", data={"csrf_token": stranger.csrf}), 401)
     with pytest.raises(RuleError) as refused:
@@ -678,8 +742,7 @@ def test_a_try_out_gives_one_browser_every_seat_and_no_join_links(app, mode, nam
     assert me.post(f"/api/games/{game_id}/start", json={}, headers=host).status_code == 200
     assert "/seat-link" not in me.get(f"/table/{game_id}").get_data(as_text=True)
     before = service.store.events_after(game_id)
-    sentence_in(me.post(f"/api/games/{game_id}/seat-link", json={"seat": 2}, headers=host), 403,
-                "try_out_fixed_seats")
+    sentence_in(me.post(f"/api/games/{game_id}/seat-link", json={"seat": 2}, headers=host), 403, "try_out_fixed_seats")
     assert service.store.events_after(game_id) == before
 
 
@@ -695,12 +758,14 @@ def test_a_try_out_of_an_unknown_mode_is_refused_on_the_home_page(app):
 def test_the_api_cannot_create_a_try_out(app, client):
     created = client.post("/api/games", json={"try_out": True, "players": {"white": ["A1", "A2"]}}).get_json()
     assert set(created["tokens"]) == {"host", "spectator", "white", "black"}
-    view = client.get(f"/api/games/{created['game_id']}",
-                      headers={"Authorization": f"Bearer {created['tokens']['host']}"}).get_json()
+    view = client.get(
+        f"/api/games/{created['game_id']}", headers={"Authorization": f"Bearer {created['tokens']['host']}"}
+    ).get_json()
     assert not view["try_out"] and not view["teams"]["white"]["players"]
 
 
 # --- the summary ----------------------------------------------------------------------------
+
 
 def test_the_summary_waits_for_the_end(app, client):
     game = ApiGame(client)
@@ -715,8 +780,10 @@ def test_the_summary_waits_for_the_end(app, client):
 
 def test_the_summary_of_a_finished_game_reaches_everyone_and_holds_everything(app, client):
     game, keywords, rounds = finished_game(client)
-    api = lambda token, query="": client.get(f"/api/games/{game.id}/summary{query}",  # noqa: E731
-                                             headers={"Authorization": f"Bearer {token}"})
+    api = lambda token, query="": client.get(
+        f"/api/games/{game.id}/summary{query}",  # noqa: E731
+        headers={"Authorization": f"Bearer {token}"},
+    )
     phone = browser(app, game.id, game.seats["Bob"])
     pages = {
         "host": client.get(f"{table_path(client, game.tokens['host'])}/summary"),
@@ -732,9 +799,11 @@ def test_the_summary_of_a_finished_game_reaches_everyone_and_holds_everything(ap
     assert summary.status_code == 200
     data = summary.get_json()
 
-    downloads = [client.get(f"{table_path(client, game.tokens['host'])}/summary.json"),
-                 client.get(f"/summary/{game.tokens['spectator']}.json"),
-                 phone.get(f"/play/{game.id}/summary.json")]
+    downloads = [
+        client.get(f"{table_path(client, game.tokens['host'])}/summary.json"),
+        client.get(f"/summary/{game.tokens['spectator']}.json"),
+        phone.get(f"/play/{game.id}/summary.json"),
+    ]
     for download in downloads:
         assert download.status_code == 200, download.get_data(as_text=True)[:200]
         assert download.headers["Content-Disposition"].startswith("attachment")
@@ -751,7 +820,7 @@ def test_the_summary_of_a_finished_game_reaches_everyone_and_holds_everything(ap
             assert t["clues"] == played["clues"][team]
             assert t["code"] == played["codes"][team]
             code = played["codes"][team]
-            assert t["decryption"]["code"] == (code if team == "white" else wrong(code))   # Black misreads
+            assert t["decryption"]["code"] == (code if team == "white" else wrong(code))  # Black misreads
             if r_view["number"] > 1:
                 assert t["interception"]["code"] == wrong(code)
             else:
@@ -761,7 +830,7 @@ def test_the_summary_of_a_finished_game_reaches_everyone_and_holds_everything(ap
     for secret in list(game.seats.values()) + list(game.tokens.values()):
         assert secret not in summary.get_data(as_text=True)
 
-    sentence_in(client.get(f"/summary/{game.tokens['white']}"), 403)           # a join link is not for this
+    sentence_in(client.get(f"/summary/{game.tokens['white']}"), 403)  # a join link is not for this
     sentence_in(api("forged-" + "A" * 30), 403, "no_capability")
 
 
@@ -774,14 +843,16 @@ def test_after_a_rematch_the_first_game_stays_and_the_current_one_waits(app, cli
     assert game.view(host)["match"] == 2
     assert game.post("start", host).status_code == 200
 
-    api = lambda query: client.get(f"/api/games/{game.id}/summary{query}",  # noqa: E731
-                                   headers={"Authorization": f"Bearer {game.seats['Bea']}"})
+    api = lambda query: client.get(
+        f"/api/games/{game.id}/summary{query}",  # noqa: E731
+        headers={"Authorization": f"Bearer {game.seats['Bea']}"},
+    )
     again = api("?match=1")
     assert again.status_code == 200 and again.get_json() == first
-    assert api("").get_json() == first                                   # the latest finished match
+    assert api("").get_json() == first  # the latest finished match
     assert {t: again.get_json()["teams"][t]["keywords"] for t in keywords} == keywords
-    sentence_in(api("?match=2"), 409, "summary_not_ready")                 # not over yet
-    sentence_in(api("?match=7"), 409, "summary_not_ready")                 # no such match
+    sentence_in(api("?match=2"), 409, "summary_not_ready")  # not over yet
+    sentence_in(api("?match=7"), 409, "summary_not_ready")  # no such match
     assert client.get(f"{table_path(client, host)}/summary.json?match=2").status_code == 409
     download = client.get(f"/summary/{game.tokens['spectator']}.json?match=1")
     assert download.status_code == 200 and download.get_json() == first
@@ -799,6 +870,7 @@ def test_after_a_rematch_the_first_game_stays_and_the_current_one_waits(app, cli
 
 # --- the rematch lobby ------------------------------------------------------------------------
 
+
 def test_a_rematch_goes_back_to_the_lobby_where_phones_keep_their_seats_and_the_forms_rearrange_the_teams(app, client):
     game, _, _ = finished_game(client)
     host = game.tokens["host"]
@@ -808,14 +880,16 @@ def test_a_rematch_goes_back_to_the_lobby_where_phones_keep_their_seats_and_the_
     view = game.view(host)
     assert (view["phase"], view["match"], view["rounds"]) == ("lobby", 2, [])
     assert {t: [p["name"] for p in view["teams"][t]["players"]] for t in ("white", "black")} == {
-        "white": ["Ann", "Abe"], "black": ["Bea", "Bob"]}
-    abe = browser(app, game.id, game.seats["Abe"])                 # the same cookie, no new scan
+        "white": ["Ann", "Abe"],
+        "black": ["Bea", "Bob"],
+    }
+    abe = browser(app, game.id, game.seats["Abe"])  # the same cookie, no new scan
     page = abe.get(f"/play/{game.id}").get_data(as_text=True)
     assert "Rematch: you keep your seat." in page and "Switch to Black" in page
     assert abe.post(f"/play/{game.id}/switch-team", data={"confirmed": "1", "csrf_token": abe.csrf}).status_code == 303
     assert [p["name"] for p in game.view(host)["teams"]["black"]["players"]] == ["Bea", "Bob", "Abe"]
     assert game.view(game.seats["Abe"])["viewer"]["team"] == "black"
-    cy = game.post("join", game.tokens["white"], name="Cy")          # the join links work for newcomers
+    cy = game.post("join", game.tokens["white"], name="Cy")  # the join links work for newcomers
     assert cy.status_code == 200, cy.get_json()
     lobby = html.unescape(table.get(address).get_data(as_text=True))
     assert "Rematch: everyone keeps their seat." in lobby and "Shuffle teams" in lobby
@@ -831,13 +905,17 @@ def test_a_rematch_goes_back_to_the_lobby_where_phones_keep_their_seats_and_the_
     assert game.view(host)["phase"] == "playing"
 
 
-@pytest.mark.parametrize("command,field,state_name,armed_text", [
-    ("remove-player", "seat", "lobby", "Tap again to remove Abe"),
-    ("skip-encryptor", "team", "writing", "Tap again to skip Ann"),
-    ("cancel-seat-link", "seat", "writing", "Tap again to cancel Abe's link"),
-])
-def test_a_careful_host_button_without_javascript_asks_again_naming_the_player(app, client, command, field,
-                                                                                 state_name, armed_text):
+@pytest.mark.parametrize(
+    "command,field,state_name,armed_text",
+    [
+        ("remove-player", "seat", "lobby", "Tap again to remove Abe"),
+        ("skip-encryptor", "team", "writing", "Tap again to skip Ann"),
+        ("cancel-seat-link", "seat", "writing", "Tap again to cancel Abe's link"),
+    ],
+)
+def test_a_careful_host_button_without_javascript_asks_again_naming_the_player(
+    app, client, command, field, state_name, armed_text
+):
     game = state(client, state_name)
     host = game.tokens["host"]
     abe = game.view(game.seats["Abe"])["viewer"]["seat"]
@@ -849,12 +927,12 @@ def test_a_careful_host_button_without_javascript_asks_again_naming_the_player(a
     before = log(game)
     first = table.post(f"{address}/{command}", data={field: value, "csrf_token": table.csrf})
     page = html.unescape(first.get_data(as_text=True))
-    assert first.status_code == 200 and log(game) == before              # nothing done yet
+    assert first.status_code == 200 and log(game) == before  # nothing done yet
     forms = re.findall(r'<form[^>]*action="/table/[^"]+/' + command + r'".*?</form>', page, re.S)
     armed = [form for form in forms if 'name="confirmed" value="1"' in form]
     assert len(armed) == 1 and armed_text in armed[0] and "autofocus" in armed[0], forms
     if command == "skip-encryptor":
-        assert re.search(r'<details id="fix-a-mistake"[^>]* open', page)     # the panel shows it
+        assert re.search(r'<details id="fix-a-mistake"[^>]* open', page)  # the panel shows it
     second = table.post(f"{address}/{command}", data={field: value, "confirmed": "1", "csrf_token": table.csrf})
     assert second.status_code == 303 and len(log(game)) == len(before) + 1
 
@@ -869,7 +947,7 @@ def test_switching_team_without_javascript_takes_a_second_tap(app, client):
     before = log(game)
     first = abe.post(f"/play/{game.id}/switch-team", data={"team": "white", "csrf_token": abe.csrf})
     page = html.unescape(first.get_data(as_text=True))
-    assert first.status_code == 200 and log(game) == before                    # nothing done yet
+    assert first.status_code == 200 and log(game) == before  # nothing done yet
     form = re.search(r'<form[^>]*action="/play/[^"]+/switch-team".*?</form>', page, re.S).group(0)
     assert 'name="confirmed" value="1"' in form and "Tap again to switch to Black" in form and "autofocus" in form
     second = abe.post(f"/play/{game.id}/switch-team", data={"team": "white", "confirmed": "1", "csrf_token": abe.csrf})
@@ -906,13 +984,18 @@ def test_the_sand_timer_runs_on_the_services_clock(app, client):
     viewers = [host, game.tokens["spectator"], game.tokens["white"], game.tokens["black"], *game.seats.values()]
     assert all(game.view(token)["timer"] is None for token in viewers)
 
-    game.announce("white")                 # at t = 1000: Black's Encryptor has 30 seconds
+    game.announce("white")  # at t = 1000: Black's Encryptor has 30 seconds
     late = game.encryptor("black")
     late_seat = game.view(late)["viewer"]["seat"]
     for token in viewers:
         timer = game.view(token)["timer"]
-        assert {k: timer[k] for k in TIMER_FIELDS} == {"seconds": 30, "late_team": "black", "late_seat": late_seat,
-                                                       "remaining": 30, "up": False}
+        assert {k: timer[k] for k in TIMER_FIELDS} == {
+            "seconds": 30,
+            "late_team": "black",
+            "late_seat": late_seat,
+            "remaining": 30,
+            "up": False,
+        }
     now[0] = 1012.0
     assert all(game.view(token)["timer"]["remaining"] == 18 for token in viewers)
     late_page = browser(app, game.id, late)
@@ -931,7 +1014,7 @@ def test_the_sand_timer_runs_on_the_services_clock(app, client):
     table = shown(client.get(table_path(client, host)))
     assert "Time is up for" in table
 
-    answer = game.post("clues", late, clues=game.fresh_clues())          # late, but still allowed: a pacing aid only
+    answer = game.post("clues", late, clues=game.fresh_clues())  # late, but still allowed: a pacing aid only
     assert answer.status_code == 200, answer.get_json()
     assert all(game.view(token)["timer"] is None for token in viewers)
     assert "Time is up" not in client.get(table_path(client, host)).get_data(as_text=True)
@@ -959,7 +1042,7 @@ def test_taking_back_the_first_clues_stops_the_timer(app, client):
     assert game.view(game.tokens["host"])["timer"]["late_team"] == "white"
     assert game.post("take-back", game.tokens["host"]).status_code == 200
     assert game.view(game.tokens["host"])["timer"] is None
-    game.announce("white")                 # at t = 5: now Black is late
+    game.announce("white")  # at t = 5: now Black is late
     now[0] = 15.0
     timer = game.view(game.tokens["spectator"])["timer"]
     assert timer["late_team"] == "black" and timer["remaining"] == 10

@@ -24,12 +24,21 @@ def text(page) -> str:
     return re.sub(r"\s+", " ", html.unescape(body))
 
 
-@pytest.mark.parametrize("name, said", [("Amélie", "d’Amélie"), ("Émile", "d’Émile"), ("Yves", "d’Yves"),
-                                        ("Hugo", "d’Hugo"), ("Bob", "de Bob"), ("Yann", "de Yann")])
+@pytest.mark.parametrize(
+    "name, said",
+    [
+        ("Amélie", "d’Amélie"),
+        ("Émile", "d’Émile"),
+        ("Yves", "d’Yves"),
+        ("Hugo", "d’Hugo"),
+        ("Bob", "de Bob"),
+        ("Yann", "de Yann"),
+    ],
+)
 def test_french_elides_de_before_a_name_that_starts_with_a_vowel_sound(name, said):
     assert elided("la place de %(name)s", {"name": name}) % {"name": name} == f"la place {said}"
     assert elided("pour que %(name)s joue", {"name": "Ann"}) == "pour qu’%(name)s joue"
-    assert elided("the code %(name)s", {"name": "Ann"}) == "the code %(name)s"     # English has no « de »
+    assert elided("the code %(name)s", {"name": "Ann"}) == "the code %(name)s"  # English has no « de »
 
 
 def test_french_pages_say_d_amelie_and_never_assume_a_gender(app, client):
@@ -46,7 +55,7 @@ def test_french_pages_say_d_amelie_and_never_assume_a_gender(app, client):
     assert "C’est presque prêt, Amélie" in waiting and "Presque prêt" not in waiting and "de Amélie" not in waiting
     teammate = text(browser(app, game.id, bob).get(f"/play/{game.id}"))
     assert "Laisser entrer le nouveau téléphone d’Amélie" in teammate and "de Amélie" not in teammate
-    assert "Bob · Équipe blanche" in teammate                      # a heading names the team, not « Blanc »
+    assert "Bob · Équipe blanche" in teammate  # a heading names the team, not « Blanc »
     game.ok(game.post("let-in", bob, seat=game.view(bob)["teams"]["white"]["players"][0]["seat"], name="Amélie"))
     table = browser(app)
     log = text(table.get(table_path(table, game.host)))
@@ -58,8 +67,8 @@ def test_the_three_player_game_names_no_team_beside_its_only_encryptor_and_count
     table = browser(app)
     page = text(table.get(table_path(table, game.host)))
     assert re.search(r"\b(Tess|Tom): writing…", page) and "(The team): writing" not in page
-    game.three_player_round(decrypted=False)                       # the Interceptor's first token
-    game.three_player_round(decrypted=False, intercepted=True)     # two more at once: three in all
+    game.three_player_round(decrypted=False)  # the Interceptor's first token
+    game.three_player_round(decrypted=False, intercepted=True)  # two more at once: three in all
     assert game.view(game.host)["teams"]["black"]["tokens"]["interceptions"] == 3
     page = text(table.get(table_path(table, game.host)))
     assert "3 tokens" in page and "tokens of 2" not in page
@@ -72,12 +81,15 @@ def test_korean_says_table_screen_one_way_and_the_interceptor_s_guess_plainly():
     assert "가로채는 사람의 가로채기" not in said
 
 
-@pytest.mark.parametrize("path, words", [
-    ("/join/{dead}", "Ask the table screen for your team's QR code"),
-    ("/seat/{dead}", "Ask the table screen for a new seat link"),
-    ("/move/{dead}", "tap “Move the table screen to another device” again"),
-    ("/watch/{dead}", "This link to watch the game no longer works"),
-])
+@pytest.mark.parametrize(
+    "path, words",
+    [
+        ("/join/{dead}", "Ask the table screen for your team's QR code"),
+        ("/seat/{dead}", "Ask the table screen for a new seat link"),
+        ("/move/{dead}", "tap “Move the table screen to another device” again"),
+        ("/watch/{dead}", "This link to watch the game no longer works"),
+    ],
+)
 def test_a_dead_link_says_what_to_do_for_its_own_kind(client, path, words):
     answer = client.get(path.format(dead="x" * 32))
     assert answer.status_code == 403 and words in text(answer)

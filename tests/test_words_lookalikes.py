@@ -14,33 +14,54 @@ ZWJ = "\u200d"
 # Latin letters and the Cyrillic or Greek letters that look the same.
 CYRILLIC = str.maketrans("aceopxyAOCEHKMPT", "асеорхуАОСЕНКМРТ")
 GREEK_O = "\u03bf"
-WORDS = ["OTTER", "CASTLE", "PIANO", "ROCKET", "HARBOR", "LANTERN", "MEADOW", "GLACIER", "SPARROW", "VELVET",
-         "ANCHOR", "TUNNEL"]
+WORDS = [
+    "OTTER",
+    "CASTLE",
+    "PIANO",
+    "ROCKET",
+    "HARBOR",
+    "LANTERN",
+    "MEADOW",
+    "GLACIER",
+    "SPARROW",
+    "VELVET",
+    "ANCHOR",
+    "TUNNEL",
+]
 
 
-@pytest.mark.parametrize("keyword,clue", [
-    ("OTTER", f"ot{ZWJ}ter"),                   # a zero-width joiner (the one invisible character typed text keeps)
-    ("OTTER", f"{ZWJ}otter{ZWJ}"),
-    ("OTTER", "ot\u034fter"),                   # a combining grapheme joiner
-    ("OTTER", "ott\ufe0fer"),                   # a variation selector
-    ("OTTER", "ot\u00adter"),                   # a soft hyphen (refused in typed text, ignored in comparisons)
-    ("OTTER", "otter".translate(CYRILLIC)),     # Cyrillic о and е
-    ("CASTLE", "castles".translate(CYRILLIC)),  # with a plural ending
-    ("ORBIT", GREEK_O + "rbit"),                # a Greek omicron
-    ("ÉCOLE", "éc" + "о" + "le"),               # French, with a Cyrillic о
-    ("사과", f"사{ZWJ}과를"),                     # Korean, a particle after the joiner
-    ("사과", "사\u3164과"),                       # a Hangul filler prints as nothing
-])
+@pytest.mark.parametrize(
+    "keyword,clue",
+    [
+        ("OTTER", f"ot{ZWJ}ter"),  # a zero-width joiner (the one invisible character typed text keeps)
+        ("OTTER", f"{ZWJ}otter{ZWJ}"),
+        ("OTTER", "ot\u034fter"),  # a combining grapheme joiner
+        ("OTTER", "ott\ufe0fer"),  # a variation selector
+        ("OTTER", "ot\u00adter"),  # a soft hyphen (refused in typed text, ignored in comparisons)
+        ("OTTER", "otter".translate(CYRILLIC)),  # Cyrillic о and е
+        ("CASTLE", "castles".translate(CYRILLIC)),  # with a plural ending
+        ("ORBIT", GREEK_O + "rbit"),  # a Greek omicron
+        ("ÉCOLE", "éc" + "о" + "le"),  # French, with a Cyrillic о
+        ("사과", f"사{ZWJ}과를"),  # Korean, a particle after the joiner
+        ("사과", "사\u3164과"),  # a Hangul filler prints as nothing
+    ],
+)
 def test_invisible_characters_and_look_alike_letters_make_no_new_word(keyword, clue):
     assert same_word(keyword, clue)
     assert contains_word(f"a {clue} here", keyword)
 
 
-@pytest.mark.parametrize("a,b", [
-    ("BURN", "bum"), ("COM", "corn"), ("OIL", "0il"), ("ILL", "1ll"),   # plain typing is never another word
-    ("👩\u200d🚀", "👩🚀"),                                                # the joiner makes one emoji of two
-    ("사과", "사고"),
-])
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ("BURN", "bum"),
+        ("COM", "corn"),
+        ("OIL", "0il"),
+        ("ILL", "1ll"),  # plain typing is never another word
+        ("👩\u200d🚀", "👩🚀"),  # the joiner makes one emoji of two
+        ("사과", "사고"),
+    ],
+)
 def test_different_texts_stay_different(a, b):
     assert not same_word(a, b)
 
@@ -89,7 +110,7 @@ def test_a_team_never_seats_two_names_that_look_the_same():
         with pytest.raises(RuleError) as refused:
             table.do({"type": "join", "name": name}, Actor("join", "white"))
         assert refused.value.code == "name_taken"
-    table.do({"type": "join", "name": "Ann".translate(CYRILLIC)}, Actor("join", "black"))   # the other team may
+    table.do({"type": "join", "name": "Ann".translate(CYRILLIC)}, Actor("join", "black"))  # the other team may
 
 
 def test_through_the_api_look_alikes_are_refused_and_an_accepted_clue_is_shown_as_typed(client):
@@ -105,7 +126,7 @@ def test_through_the_api_look_alikes_are_refused_and_an_accepted_clue_is_shown_a
     game.announce("white", typed)
     game.announce("black")
     clues = game.view(game.host)["rounds"][0]["transmissions"]["white"]["clues"]
-    assert clues == typed                                        # kept and shown exactly as typed
+    assert clues == typed  # kept and shown exactly as typed
 
 
 # --- letter-like forms, and spaces or dashes inside a word (issue 20, item 7) ---------------------------
@@ -118,46 +139,86 @@ NO_BREAK_SPACE, BRAILLE_BLANK = "\u00a0", "\u2800"
 def spelled_apart(keyword: str) -> list[str]:
     """The keyword in small capitals, with a look-alike first letter, and with blanks or dashes inside."""
     half = len(keyword) // 2
-    return [keyword.lower().translate(SMALL_CAPITALS), keyword[0].lower().translate(SMALL_CAPITALS) + keyword[1:],
-            keyword[:half] + NO_BREAK_SPACE + keyword[half:], keyword[:half] + BRAILLE_BLANK + keyword[half:],
-            " ".join(keyword), keyword[:half] + "-" + keyword[half:]]
+    return [
+        keyword.lower().translate(SMALL_CAPITALS),
+        keyword[0].lower().translate(SMALL_CAPITALS) + keyword[1:],
+        keyword[:half] + NO_BREAK_SPACE + keyword[half:],
+        keyword[:half] + BRAILLE_BLANK + keyword[half:],
+        " ".join(keyword),
+        keyword[:half] + "-" + keyword[half:],
+    ]
 
 
-@pytest.mark.parametrize("keyword,clue", [
-    ("OTTER", "ᴏᴛᴛᴇʀ"), ("GARDEN", "ɢARDEN"), ("GARDEN", "ɢᴀʀᴅᴇɴ"),   # small capitals
-    ("OTTER", "🅾🆃🆃🅴🆁"),                      # letters in squares, as emoji keyboards offer
-    ("OTTER", "ᴼᵀᵀᴱᴿ"), ("OTTER", "𝐨𝐭𝐭𝐞𝐫"),     # modifier and mathematical letters (NFKC)
-    ("CASTLE", "ƈastle"),                       # a letter with a hook, as an accented letter is the letter
-    ("OTTER", f"OT{NO_BREAK_SPACE}TER"), ("OTTER", f"OT{BRAILLE_BLANK}TER"), ("OTTER", "OT\U0001d159TER"),
-    ("OTTER", "O T T E R"), ("OTTER", "OT-TER"), ("OTTER", "ot–ter"), ("OTTER", "O.T.T.E.R"), ("OTTER", "ot_ter"),
-    ("OTTER", "O T T E R S"),                   # and its plural
-    ("ICECREAM", "ice cream"), ("ICE CREAM", "ice-cream"),
-    ("ÉCOLE", "é-co-le"), ("사과", "사 과를"),
-])
+@pytest.mark.parametrize(
+    "keyword,clue",
+    [
+        ("OTTER", "ᴏᴛᴛᴇʀ"),
+        ("GARDEN", "ɢARDEN"),
+        ("GARDEN", "ɢᴀʀᴅᴇɴ"),  # small capitals
+        ("OTTER", "🅾🆃🆃🅴🆁"),  # letters in squares, as emoji keyboards offer
+        ("OTTER", "ᴼᵀᵀᴱᴿ"),
+        ("OTTER", "𝐨𝐭𝐭𝐞𝐫"),  # modifier and mathematical letters (NFKC)
+        ("CASTLE", "ƈastle"),  # a letter with a hook, as an accented letter is the letter
+        ("OTTER", f"OT{NO_BREAK_SPACE}TER"),
+        ("OTTER", f"OT{BRAILLE_BLANK}TER"),
+        ("OTTER", "OT\U0001d159TER"),
+        ("OTTER", "O T T E R"),
+        ("OTTER", "OT-TER"),
+        ("OTTER", "ot–ter"),
+        ("OTTER", "O.T.T.E.R"),
+        ("OTTER", "ot_ter"),
+        ("OTTER", "O T T E R S"),  # and its plural
+        ("ICECREAM", "ice cream"),
+        ("ICE CREAM", "ice-cream"),
+        ("ÉCOLE", "é-co-le"),
+        ("사과", "사 과를"),
+    ],
+)
 def test_letter_like_forms_and_spaces_or_dashes_inside_a_word_make_no_new_word(keyword, clue):
     assert same_word(keyword, clue)
     assert contains_word(f"the {clue} here", keyword)
 
 
-@pytest.mark.parametrize("keyword,clue", [
-    ("OTTER", "hot terrain"), ("OTTER", "pot terrier"), ("OTTER", "river animal"), ("GARDEN", "rose bed"),
-    ("ICE CREAM", "nice creamy"), ("ICECREAM", "ice"), ("ICECREAM", "ice creamy"),
-    ("CHAT", "château fort"), ("CHAT", "le chaton"), ("ÉCOLE", "salle de classe"), ("ÉCOLE", "l'écolier"),
-    ("사과", "사과나무 아래"), ("바다", "파란 하늘"), ("나무", "나 무지개"),
-])
+@pytest.mark.parametrize(
+    "keyword,clue",
+    [
+        ("OTTER", "hot terrain"),
+        ("OTTER", "pot terrier"),
+        ("OTTER", "river animal"),
+        ("GARDEN", "rose bed"),
+        ("ICE CREAM", "nice creamy"),
+        ("ICECREAM", "ice"),
+        ("ICECREAM", "ice creamy"),
+        ("CHAT", "château fort"),
+        ("CHAT", "le chaton"),
+        ("ÉCOLE", "salle de classe"),
+        ("ÉCOLE", "l'écolier"),
+        ("사과", "사과나무 아래"),
+        ("바다", "파란 하늘"),
+        ("나무", "나 무지개"),
+    ],
+)
 def test_clues_that_do_not_spell_the_keyword_stay_fair(keyword, clue):
     assert not contains_word(clue, keyword)
 
 
-@pytest.mark.parametrize("a,b", [
-    ("🍦 cream", "cream"), ("ice cream", "ice"), ("?!", "..."), ("sea lion", "sea"), ("사과 나무", "사과")
-])
+@pytest.mark.parametrize(
+    "a,b", [("🍦 cream", "cream"), ("ice cream", "ice"), ("?!", "..."), ("sea lion", "sea"), ("사과 나무", "사과")]
+)
 def test_symbols_count_and_spacing_joins_only_what_is_there(a, b):
     assert not same_word(a, b)
 
 
-@pytest.mark.parametrize("a,b", [("ice cream", "icecream"), ("ice cream", "Ice-Cream"), ("otter", "otter!"),
-                                  ("pomme de terre", "Pomme-de-terre"), ("아이스 크림", "아이스크림")])
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ("ice cream", "icecream"),
+        ("ice cream", "Ice-Cream"),
+        ("otter", "otter!"),
+        ("pomme de terre", "Pomme-de-terre"),
+        ("아이스 크림", "아이스크림"),
+    ],
+)
 def test_a_clue_spaced_or_punctuated_otherwise_is_the_same_clue(a, b):
     assert same_word(a, b)
 

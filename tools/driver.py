@@ -26,7 +26,7 @@ from companion.rules import HOST, TEAMS, Actor, Game, decide, other, replay
 from companion.views import Viewer, view_for
 from companion.web.commands import from_json
 
-WORDS = [f"KW{i:02d}X" for i in range(40)]   # no word is part of another
+WORDS = [f"KW{i:02d}X" for i in range(40)]  # no word is part of another
 
 
 def wrong(code) -> list[int]:
@@ -41,6 +41,7 @@ def wrong2(code) -> list[int]:
 
 # --- what the player saw -------------------------------------------------------------------------
 
+
 def targets(command: str, view: dict, body: dict | None = None) -> dict:
     """The target fields of `command`, taken from the view its sender just read (as the pages' forms do)."""
     return targets_for(command, view, body)
@@ -48,12 +49,13 @@ def targets(command: str, view: dict, body: dict | None = None) -> dict:
 
 # --- the moves ---------------------------------------------------------------------------------------
 
+
 class Driver:
     """The moves of a table, the same through every transport. A transport sets `host` and provides
     `view(who)`, `send(who, command, body)` and `who(seat)`."""
 
     host: object
-    clue_numbers = itertools.count(1)          # clues never repeat, across games too
+    clue_numbers = itertools.count(1)  # clues never repeat, across games too
 
     def view(self, who) -> dict:
         raise NotImplementedError
@@ -143,14 +145,25 @@ class Driver:
 
 # --- in-process, through the rules ------------------------------------------------------------------
 
+
 class Table(Driver):
     """A game played through the pure rules, the way the service would: `do` is the raw rules command,
     the moves go through the same command mapping as the API (`from_json`)."""
 
     host = HOST
 
-    def __init__(self, white=("Ann", "Abe"), black=("Bea", "Bob"), seed=7, words=WORDS, start=True,
-                 custom_words=None, rng=None, clock=None, **settings):
+    def __init__(
+        self,
+        white=("Ann", "Abe"),
+        black=("Bea", "Bob"),
+        seed=7,
+        words=WORDS,
+        start=True,
+        custom_words=None,
+        rng=None,
+        clock=None,
+        **settings,
+    ):
         """A game with these players; `settings` go into the create command (mode, timer...).
 
         `words` is the language pack the service would pass; `custom_words` the host's own list; `rng` the
@@ -183,7 +196,7 @@ class Table(Driver):
         return view_for(self.game, Viewer(who.kind, team=who.team, seat=who.seat))
 
     def send(self, who: Actor, command: str, body: dict) -> list[dict]:
-        rules_command = from_json(command, body)     # what the service adds, as it adds it
+        rules_command = from_json(command, body)  # what the service adds, as it adds it
         declared = BY_TYPE[rules_command["type"]]
         if declared.draws_words:
             rules_command["words"] = self.words
@@ -207,6 +220,7 @@ class Table(Driver):
 
 # --- through the JSON API ---------------------------------------------------------------------------
 
+
 class ApiGame(Driver):
     """A game played through the JSON API with bearer tokens; `client` is a Flask test client or a
     `UrlClient` on a real server."""
@@ -218,11 +232,11 @@ class ApiGame(Driver):
         assert answer.status_code == 201, answer.get_json()
         created = answer.get_json()
         self.id = created["game_id"]
-        self.tokens = created["tokens"]          # host, spectator, white, black (join)
+        self.tokens = created["tokens"]  # host, spectator, white, black (join)
         self.urls = created["urls"]
         self.host = self.tokens["host"]
-        self.seats: dict[str, str] = {}          # player name -> seat token
-        self.seat_tokens: dict[int, str] = {}    # seat -> seat token
+        self.seats: dict[str, str] = {}  # player name -> seat token
+        self.seat_tokens: dict[int, str] = {}  # seat -> seat token
         for team, names in (("white", white), ("black", black)):
             for name in names:
                 self.join(team, name)
@@ -242,8 +256,9 @@ class ApiGame(Driver):
     # --- raw requests (no targets: what a test sends is what the server gets) --------------------
     def post(self, command, token=None, body=None, **fields):
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return self.client.post(f"/api/games/{self.id}/{command}", json=body if body is not None else fields,
-                                headers=headers)
+        return self.client.post(
+            f"/api/games/{self.id}/{command}", json=body if body is not None else fields, headers=headers
+        )
 
     def events(self):
         store = self.client.application.extensions["games"].store

@@ -17,6 +17,24 @@ from .queries import proposed_verdicts, start_problem
 from .fold import apply, replay
 from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other
 
-__all__ = ["ALL_CODES", "Actor", "Game", "HOST", "KEYWORD_GUESSING", "KEYWORD_JUDGING", "LOBBY",
-           "OVER", "PLAYING", "RuleError", "TEAMS", "apply", "decide", "draw_code", "other",
-           "parse_guess", "proposed_verdicts", "replay", "start_problem"]
+__all__ = [
+    "ALL_CODES",
+    "Actor",
+    "Game",
+    "HOST",
+    "KEYWORD_GUESSING",
+    "KEYWORD_JUDGING",
+    "LOBBY",
+    "OVER",
+    "PLAYING",
+    "RuleError",
+    "TEAMS",
+    "apply",
+    "decide",
+    "draw_code",
+    "other",
+    "parse_guess",
+    "proposed_verdicts",
+    "replay",
+    "start_problem",
+]

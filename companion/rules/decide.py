@@ -27,7 +27,7 @@ def decide(game: Game, command: dict, actor: Actor, rng: random.Random) -> list[
         raise RuleError(SENDER_REFUSALS[declared.sender])
     if game.correction is not None and not declared.during_correction:
         raise RuleError("correction_pending")
-    for check in declared.checks:          # a stale target: the game moved on since the player's screen
+    for check in declared.checks:  # a stale target: the game moved on since the player's screen
         problem = check(game, actor, command)
         if problem is not None:
             raise problem

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .state import Game
 
 _OPTIONAL = "optional"
-STAMP = ("slot", "ordinal")      # what `fold.stamp` adds to a replaceable event; written after its fields
+STAMP = ("slot", "ordinal")  # what `fold.stamp` adds to a replaceable event; written after its fields
 
 
 def optional():
@@ -42,6 +42,7 @@ def optional():
 class Grant:
     """A capability token an event has the service mint: its kind (store.py `capabilities.kind`), team and
     seat; `in_use`: its phone counts as in use from now on (a phone just seated is)."""
+
     kind: str
     team: str | None = None
     seat: int | None = None
@@ -52,6 +53,7 @@ class Grant:
 class CapabilityChanges:
     """What an event does to the game's tokens, in this order: `revoked` (kind, seat) are withdrawn (seat None:
     the game's own token of that kind), `promoted` (kind, new kind, seat) change kind, `grants` are minted."""
+
     grants: tuple[Grant, ...] = ()
     revoked: tuple[tuple[str, int | None], ...] = ()
     promoted: tuple[tuple[str, str, int | None], ...] = ()
@@ -66,7 +68,7 @@ class Event:
     VERSION: ClassVar[int] = 1
 
     def __post_init__(self):
-        for name in _names(type(self)):     # lists read from JSON become tuples: an event never changes
+        for name in _names(type(self)):  # lists read from JSON become tuples: an event never changes
             value = getattr(self, name)
             if isinstance(value, (list, tuple, dict)):
                 object.__setattr__(self, name, _frozen(value))
@@ -106,8 +108,10 @@ class Event:
         given = {key: value for key, value in data.items() if key != "type"}
         unknown = given.keys() - _names(cls)
         if unknown:
-            raise ValueError(f"{cls.TYPE} v{cls.VERSION} has no field {', '.join(sorted(unknown))}: an upcaster "
-                             "is missing (rules/event.py)")
+            raise ValueError(
+                f"{cls.TYPE} v{cls.VERSION} has no field {', '.join(sorted(unknown))}: an upcaster "
+                "is missing (rules/event.py)"
+            )
         return cls(**given)
 
 
@@ -116,6 +120,7 @@ class Replaceable(Event):
     """An event its audience alone sees, which the next event of its slot replaces in the stored log
     (rules/audience.py). `fold.stamp` marks it with its slot and its ordinal, its number among its
     audience's events (the events it replaced are gone, so the fold can't count them)."""
+
     slot: str | None = optional()
     ordinal: int | None = optional()
 
@@ -127,9 +132,11 @@ UPCASTERS: dict[tuple[str, int], Callable[[dict], dict]] = {}
 def upcaster(event: type[Event], version: int):
     """Register the decorated function as the upgrade of `event`'s stored JSON from `version` to the next. It
     returns the next version's JSON, or the JSON of the event an old shape means today (another type)."""
+
     def register(function: Callable[[dict], dict]) -> Callable[[dict], dict]:
         UPCASTERS[event.TYPE, version] = function
         return function
+
     return register
 
 

@@ -12,8 +12,27 @@ from dataclasses import dataclass, replace
 
 from .audience import team_audience
 from .event import UPCASTERS, CapabilityChanges, Event, Grant, Replaceable, optional, upcaster
-from .state import (KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, STANDARD, TEAMS, Correction, Game,
-                    Guess, Player, Result, Round, Settings, Tiebreak, Tokens, Transmission, no_notes, token_awards)
+from .state import (
+    KEYWORD_GUESSING,
+    KEYWORD_JUDGING,
+    LOBBY,
+    OVER,
+    PLAYING,
+    STANDARD,
+    TEAMS,
+    Correction,
+    Game,
+    Guess,
+    Player,
+    Result,
+    Round,
+    Settings,
+    Tiebreak,
+    Tokens,
+    Transmission,
+    no_notes,
+    token_awards,
+)
 
 
 def _notice(game: Game, kind: str, **public) -> None:
@@ -44,20 +63,23 @@ def _leaves(game: Game, seat: int) -> None:
 
 # --- the lobby -------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, kw_only=True)
 class GameCreated(Event):
     """The host created the game with these settings."""
+
     TYPE = "game_created"
     VERSION = 2
     language: str
     mode: str
     timer: int | None
-    words: tuple[str, ...] | None        # the host's own word list
+    words: tuple[str, ...] | None  # the host's own word list
     try_out: bool
 
     def apply(self, game: Game) -> None:
-        game.settings = Settings(mode=self.mode, language=self.language, try_out=self.try_out, timer=self.timer,
-                                 words=self.words or None)
+        game.settings = Settings(
+            mode=self.mode, language=self.language, try_out=self.try_out, timer=self.timer, words=self.words or None
+        )
 
 
 @upcaster(GameCreated, 1)
@@ -70,6 +92,7 @@ def upcast_game_created_v1_v2(data: dict) -> dict:
 @dataclass(frozen=True, kw_only=True)
 class PlayerJoined(Event):
     """A phone took a seat on a team (or a try-out's seat was filled as it was created)."""
+
     TYPE = "player_joined"
     seat: int
     team: str
@@ -86,6 +109,7 @@ class PlayerJoined(Event):
 @dataclass(frozen=True, kw_only=True)
 class PlayerLeft(Event):
     """A seated phone joined the other team from its join link: it leaves its seat (a new one follows)."""
+
     TYPE = "player_left"
     seat: int
 
@@ -99,12 +123,14 @@ class PlayerLeft(Event):
 @dataclass(frozen=True, kw_only=True)
 class PlayerRemoved(PlayerLeft):
     """The host removed a player in the lobby: the seat is freed, its tokens stop working."""
+
     TYPE = "player_removed"
 
 
 @dataclass(frozen=True, kw_only=True)
 class PlayerMoved(Event):
     """A player changed team in the lobby (moved by the host, or switching themselves): last in join order."""
+
     TYPE = "player_moved"
     seat: int
     team: str
@@ -117,6 +143,7 @@ class PlayerMoved(Event):
 @dataclass(frozen=True, kw_only=True)
 class JoiningLocked(Event):
     """The host locked joining (`locked`), or opened it again."""
+
     TYPE = "joining_locked"
     locked: bool
 
@@ -128,6 +155,7 @@ class JoiningLocked(Event):
 class GameStarted(Event):
     """The host started the match: each team's four keywords, dealt. Each team's rotation starts from whoever
     has gone longest without encrypting."""
+
     TYPE = "game_started"
     keywords: dict[str, tuple[str, ...]]
 
@@ -140,6 +168,7 @@ class GameStarted(Event):
 @dataclass(frozen=True, kw_only=True)
 class KeywordSwapped(Event):
     """A team swapped its keyword `number` for `word` (everyone learns that it swapped, never which)."""
+
     TYPE = "keyword_swapped"
     team: str
     number: int
@@ -151,27 +180,39 @@ class KeywordSwapped(Event):
         game.keywords[self.team] = tuple(words)
         game.dealt.append(self.word)
         game.swapped.add(self.team)
-        _notice(game, self.TYPE, team=self.team)      # never which number, nor the word
+        _notice(game, self.TYPE, team=self.team)  # never which number, nor the word
 
 
 # --- the rounds ------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, kw_only=True)
 class RoundStarted(Event):
     """A round began: each transmitting team's code, drawn; its Encryptor is the rotation's."""
+
     TYPE = "round_started"
     round: int
     codes: dict[str, tuple[int, ...]]
 
     def apply(self, game: Game) -> None:
-        game.rounds.append(Round(self.round, {
-            team: Transmission(team=team, code=self.codes[team], encryptor=game.encryptor_for(team, self.round).seat)
-            for team in game.transmitting}, rotation=dict(game.rotation)))
+        game.rounds.append(
+            Round(
+                self.round,
+                {
+                    team: Transmission(
+                        team=team, code=self.codes[team], encryptor=game.encryptor_for(team, self.round).seat
+                    )
+                    for team in game.transmitting
+                },
+                rotation=dict(game.rotation),
+            )
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
 class EncryptorSkipped(Event):
     """The host skipped a team's Encryptor: the next teammate takes the round, with a fresh `code`."""
+
     TYPE = "encryptor_skipped"
     team: str
     code: tuple[int, ...]
@@ -188,6 +229,7 @@ class EncryptorSkipped(Event):
 @dataclass(frozen=True, kw_only=True)
 class CluesAnnounced(Event):
     """A team's Encryptor announced its clues, `at` that time (the sand timer's start)."""
+
     TYPE = "clues_announced"
     VERSION = 2
     team: str
@@ -211,6 +253,7 @@ def upcast_clues_announced_v1_v2(data: dict) -> dict:
 class GuessSaved(Replaceable):
     """Team `by` entered its guess of `transmission`'s code: sealed, or its draft (which the team alone sees,
     and its next draft replaces). `seat`: the player who entered it."""
+
     TYPE = "guess_saved"
     VERSION = 2
     transmission: str
@@ -240,6 +283,7 @@ def upcast_guess_saved_v1_v2(data: dict) -> dict:
 class NoteWritten(Replaceable):
     """A player wrote the team's note on the other team: the guess above keyword column `keyword`, or the free
     line of round `line` (one of the two). The team alone sees it; its next text replaces it."""
+
     TYPE = "note_written"
     team: str
     keyword: int | None = optional()
@@ -267,17 +311,18 @@ class NoteWritten(Replaceable):
 class EntryTakenBack(Event):
     """The host took back the last entry: a sealed guess (`by` that team) becomes its draft again, or a
     team's clues go, with the guesses of that transmission."""
+
     TYPE = "entry_taken_back"
     VERSION = 2
-    entry: str                       # "guess" or "clues"
-    round: int | None                # the round under way (unknown in games stored before it was kept)
+    entry: str  # "guess" or "clues"
+    round: int | None  # the round under way (unknown in games stored before it was kept)
     transmission: str
     by: str | None = optional()
 
     def apply(self, game: Game) -> None:
         transmission = game.round.transmissions[self.transmission]
         if self.entry == "guess":
-            transmission.guess_by(self.by).sealed = False      # kept as the team's draft
+            transmission.guess_by(self.by).sealed = False  # kept as the team's draft
         else:
             transmission.clues, transmission.announced_at = None, None
             transmission.decryption, transmission.interception = Guess(), Guess()
@@ -295,6 +340,7 @@ def upcast_entry_taken_back_v1_v2(data: dict) -> dict:
 @dataclass(frozen=True, kw_only=True)
 class TransmissionResolved(Event):
     """Both guesses of a transmission were sealed: whether it was intercepted, and misread by its own team."""
+
     TYPE = "transmission_resolved"
     team: str
     code: tuple[int, ...]
@@ -311,10 +357,12 @@ class TransmissionResolved(Event):
 
 # --- corrections -----------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, kw_only=True)
 class CorrectionProposed(Event):
     """The host proposed to correct the last reveal (round `round`, `team`'s transmission) to these guesses;
     both sides confirm it."""
+
     TYPE = "correction_proposed"
     round: int
     team: str
@@ -323,15 +371,27 @@ class CorrectionProposed(Event):
 
     def apply(self, game: Game) -> None:
         game.corrections_proposed += 1
-        game.correction = Correction(round=self.round, team=self.team, decryption=self.decryption,
-                                     interception=self.interception or None, id=game.corrections_proposed)
-        _notice(game, self.TYPE, round=self.round, team=self.team, decryption=list(self.decryption),
-                interception=_listed(self.interception))
+        game.correction = Correction(
+            round=self.round,
+            team=self.team,
+            decryption=self.decryption,
+            interception=self.interception or None,
+            id=game.corrections_proposed,
+        )
+        _notice(
+            game,
+            self.TYPE,
+            round=self.round,
+            team=self.team,
+            decryption=list(self.decryption),
+            interception=_listed(self.interception),
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
 class CorrectionAnswered(Event):
     """A side of the table accepted the proposed correction, or rejected it (which drops it)."""
+
     TYPE = "correction_answered"
     team: str
     accept: bool
@@ -347,6 +407,7 @@ class CorrectionAnswered(Event):
 @dataclass(frozen=True, kw_only=True)
 class CorrectionWithdrawn(Event):
     """The host withdrew the proposed correction."""
+
     TYPE = "correction_withdrawn"
 
     def apply(self, game: Game) -> None:
@@ -359,6 +420,7 @@ class RoundReopened(Event):
     """A corrected reveal ended round `round`: its end is judged again, so whatever followed it by itself is
     undone (the rounds after it, a skip of an Encryptor in a round that now never happened, a tiebreak or a
     result)."""
+
     TYPE = "round_reopened"
     round: int
 
@@ -373,6 +435,7 @@ class RoundReopened(Event):
 @dataclass(frozen=True, kw_only=True)
 class RevealCorrected(Event):
     """Both sides confirmed the correction: the reveal with these guesses, and its tokens counted again."""
+
     TYPE = "reveal_corrected"
     round: int
     team: str
@@ -391,16 +454,25 @@ class RevealCorrected(Event):
         transmission.miscommunicated = self.miscommunicated
         _count_tokens(game, transmission.team, self.intercepted, self.miscommunicated, +1)
         game.correction = None
-        _notice(game, self.TYPE, round=self.round, team=self.team, decryption=list(self.decryption),
-                interception=_listed(self.interception), intercepted=self.intercepted,
-                miscommunicated=self.miscommunicated)
+        _notice(
+            game,
+            self.TYPE,
+            round=self.round,
+            team=self.team,
+            decryption=list(self.decryption),
+            interception=_listed(self.interception),
+            intercepted=self.intercepted,
+            miscommunicated=self.miscommunicated,
+        )
 
 
 # --- the tiebreak and the end ----------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, kw_only=True)
 class TiebreakStarted(Event):
     """The game ended level (`cause`: "collision" or "round_limit"): each team guesses the other's keywords."""
+
     TYPE = "tiebreak_started"
     cause: str
 
@@ -412,6 +484,7 @@ class TiebreakStarted(Event):
 @dataclass(frozen=True, kw_only=True)
 class KeywordGuessesSealed(Event):
     """A team sealed its guesses of the other team's four keywords; once both did, the table judges them."""
+
     TYPE = "keyword_guesses_sealed"
     team: str
     guesses: tuple[str, ...]
@@ -425,6 +498,7 @@ class KeywordGuessesSealed(Event):
 @dataclass(frozen=True, kw_only=True)
 class KeywordsJudged(Event):
     """The host judged each team's keyword guesses: which of the four named the other team's keyword."""
+
     TYPE = "keywords_judged"
     verdicts: dict[str, tuple[bool, ...]]
 
@@ -435,6 +509,7 @@ class KeywordsJudged(Event):
 @dataclass(frozen=True, kw_only=True)
 class GameEnded(Event):
     """The match is over: its winners (both for a shared victory), why, and what made a tiebreak needed."""
+
     TYPE = "game_ended"
     winners: tuple[str, ...]
     reason: str
@@ -447,10 +522,12 @@ class GameEnded(Event):
 
 # --- seats: a team decides who takes them (rules/host.py) ------------------------------------------------
 
+
 @dataclass(frozen=True, kw_only=True)
 class SeatLinkIssued(Event):
     """The table screen made a new link to a seat, for a new phone, `at` that time: it replaces the seat's
     earlier link, and any new phone waiting with it."""
+
     TYPE = "seat_link_issued"
     VERSION = 2
     seat: int
@@ -462,8 +539,9 @@ class SeatLinkIssued(Event):
         _notice(game, self.TYPE, seat=self.seat)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
-        return CapabilityChanges(grants=(Grant("handoff", seat=self.seat),),
-                                 revoked=(("handoff", self.seat), ("waiting", self.seat)))
+        return CapabilityChanges(
+            grants=(Grant("handoff", seat=self.seat),), revoked=(("handoff", self.seat), ("waiting", self.seat))
+        )
 
 
 @upcaster(SeatLinkIssued, 1)
@@ -476,6 +554,7 @@ def upcast_seat_link_issued_v1_v2(data: dict) -> dict:
 class SeatLinkCancelled(Event):
     """A seat's link stopped working, with any new phone waiting with it: cancelled by the table screen, or
     turned away by a phone of the seat's team (`by`)."""
+
     TYPE = "seat_link_cancelled"
     seat: int
     by: int | None = optional()
@@ -493,6 +572,7 @@ class SeatLinkCancelled(Event):
 class SeatClaimed(Event):
     """A new phone took a seat with its link, `at` that time; `unattended`: while no phone of its team was in
     use, which everyone is told until a teammate acknowledges it. The seat's old phone is signed out."""
+
     TYPE = "seat_claimed"
     VERSION = 2
     seat: int
@@ -506,8 +586,10 @@ class SeatClaimed(Event):
         _notice(game, self.TYPE, seat=self.seat, unattended=self.unattended, at=self.at)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
-        return CapabilityChanges(grants=(Grant("seat", game.player(self.seat).team, self.seat, in_use=True),),
-                                 revoked=(("seat", self.seat), ("handoff", self.seat)))
+        return CapabilityChanges(
+            grants=(Grant("seat", game.player(self.seat).team, self.seat, in_use=True),),
+            revoked=(("seat", self.seat), ("handoff", self.seat)),
+        )
 
 
 @upcaster(SeatClaimed, 1)
@@ -521,6 +603,7 @@ def upcast_seat_claimed_v1_v2(data: dict) -> dict:
 class SeatClaimWaiting(Event):
     """A new phone used a seat's link while a phone of the seat's team was in use: the link is used up, and the
     new phone waits for a phone of the team to let it in (the seat stays with its old phone meanwhile)."""
+
     TYPE = "seat_claim_waiting"
     seat: int
 
@@ -529,21 +612,24 @@ class SeatClaimWaiting(Event):
         game.waiting_phones.add(self.seat)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
-        return CapabilityChanges(grants=(Grant("waiting", game.player(self.seat).team, self.seat, in_use=True),),
-                                 revoked=(("handoff", self.seat), ("waiting", self.seat)))
+        return CapabilityChanges(
+            grants=(Grant("waiting", game.player(self.seat).team, self.seat, in_use=True),),
+            revoked=(("handoff", self.seat), ("waiting", self.seat)),
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
 class SeatHanded(Event):
     """A phone of the seat's team (`by`) let the seat's waiting new phone in: its token becomes the seat's, the
     old phone's stops working."""
+
     TYPE = "seat_handed"
     seat: int
     by: int
 
     def apply(self, game: Game) -> None:
         game.waiting_phones.discard(self.seat)
-        game.unattended.pop(self.seat, None)        # the team let this seat's phone in itself
+        game.unattended.pop(self.seat, None)  # the team let this seat's phone in itself
         _notice(game, self.TYPE, seat=self.seat, by=self.by)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
@@ -553,6 +639,7 @@ class SeatHanded(Event):
 @dataclass(frozen=True, kw_only=True)
 class ClaimAcknowledged(Event):
     """A teammate (`by`) confirmed that the phone which took the seat while the team was away is theirs."""
+
     TYPE = "claim_acknowledged"
     seat: int
     by: int
@@ -564,9 +651,11 @@ class ClaimAcknowledged(Event):
 
 # --- moving the table screen: public, and a move, not a copy ---------------------------------------------
 
+
 @dataclass(frozen=True, kw_only=True)
 class TableMoveOffered(Event):
     """The table screen showed a one-time link that moves it to another device (replacing an earlier one)."""
+
     TYPE = "table_move_offered"
     at: float | None
 
@@ -581,6 +670,7 @@ class TableMoveOffered(Event):
 @dataclass(frozen=True, kw_only=True)
 class TableMoveCancelled(Event):
     """The table screen hid its move link: it stops working."""
+
     TYPE = "table_move_cancelled"
 
     def apply(self, game: Game) -> None:
@@ -595,6 +685,7 @@ class TableMoveCancelled(Event):
 class TableMoved(Event):
     """The move link was used `at` that time: the new device is the table screen, with a new host token; the
     old one's token becomes `moved` (refused, saying when)."""
+
     TYPE = "table_moved"
     at: float | None
 
@@ -603,21 +694,24 @@ class TableMoved(Event):
         _notice(game, self.TYPE, at=self.at)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
-        return CapabilityChanges(grants=(Grant("host"),), revoked=(("table_move", None),),
-                                 promoted=(("host", "moved", None),))
+        return CapabilityChanges(
+            grants=(Grant("host"),), revoked=(("table_move", None),), promoted=(("host", "moved", None),)
+        )
 
 
 # --- after a match ---------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, kw_only=True)
 class RematchStarted(Event):
     """The host started a new match: back in the lobby with the same seats and settings (players may switch
     team, newcomers join); tokens, keywords, notes and the log start over."""
+
     TYPE = "rematch_started"
     VERSION = 2
 
     def apply(self, game: Game) -> None:
-        for r in game.rounds:                    # in order, so each seat keeps its latest turn
+        for r in game.rounds:  # in order, so each seat keeps its latest turn
             for transmission in r.transmissions.values():
                 game.last_encrypted[transmission.encryptor] = (game.match, r.number)
         game.match += 1
@@ -625,7 +719,7 @@ class RematchStarted(Event):
         game.rounds, game.tiebreak, game.result, game.correction = [], None, None, None
         game.tokens = {t: Tokens() for t in TEAMS}
         game.keywords, game.swapped, game.notices, game.notes = {}, set(), [], no_notes()
-        game.unattended = {}                     # shown until a teammate acknowledges it, or the match ends
+        game.unattended = {}  # shown until a teammate acknowledges it, or the match ends
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -633,6 +727,7 @@ class RematchDealt(RematchStarted):
     """A rematch as games stored before the rematch lobby (d8446d1 and before) have it: it dealt these keywords
     at once and went on playing, each team's rotation going on from the last round played. Never written
     today: `upcast_rematch_started_v1_v2` reads it from those games."""
+
     TYPE = "rematch_dealt"
     VERSION = 1
     keywords: dict[str, tuple[str, ...]]
@@ -656,19 +751,24 @@ def upcast_rematch_started_v1_v2(data: dict) -> dict:
 @dataclass(frozen=True, kw_only=True)
 class TeamsShuffled(Event):
     """The host shuffled the teams in the lobby: each team's seats, in their new join order (the rotation's)."""
+
     TYPE = "teams_shuffled"
     white: tuple[int, ...]
     black: tuple[int, ...]
 
     def apply(self, game: Game) -> None:
         by_seat = {p.seat: p for p in game.players}
-        game.players = [Player(seat, by_seat[seat].name, team)
-                        for team, seats in (("white", self.white), ("black", self.black)) for seat in seats]
+        game.players = [
+            Player(seat, by_seat[seat].name, team)
+            for team, seats in (("white", self.white), ("black", self.black))
+            for seat in seats
+        ]
 
 
 @dataclass(frozen=True, kw_only=True)
 class TimerSet(Event):
     """The host set the sand timer in the lobby (seconds, or None for none) for the matches to come."""
+
     TYPE = "timer_set"
     timer: int | None
 
@@ -682,12 +782,43 @@ def _listed(code: tuple[int, ...] | None) -> list[int] | None:
 
 # Every event the rules write, in the order the API's documents list their types.
 EVENTS: tuple[type[Event], ...] = (
-    GameCreated, PlayerJoined, PlayerLeft, PlayerRemoved, PlayerMoved, JoiningLocked, GameStarted, KeywordSwapped,
-    RoundStarted, EncryptorSkipped, CluesAnnounced, GuessSaved, EntryTakenBack, TransmissionResolved,
-    CorrectionProposed, CorrectionAnswered, CorrectionWithdrawn, RoundReopened, RevealCorrected, TiebreakStarted,
-    KeywordGuessesSealed, KeywordsJudged, GameEnded, SeatLinkIssued, SeatLinkCancelled, SeatClaimed,
-    SeatClaimWaiting, SeatHanded, ClaimAcknowledged, TableMoveOffered, TableMoveCancelled, TableMoved,
-    RematchStarted, TeamsShuffled, TimerSet, NoteWritten)
+    GameCreated,
+    PlayerJoined,
+    PlayerLeft,
+    PlayerRemoved,
+    PlayerMoved,
+    JoiningLocked,
+    GameStarted,
+    KeywordSwapped,
+    RoundStarted,
+    EncryptorSkipped,
+    CluesAnnounced,
+    GuessSaved,
+    EntryTakenBack,
+    TransmissionResolved,
+    CorrectionProposed,
+    CorrectionAnswered,
+    CorrectionWithdrawn,
+    RoundReopened,
+    RevealCorrected,
+    TiebreakStarted,
+    KeywordGuessesSealed,
+    KeywordsJudged,
+    GameEnded,
+    SeatLinkIssued,
+    SeatLinkCancelled,
+    SeatClaimed,
+    SeatClaimWaiting,
+    SeatHanded,
+    ClaimAcknowledged,
+    TableMoveOffered,
+    TableMoveCancelled,
+    TableMoved,
+    RematchStarted,
+    TeamsShuffled,
+    TimerSet,
+    NoteWritten,
+)
 EVENT_TYPES = tuple(event.TYPE for event in EVENTS)
 # Events only games stored by older code hold, made by an upcaster; no command writes them any more.
 RETIRED: tuple[type[Event], ...] = (RematchDealt,)

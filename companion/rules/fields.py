@@ -126,10 +126,11 @@ class Timer(Number):
 class Code(Kind):
     """A code: three digits from 1 to 4, as a list or a string (rules.codes.parse_guess). A form gives it as
     one field, or as one radio group per clue (`<name>1` to `<name>3`)."""
+
     DIGIT = Number(1, 4)
 
     def __init__(self, optional: bool = False):
-        self.optional = optional      # the schema allows null (the handler decides when it is needed)
+        self.optional = optional  # the schema allows null (the handler decides when it is needed)
 
     def accepts(self, value) -> bool:
         return parse_guess(value) is not None
@@ -145,10 +146,14 @@ class Code(Kind):
         return _first(getlist, name)
 
     def schema(self) -> dict:
-        code = {"description": "Three digits from 1 to 4, one per clue (a guess may repeat a digit; it is then "
-                               "wrong): a list, or a string such as \"314\" or \"3-1-4\".",
-                "oneOf": [array({"oneOf": [self.DIGIT.schema(), enum(["1", "2", "3", "4"])]}, 3),
-                          {"type": "string", "pattern": GUESS_TEXT.pattern}]}
+        code = {
+            "description": "Three digits from 1 to 4, one per clue (a guess may repeat a digit; it is then "
+            "wrong): a list, or a string such as \"314\" or \"3-1-4\".",
+            "oneOf": [
+                array({"oneOf": [self.DIGIT.schema(), enum(["1", "2", "3", "4"])]}, 3),
+                {"type": "string", "pattern": GUESS_TEXT.pattern},
+            ],
+        }
         return nullable(code) if self.optional else code
 
 
@@ -172,9 +177,16 @@ class Verdicts(Kind):
     """For each team, four booleans; a form gives the numbers (1 to 4) checked as `<name>.<team>`."""
 
     def accepts(self, value) -> bool:
-        return isinstance(value, dict) and set(value) == set(TEAMS) and all(
-            isinstance(value[t], (list, tuple)) and len(value[t]) == 4 and all(isinstance(v, bool) for v in value[t])
-            for t in TEAMS)
+        return (
+            isinstance(value, dict)
+            and set(value) == set(TEAMS)
+            and all(
+                isinstance(value[t], (list, tuple))
+                and len(value[t]) == 4
+                and all(isinstance(v, bool) for v in value[t])
+                for t in TEAMS
+            )
+        )
 
     def convert(self, value):
         return {team: list(value[team]) for team in TEAMS}
@@ -190,10 +202,10 @@ TEXT = Text()
 TEAM = Team()
 BOOLEAN = Boolean()
 SEAT = Number(1, description="A player's seat number: 1 for the first player to join, and so on.")
-DIGIT = Code.DIGIT                      # a keyword's number
+DIGIT = Code.DIGIT  # a keyword's number
 MATCH = Number(1)
-ROUND = Number(0, MAX_ROUNDS)           # 0: before round 1
-LINE = Number(1, MAX_ROUNDS)            # a round's free line in the notes
+ROUND = Number(0, MAX_ROUNDS)  # 0: before round 1
+LINE = Number(1, MAX_ROUNDS)  # a round's free line in the notes
 CORRECTION = Number(1)
 TIMER = Timer()
 CODE = Code()
@@ -201,4 +213,4 @@ OPTIONAL_CODE = Code(optional=True)
 CLUES = Words(3)
 KEYWORD_GUESSES = Words(4)
 VERDICTS = Verdicts()
-ENTRY = Choice("guess", "clues")        # what the host takes back (rules.queries.last_entry)
+ENTRY = Choice("guess", "clues")  # what the host takes back (rules.queries.last_entry)

@@ -12,20 +12,31 @@ from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, Game
 @dataclass(frozen=True)
 class Actor:
     """Who sends a command; always derived from a capability token, never from the request body."""
-    kind: str                 # "host", "join", "seat", "spectator", "handoff", "table_move"
-    team: str | None = None   # for "join" and "seat"
-    seat: int | None = None   # for "seat" and "handoff"; for "join", the seat this phone already holds, if any
+
+    kind: str  # "host", "join", "seat", "spectator", "handoff", "table_move"
+    team: str | None = None  # for "join" and "seat"
+    seat: int | None = None  # for "seat" and "handoff"; for "join", the seat this phone already holds, if any
 
 
 HOST = Actor("host")
 
 # The refusal for a command sent by the wrong kind of capability, by the kind it needs.
-SENDER_REFUSALS = {"host": "host_only", "seat": "players_only", "join": "join_link_only",
-                   "handoff": "seat_link_only", "table_move": "move_link_only"}
+SENDER_REFUSALS = {
+    "host": "host_only",
+    "seat": "players_only",
+    "join": "join_link_only",
+    "handoff": "seat_link_only",
+    "table_move": "move_link_only",
+}
 
 # The refusal for a command sent in the wrong phase, by the phase the game is in.
-PHASE_REFUSALS = {LOBBY: "game_not_started", PLAYING: "game_in_progress", KEYWORD_GUESSING: "tiebreak_in_progress",
-                  KEYWORD_JUDGING: "judging_in_progress", OVER: "game_over"}
+PHASE_REFUSALS = {
+    LOBBY: "game_not_started",
+    PLAYING: "game_in_progress",
+    KEYWORD_GUESSING: "tiebreak_in_progress",
+    KEYWORD_JUDGING: "judging_in_progress",
+    OVER: "game_over",
+}
 
 
 def require_phase(game: Game, *phases: str) -> None:

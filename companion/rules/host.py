@@ -12,9 +12,24 @@ from .guards import player_at, require_phase, require_real_game, seated_player
 from .play import after_resolution
 from .queries import correctable, keywords_public, last_entry, skip_problem
 from .event import Event
-from .events import (ClaimAcknowledged, CorrectionAnswered, CorrectionProposed, CorrectionWithdrawn, EncryptorSkipped,
-                     EntryTakenBack, RevealCorrected, RoundReopened, SeatClaimed, SeatClaimWaiting, SeatHanded,
-                     SeatLinkCancelled, SeatLinkIssued, TableMoveCancelled, TableMoved, TableMoveOffered)
+from .events import (
+    ClaimAcknowledged,
+    CorrectionAnswered,
+    CorrectionProposed,
+    CorrectionWithdrawn,
+    EncryptorSkipped,
+    EntryTakenBack,
+    RevealCorrected,
+    RoundReopened,
+    SeatClaimed,
+    SeatClaimWaiting,
+    SeatHanded,
+    SeatLinkCancelled,
+    SeatLinkIssued,
+    TableMoveCancelled,
+    TableMoved,
+    TableMoveOffered,
+)
 from .fold import replay
 from .state import OVER, PLAYING, TEAMS
 
@@ -50,14 +65,18 @@ def propose_correction(game, command, actor, rng):
     decryption = CODE.parse(command.get("decryption"), "guess_malformed")
     interception = CODE.parse(command.get("interception"), "guess_malformed") if r.interception_allowed else None
     if decryption == transmission.decryption.code and interception == (
-            transmission.interception.code if r.interception_allowed else None):
+        transmission.interception.code if r.interception_allowed else None
+    ):
         raise RuleError("correction_changes_nothing")
     # Once everyone has seen both teams' keywords, the result may change but play can't go on with them.
     # (A spare random source: these events are only looked at, and the game's own dice stay untouched.)
     if keywords_public(game) and _resumes_play(game, _corrected(game, decryption, interception, random.Random())):
         raise RuleError("correction_resumes_play")
-    return [CorrectionProposed(round=r.number, team=transmission.team, decryption=decryption,
-                               interception=interception or None)]
+    return [
+        CorrectionProposed(
+            round=r.number, team=transmission.team, decryption=decryption, interception=interception or None
+        )
+    ]
 
 
 def answer_correction(game, command, actor, rng):
@@ -75,7 +94,7 @@ def answer_correction(game, command, actor, rng):
     after = replay(events, game)
     corrected = _corrected(after, correction.decryption, correction.interception, rng)
     if keywords_public(game) and _resumes_play(after, corrected):
-        raise RuleError("correction_resumes_play")      # proposed before such corrections were refused
+        raise RuleError("correction_resumes_play")  # proposed before such corrections were refused
     return events + corrected
 
 
@@ -88,9 +107,14 @@ def _corrected(game, decryption, interception, rng) -> list[Event]:
     """The events of the last reveal corrected to these guesses, and what its round's end now leads to."""
     r, transmission = correctable(game)
     code = transmission.code
-    corrected = RevealCorrected(round=r.number, team=transmission.team, decryption=decryption,
-                                interception=interception or None, intercepted=interception == code,
-                                miscommunicated=decryption != code)
+    corrected = RevealCorrected(
+        round=r.number,
+        team=transmission.team,
+        decryption=decryption,
+        interception=interception or None,
+        intercepted=interception == code,
+        miscommunicated=decryption != code,
+    )
     if not r.finished:
         return [corrected]
     # The corrected reveal ended its round: judge that round's end again.
@@ -126,7 +150,7 @@ def claim_seat(game, command, actor, rng):
     on the table screen gets them nothing. Only when none is does it take the seat at once, and everyone is
     told (`unattended`). `in_use`: the seats whose phone asked for its view lately, as the service saw them
     (without it, every phone counts as in use)."""
-    require_real_game(game)         # a link issued before try-outs refused them
+    require_real_game(game)  # a link issued before try-outs refused them
     if actor.seat not in game.seat_links:
         raise RuleError("seat_link_only")
     in_use = command.get("in_use")
@@ -176,6 +200,7 @@ def acknowledge_claim(game, command, actor, rng):
 
 # --- moving the table screen: in the public log, and a move, not a copy (the service replaces the host
 # token when the link is used: `TableMoved.capabilities`)
+
 
 def offer_table_move(game, command, actor, rng):
     """A one-time link that makes another device the table screen (replacing any earlier one)."""

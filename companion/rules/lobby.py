@@ -10,8 +10,19 @@ from .errors import RuleError
 from .fields import BOOLEAN, TIMER
 from .guards import player_at, require_phase, require_real_game, seated_player
 from .queries import spare_words, start_problem
-from .events import (GameCreated, GameStarted, JoiningLocked, PlayerJoined, PlayerLeft, PlayerMoved, PlayerRemoved,
-                     RematchStarted, RoundStarted, TeamsShuffled, TimerSet)
+from .events import (
+    GameCreated,
+    GameStarted,
+    JoiningLocked,
+    PlayerJoined,
+    PlayerLeft,
+    PlayerMoved,
+    PlayerRemoved,
+    RematchStarted,
+    RoundStarted,
+    TeamsShuffled,
+    TimerSet,
+)
 from .fold import apply
 from .state import LOBBY, MODES, OVER, STANDARD, TEAMS, Game, other
 from .text import LANGUAGES, NAME_LENGTH, TIMER_SECONDS, UNDEALT_WORDS, clean_text, custom_words
@@ -30,15 +41,19 @@ def create(game, command, actor, rng):
         raise RuleError("unknown_mode")
     timer = timer_setting(command)
     words = command.get("words")
-    created = GameCreated(language=language, mode=mode, timer=timer,
-                          words=custom_words(words) if words is not None else None,
-                          try_out=command.get("try_out") is True)
+    created = GameCreated(
+        language=language,
+        mode=mode,
+        timer=timer,
+        words=custom_words(words) if words is not None else None,
+        try_out=command.get("try_out") is True,
+    )
     events = [created]
     if created.try_out:
         after = apply(game, created)
         names = command.get("players") or {}
         for team in TEAMS:
-            for name in names.get(team, ())[:after.team_sizes(team)[1]]:
+            for name in names.get(team, ())[: after.team_sizes(team)[1]]:
                 events.append(PlayerJoined(seat=len(events), team=team, name=name))
     return events
 
@@ -117,14 +132,14 @@ def shuffle_teams(game, command, actor, rng):
     today = frozenset(frozenset(p.seat for p in game.team_players(team)) for team in TEAMS)
     fresh = [split for split in _fair_splits(game) if split != today]
     split = sorted(rng.choice(fresh or [today]), key=lambda side: (len(side), sorted(side)))
-    if game.three_player:         # White is the team of two, Black the Interceptor (three_player.SIZES)
+    if game.three_player:  # White is the team of two, Black the Interceptor (three_player.SIZES)
         teams = [TEAMS[1], TEAMS[0]]
-    else:                         # either colour may get the odd player out
+    else:  # either colour may get the odd player out
         teams = list(TEAMS)
         rng.shuffle(teams)
     seats = {team: list(side) for team, side in zip(teams, split)}
     for side in seats.values():
-        rng.shuffle(side)         # the order within a team is its Encryptor rotation
+        rng.shuffle(side)  # the order within a team is its Encryptor rotation
     return [TeamsShuffled(white=seats["white"], black=seats["black"])]
 
 
@@ -149,7 +164,7 @@ def _fair_splits(game: Game) -> list[frozenset]:
 def set_timer(game, command, actor, rng):
     """The host changes the sand timer (seconds, or null for none) before the start."""
     require_phase(game, LOBBY)
-    if "timer" not in command:          # null turns the timer off; a missing field says nothing
+    if "timer" not in command:  # null turns the timer off; a missing field says nothing
         raise RuleError("timer_length", min=TIMER_SECONDS[0], max=TIMER_SECONDS[1])
     return [TimerSet(timer=timer_setting(command))]
 
@@ -197,8 +212,8 @@ def _deal(game: Game, command: dict, rng: random.Random) -> dict[str, list[str]]
     pool = fresh if len(fresh) >= needed else distinct
     if len(pool) < needed:
         raise RuleError("not_enough_words", min=needed)
-    dealt = rng.sample(pool, 4 * len(teams))     # without replacement from distinct words
-    return {team: dealt[4 * i:4 * i + 4] for i, team in enumerate(teams)}
+    dealt = rng.sample(pool, 4 * len(teams))  # without replacement from distinct words
+    return {team: dealt[4 * i : 4 * i + 4] for i, team in enumerate(teams)}
 
 
 def timer_setting(command: dict) -> int | None:

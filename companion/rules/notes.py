@@ -16,7 +16,7 @@ from .events import NoteWritten
 from .state import KEYWORD_GUESSING, PLAYING, Game, other
 from .text import KEYWORD_GUESS_MAX_LENGTH, NOTE_LINE_MAX_LENGTH, clean_text
 
-KEYWORD_NOTE_MAX_LENGTH = KEYWORD_GUESS_MAX_LENGTH    # a keyword note is what the tiebreak form starts from
+KEYWORD_NOTE_MAX_LENGTH = KEYWORD_GUESS_MAX_LENGTH  # a keyword note is what the tiebreak form starts from
 
 
 def takes_notes(game: Game, team: str) -> bool:
@@ -45,5 +45,5 @@ def write_note(game, command, actor, rng):
     notes = game.notes[player.team]
     now = notes.keywords[number - 1] if kind == "keyword" else notes.lines.get(number, "")
     if text == now:
-        return []               # the team's note already: writing it again changes nothing, and writes nothing
+        return []  # the team's note already: writing it again changes nothing, and writes nothing
     return [NoteWritten(team=player.team, **{kind: number}, text=text)]

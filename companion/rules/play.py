@@ -12,8 +12,16 @@ from .guards import require_phase, seated_player
 from .lobby import round_started, words_to_deal
 from .queries import spare_words, swap_problem
 from .event import Event
-from .events import (CluesAnnounced, GameEnded, GuessSaved, KeywordGuessesSealed, KeywordsJudged, KeywordSwapped,
-                     TiebreakStarted, TransmissionResolved)
+from .events import (
+    CluesAnnounced,
+    GameEnded,
+    GuessSaved,
+    KeywordGuessesSealed,
+    KeywordsJudged,
+    KeywordSwapped,
+    TiebreakStarted,
+    TransmissionResolved,
+)
 from .fold import apply, replay
 from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, PLAYING, Game
 from .text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, clean_text
@@ -52,12 +60,12 @@ def announce_clues(game, command, actor, rng):
         if keyword is not None:
             raise RuleError("clue_is_keyword", clue=clue, keyword=keyword)
         if any(str(digit) in words_of(clue) for digit in transmission.code):
-            raise RuleError("clue_is_code_digit", clue=clue)     # the Korean rulebook: never the code's digits
+            raise RuleError("clue_is_code_digit", clue=clue)  # the Korean rulebook: never the code's digits
         if any(same_word(clue, used) for used in game.clues_used(player.team)):
             raise RuleError("clue_reused", clue=clue)
-        if any(same_word(clue, earlier) for earlier in clues[:position - 1]):
+        if any(same_word(clue, earlier) for earlier in clues[: position - 1]):
             raise RuleError("clue_repeated", clue=clue)
-    at = command.get("at")      # the service's clock, for the sand timer; never from a request
+    at = command.get("at")  # the service's clock, for the sand timer; never from a request
     return [CluesAnnounced(team=player.team, clues=clues, at=at if isinstance(at, (int, float)) else None)]
 
 
@@ -78,20 +86,21 @@ def guess(game, command, actor, rng):
     code = CODE.parse(command.get("code"), "guess_malformed")
     confirm = BOOLEAN.parse(command.get("confirm", False), "guess_malformed")
     if not confirm and mine.code == code:
-        return []               # the team's draft already: saving it again changes nothing, and writes nothing
-    events = [GuessSaved(transmission=transmission.team, by=player.team, code=code, sealed=confirm,
-                         seat=player.seat)]
+        return []  # the team's draft already: saving it again changes nothing, and writes nothing
+    events = [GuessSaved(transmission=transmission.team, by=player.team, code=code, sealed=confirm, seat=player.seat)]
     after = replay(events, game)
     current = after.round.current
     needed = [current.decryption] + ([current.interception] if after.round.interception_allowed else [])
     if all(g.sealed for g in needed):
         resolved = TransmissionResolved(
-            team=current.team, code=current.code,
+            team=current.team,
+            code=current.code,
             intercepted=after.round.interception_allowed and current.interception.code == current.code,
-            miscommunicated=current.decryption.code != current.code)
+            miscommunicated=current.decryption.code != current.code,
+        )
         events.append(resolved)
         after = apply(after, resolved)
-        if after.round.current is None:   # every transmission of the round is resolved
+        if after.round.current is None:  # every transmission of the round is resolved
             events += after_resolution(after, rng)
     return events
 
@@ -131,5 +140,4 @@ def judge_keywords(game, command, actor, rng):
     require_phase(game, KEYWORD_JUDGING)
     verdicts = VERDICTS.parse(command.get("verdicts"), "verdicts_malformed")
     winners, reason = end.keyword_result(verdicts)
-    return [KeywordsJudged(verdicts=verdicts),
-            GameEnded(winners=winners, reason=reason, cause=game.tiebreak.cause)]
+    return [KeywordsJudged(verdicts=verdicts), GameEnded(winners=winners, reason=reason, cause=game.tiebreak.cause)]

@@ -23,8 +23,9 @@ def start_problem(game: Game) -> RuleError | None:
     sizes = {team: len(game.team_players(team)) for team in TEAMS}
     if game.three_player:
         if any(sizes[team] != three_player.SIZES[team] for team in TEAMS):
-            return RuleError("three_player_seats", players=sizes[three_player.TEAM],
-                             interceptors=sizes[three_player.INTERCEPTOR])
+            return RuleError(
+                "three_player_seats", players=sizes[three_player.TEAM], interceptors=sizes[three_player.INTERCEPTOR]
+            )
         return None
     for team in TEAMS:
         least, most = game.team_sizes(team)
@@ -101,7 +102,7 @@ def correctable(game: Game):
         if transmission is not None:
             break
         if any(t.clues is not None for t in r.transmissions.values()):
-            return None          # a later round is under way
+            return None  # a later round is under way
     else:
         return None
     if game.tiebreak and any(game.tiebreak.keyword_guesses.values()):
@@ -113,9 +114,13 @@ def proposed_verdicts(game: Game) -> dict[str, list[bool]]:
     """The app's proposal for the keyword tiebreak: a guess matches the keyword at its number
     when they are the same word but for case, accents or a plural ending."""
     guesses = game.tiebreak.keyword_guesses
-    return {team: [bool(guesses[team]) and same_word(guess, keyword)
-                   for guess, keyword in zip(guesses[team] or ("",) * 4, game.keywords[other(team)])]
-            for team in TEAMS}
+    return {
+        team: [
+            bool(guesses[team]) and same_word(guess, keyword)
+            for guess, keyword in zip(guesses[team] or ("",) * 4, game.keywords[other(team)])
+        ]
+        for team in TEAMS
+    }
 
 
 def task(game: Game, me: Player) -> str:

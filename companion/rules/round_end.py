@@ -6,12 +6,12 @@ Checked only once both transmissions of a round are resolved, never in the middl
 from .state import MAX_ROUNDS, TEAMS, TOKENS_TO_END, Game, Tokens, other
 
 # Why a game ended (the web layer words them for players).
-INTERCEPTIONS = "interceptions"          # the winner intercepted twice
+INTERCEPTIONS = "interceptions"  # the winner intercepted twice
 MISCOMMUNICATIONS = "miscommunications"  # the loser misread its own Encryptor twice
 BOTH = "interceptions_and_miscommunications"
-SCORE = "score"                          # tiebreak step 1
-KEYWORDS = "keywords"                    # tiebreak step 2
-SHARED = "shared"                        # tiebreak step 3: still tied
+SCORE = "score"  # tiebreak step 1
+KEYWORDS = "keywords"  # tiebreak step 2
+SHARED = "shared"  # tiebreak step 3: still tied
 
 # Why a tiebreak started.
 COLLISION = "collision"
@@ -59,5 +59,7 @@ def keyword_result(verdicts: dict[str, tuple]) -> tuple[tuple, str]:
 
 def standings(game: Game) -> dict:
     """Each team's tokens and score, for views and the end screen."""
-    return {team: {"interceptions": t.interceptions, "miscommunications": t.miscommunications,
-                   "score": t.score} for team, t in game.tokens.items()}
+    return {
+        team: {"interceptions": t.interceptions, "miscommunications": t.miscommunications, "score": t.score}
+        for team, t in game.tokens.items()
+    }

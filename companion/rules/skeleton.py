@@ -32,10 +32,25 @@ _DATA = Path(__file__).with_name("confusables.txt")
 _ZERO_WIDTH_JOINER = "\u200d"
 # Default_Ignorable_Code_Point (Unicode 15.0, DerivedCoreProperties.txt): characters that print as nothing
 # unless a font makes them part of something else.
-_IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
-              (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
-              (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
-              (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+_IGNORABLE = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
 # Characters that print as a blank space but are not whitespace (nor ignorable): the comparisons read them as
 # spaces. The blank braille pattern, and a musical null notehead.
 BLANKS = frozenset("\u2800\U0001d159")
@@ -61,7 +76,7 @@ def visible_only(text: str) -> str:
 
 def _joins_emoji(text: str, i: int) -> bool:
     before = text[:i].rstrip("".join(_EMOJI_MODIFIERS))
-    after = text[i + 1:]
+    after = text[i + 1 :]
     return bool(before and after) and _symbol(before[-1]) and _symbol(after[0])
 
 
@@ -71,9 +86,11 @@ def _symbol(char: str) -> bool:
 
 # "<anything> <SCRIPT> <form> <LETTER>[ WITH <marks>]", the form saying its case: LATIN LETTER SMALL CAPITAL G,
 # NEGATIVE SQUARED LATIN CAPITAL LETTER O, LATIN SMALL LETTER C WITH HOOK, GREEK LETTER SMALL CAPITAL GAMMA.
-_LETTER_NAME = re.compile(r"(?:.+ )?(?P<script>[A-Z]+) "
-                          r"(?P<form>CAPITAL LETTER SMALL CAPITAL|LETTER SMALL CAPITAL|SMALL CAPITAL LETTER|"
-                          r"CAPITAL LETTER|SMALL LETTER) (?P<letter>[A-Z]+)(?: WITH (?P<marks>.+))?")
+_LETTER_NAME = re.compile(
+    r"(?:.+ )?(?P<script>[A-Z]+) "
+    r"(?P<form>CAPITAL LETTER SMALL CAPITAL|LETTER SMALL CAPITAL|SMALL CAPITAL LETTER|"
+    r"CAPITAL LETTER|SMALL LETTER) (?P<letter>[A-Z]+)(?: WITH (?P<marks>.+))?"
+)
 # Words of a name that make another shape of the letter, not the letter: ɐ (TURNED A), ℩ (TURNED IOTA).
 _OTHER_SHAPE = frozenset(("TURNED", "REVERSED", "INVERTED", "SIDEWAYS"))
 
@@ -82,12 +99,12 @@ _OTHER_SHAPE = frozenset(("TURNED", "REVERSED", "INVERTED", "SIDEWAYS"))
 def plain_letter(char: str) -> str:
     """The plain letter that a letter or a letter-like symbol is named after, in the case it shows (a small
     capital looks like a capital): ᴛ -> T, ɢ -> G, 🅾 -> O, ƈ -> c, ᴦ -> Γ; any other character itself."""
-    if unicodedata.category(char)[0] not in "LS":     # not a combining letter, which sits on the one before
+    if unicodedata.category(char)[0] not in "LS":  # not a combining letter, which sits on the one before
         return char
     name = unicodedata.name(char, "")
     found = _LETTER_NAME.fullmatch(name)
     if found is None or _OTHER_SHAPE & set(name.split()) or "LETTER" in (found["marks"] or ""):
-        return char                                   # LATIN CAPITAL LETTER D WITH SMALL LETTER Z is two
+        return char  # LATIN CAPITAL LETTER D WITH SMALL LETTER Z is two
     case = "SMALL" if found["form"] == "SMALL LETTER" else "CAPITAL"
     try:
         return unicodedata.lookup(f"{found['script']} {case} LETTER {found['letter']}")

@@ -21,7 +21,12 @@ MODES = (STANDARD, THREE_PLAYER)
 
 # Phases of a game. Inside PLAYING, what happens next is derived from the current round.
 LOBBY, PLAYING, KEYWORD_GUESSING, KEYWORD_JUDGING, OVER = (
-    "lobby", "playing", "keyword_guessing", "keyword_judging", "over")
+    "lobby",
+    "playing",
+    "keyword_guessing",
+    "keyword_judging",
+    "over",
+)
 PHASES = (LOBBY, PLAYING, KEYWORD_GUESSING, KEYWORD_JUDGING, OVER)
 
 
@@ -38,11 +43,12 @@ def other(team: str) -> str:
 @dataclass(frozen=True)
 class Settings:
     """What the host chose when creating the game; kept by its rematches (the timer can change in a lobby)."""
+
     mode: str = STANDARD
     language: str = "en"
-    try_out: bool = False          # one device plays every seat; nothing is secret
-    timer: int | None = None       # seconds the late Encryptor gets once the first one announced
-    words: tuple | None = None     # the host's own word list, instead of the language's pack
+    try_out: bool = False  # one device plays every seat; nothing is secret
+    timer: int | None = None  # seconds the late Encryptor gets once the first one announced
+    words: tuple | None = None  # the host's own word list, instead of the language's pack
 
 
 @dataclass
@@ -62,6 +68,7 @@ class Guess:
 @dataclass
 class Transmission:
     """One team's transmission in one round: its code, clues, the two guesses and the outcome."""
+
     team: str
     encryptor: int
     code: tuple
@@ -80,9 +87,9 @@ class Transmission:
 @dataclass
 class Round:
     number: int
-    transmissions: dict[str, Transmission]    # the teams that transmit, in the order they are guessed
-    announced: list[str] = field(default_factory=list)   # teams in the order their clues came
-    rotation: dict[str, int] = field(default_factory=dict)   # the Encryptor rotation as the round began
+    transmissions: dict[str, Transmission]  # the teams that transmit, in the order they are guessed
+    announced: list[str] = field(default_factory=list)  # teams in the order their clues came
+    rotation: dict[str, int] = field(default_factory=dict)  # the Encryptor rotation as the round began
 
     @property
     def interception_allowed(self) -> bool:
@@ -121,16 +128,17 @@ class Tokens:
 
 @dataclass
 class Tiebreak:
-    cause: str                                   # "collision" or "round_limit"
+    cause: str  # "collision" or "round_limit"
     keyword_guesses: dict[str, tuple | None] = field(
-        default_factory=lambda: {t: None for t in TEAMS})   # team -> its guesses of the other's words
-    verdicts: dict[str, tuple] | None = None     # team -> which of its guesses the table accepted
+        default_factory=lambda: {t: None for t in TEAMS}
+    )  # team -> its guesses of the other's words
+    verdicts: dict[str, tuple] | None = None  # team -> which of its guesses the table accepted
 
 
 @dataclass
 class Result:
-    winners: tuple          # one team, or both for a shared victory
-    reason: str             # see rules.round_end and rules.three_player for the reasons
+    winners: tuple  # one team, or both for a shared victory
+    reason: str  # see rules.round_end and rules.three_player for the reasons
     cause: str | None = None  # why a tiebreak was needed, when one was
 
 
@@ -138,6 +146,7 @@ class Result:
 class Notes:
     """What a team wrote on its note sheet about the other team (rules/notes.py): a guess above each of its
     four keyword columns, and a free line on each round (round number -> its line). Blank notes are left out."""
+
     keywords: list = field(default_factory=lambda: [""] * 4)
     lines: dict = field(default_factory=dict)
 
@@ -149,42 +158,43 @@ def no_notes() -> dict:
 @dataclass
 class Correction:
     """A proposed correction of the last reveal, waiting for both teams to confirm it on their phones."""
+
     round: int
-    team: str                       # whose transmission
+    team: str  # whose transmission
     decryption: tuple
     interception: tuple | None
-    id: int = 1                     # the proposal's number in this game: answers name it
-    confirmed: set = field(default_factory=set)   # teams that confirmed
+    id: int = 1  # the proposal's number in this game: answers name it
+    confirmed: set = field(default_factory=set)  # teams that confirmed
 
 
 @dataclass
 class Game:
     settings: Settings = field(default_factory=Settings)
     phase: str = LOBBY
-    match: int = 1                  # 2 after the first rematch, and so on
+    match: int = 1  # 2 after the first rematch, and so on
     joining_locked: bool = False
     players: list[Player] = field(default_factory=list)
-    last_seat: int = 0              # the highest seat number given: a seat number names one player for good
+    last_seat: int = 0  # the highest seat number given: a seat number names one player for good
     rotation: dict[str, int] = field(default_factory=lambda: {t: 0 for t in TEAMS})
     keywords: dict[str, tuple] = field(default_factory=dict)
-    dealt: list[str] = field(default_factory=list)     # every keyword dealt in this game, all matches
-    swapped: set = field(default_factory=set)          # teams that swapped a keyword this match
+    dealt: list[str] = field(default_factory=list)  # every keyword dealt in this game, all matches
+    swapped: set = field(default_factory=set)  # teams that swapped a keyword this match
     rounds: list[Round] = field(default_factory=list)
     tokens: dict[str, Tokens] = field(default_factory=lambda: {t: Tokens() for t in TEAMS})
     tiebreak: Tiebreak | None = None
     result: Result | None = None
     correction: Correction | None = None
-    seat_links: dict = field(default_factory=dict)     # seat -> when the host issued its new link, not yet taken
-    waiting_phones: set = field(default_factory=set)   # seats whose new phone used its link and waits for a
-                                                       # phone of its team to let it in (`let-in`)
-    unattended: dict = field(default_factory=dict)     # seat -> when a new phone took it while no phone of its
-                                                       # team was in use, until a teammate acknowledges it
-    move_offered: bool = False                         # the table screen's move link is showing
-    moved_at: float | None = None                      # when the table screen last moved to another device
+    seat_links: dict = field(default_factory=dict)  # seat -> when the host issued its new link, not yet taken
+    waiting_phones: set = field(default_factory=set)  # seats whose new phone used its link and waits for a
+    # phone of its team to let it in (`let-in`)
+    unattended: dict = field(default_factory=dict)  # seat -> when a new phone took it while no phone of its
+    # team was in use, until a teammate acknowledges it
+    move_offered: bool = False  # the table screen's move link is showing
+    moved_at: float | None = None  # when the table screen last moved to another device
     last_encrypted: dict = field(default_factory=dict)  # seat -> (match, round) of its last turn as Encryptor
     notices: list[dict] = field(default_factory=list)  # corrections and host actions, for everyone
-    notes: dict[str, Notes] = field(default_factory=no_notes)   # each team's, this match; its team's only
-    corrections_proposed: int = 0                      # in this game, all matches
+    notes: dict[str, Notes] = field(default_factory=no_notes)  # each team's, this match; its team's only
+    corrections_proposed: int = 0  # in this game, all matches
     # Per-viewer versions (rules/audience.py): how many events each audience had, and how many of the events
     # for fewer than everyone each seat saw (kept when its player leaves: a newcomer there goes on from it).
     counts: dict[str, int] = field(default_factory=dict)
@@ -258,6 +268,5 @@ def token_awards(game: Game, team: str, intercepted: bool, miscommunicated: bool
         awards.append((other(team), "interceptions"))
     if miscommunicated:
         # Three players: the Interceptor takes a token instead of the team's Miscommunication.
-        awards.append((three_player.INTERCEPTOR, "interceptions") if game.three_player
-                      else (team, "miscommunications"))
+        awards.append((three_player.INTERCEPTOR, "interceptions") if game.three_player else (team, "miscommunications"))
     return awards

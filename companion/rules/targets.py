@@ -29,7 +29,7 @@ def _find(node, steps: list[str], body: dict):
         return node
     step, rest = steps[0], steps[1:]
     if step in ("*", "<*>"):
-        for key, value in (node.items() if isinstance(node, dict) else ()):
+        for key, value in node.items() if isinstance(node, dict) else ():
             found = _find(value, rest, body)
             if found is not None:
                 return key if step == "<*>" else found
@@ -91,7 +91,7 @@ def guess(game: Game, actor, command: dict) -> RuleError | None:
 
 
 def clues(game: Game, actor, command: dict) -> RuleError | None:
-    player = game.player(actor.seat)        # its team now (a capability keeps the team it was issued for)
+    player = game.player(actor.seat)  # its team now (a capability keeps the team it was issued for)
     own = game.round.transmissions.get(player.team) if game.phase == PLAYING and player else None
     if own is not None and own.clues is not None and ("round" in command or "match" in command):
         return stale("clues_announced")
@@ -107,8 +107,12 @@ def swap_keyword(game: Game, actor, command: dict) -> RuleError | None:
 
 def keyword_guesses(game: Game, actor, command: dict) -> RuleError | None:
     player = game.player(actor.seat)
-    if (player is not None and game.tiebreak is not None and "match" in command
-            and game.tiebreak.keyword_guesses[player.team] is not None):
+    if (
+        player is not None
+        and game.tiebreak is not None
+        and "match" in command
+        and game.tiebreak.keyword_guesses[player.team] is not None
+    ):
         return stale("keyword_guesses_sealed")
     return None
 

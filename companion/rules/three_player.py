@@ -10,7 +10,7 @@ Interceptor, who has no keywords of their own.
   There is no tiebreak.
 """
 
-TEAM, INTERCEPTOR = "white", "black"     # the team plays behind the white screen
+TEAM, INTERCEPTOR = "white", "black"  # the team plays behind the white screen
 SIZES = {TEAM: 2, INTERCEPTOR: 1}
 MAX_ROUNDS = 5
 TOKENS_TO_WIN = 2

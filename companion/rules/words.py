@@ -23,13 +23,36 @@ from .skeleton import BLANKS, skeleton
 
 _PLURAL_ENDINGS = ("es", "s", "x")
 # What Korean attaches to a noun: the plural 들 and common particles (longest first).
-_KOREAN_ENDINGS = ("들에게", "에게서", "으로", "에서", "에게", "까지", "부터", "처럼", "보다", "들", "은", "는",
-                   "이", "가", "을", "를", "의", "에", "로", "와", "과", "도", "만")
+_KOREAN_ENDINGS = (
+    "들에게",
+    "에게서",
+    "으로",
+    "에서",
+    "에게",
+    "까지",
+    "부터",
+    "처럼",
+    "보다",
+    "들",
+    "은",
+    "는",
+    "이",
+    "가",
+    "을",
+    "를",
+    "의",
+    "에",
+    "로",
+    "와",
+    "과",
+    "도",
+    "만",
+)
 _LONGEST_ENDING = max(map(len, _PLURAL_ENDINGS + _KOREAN_ENDINGS))
 _BLANK_TO_SPACE = str.maketrans(dict.fromkeys(BLANKS, " "))
 
 
-@lru_cache(maxsize=4096)      # a game compares the same few words again and again
+@lru_cache(maxsize=4096)  # a game compares the same few words again and again
 def normalize(text: str) -> str:
     """Fold a word or phrase to a comparable form: NFKC, casefold, its skeleton (no invisible characters,
     look-alikes made one), no accents, single spaces (a blank-looking character is a space)."""
@@ -58,11 +81,13 @@ def _singulars(word: str) -> set[str]:
     if word and _is_hangul(word[-1]):
         # Only a stem of two syllables or more: 종이 (paper) is not 종 (bell) with a particle. A
         # one-syllable keyword with a particle is left to the table (a missed catch, never a false one).
-        forms |= {word[: -len(ending)] for ending in _KOREAN_ENDINGS
-                  if word.endswith(ending) and len(word) - len(ending) >= 2}
+        forms |= {
+            word[: -len(ending)] for ending in _KOREAN_ENDINGS if word.endswith(ending) and len(word) - len(ending) >= 2
+        }
         return forms
-    forms |= {word[: -len(ending)] for ending in _PLURAL_ENDINGS
-              if word.endswith(ending) and len(word) - len(ending) >= 3}
+    forms |= {
+        word[: -len(ending)] for ending in _PLURAL_ENDINGS if word.endswith(ending) and len(word) - len(ending) >= 3
+    }
     if word.endswith("aux") and len(word) >= 5:
         forms.add(word[:-3] + "al")
     return forms

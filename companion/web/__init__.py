@@ -37,7 +37,7 @@ class Names:
         if name.startswith("_"):
             raise AttributeError(name)
         if name not in self._names:
-            raise LookupError(f"no such name: {name}")   # not AttributeError: Jinja would make it undefined
+            raise LookupError(f"no such name: {name}")  # not AttributeError: Jinja would make it undefined
         return name
 
 
@@ -48,32 +48,53 @@ def guess_by(transmission: dict, team: str) -> dict:
 
 # The rules' facts the templates show or limit a field by: read from companion/rules, never written again there.
 RULES_FOR_TEMPLATES = {
-    "PHASE": Names(PHASES), "TASK": Names(TASKS),
+    "PHASE": Names(PHASES),
+    "TASK": Names(TASKS),
     "guess_by": guess_by,
-    "TEAMS": TEAMS, "TOKENS_TO_END": TOKENS_TO_END, "TIMER_SECONDS": TIMER_SECONDS,
-    "NAME_LENGTH": NAME_LENGTH, "CLUE_MAX_LENGTH": CLUE_MAX_LENGTH, "KEYWORD_GUESS_MAX_LENGTH": KEYWORD_GUESS_MAX_LENGTH,
+    "TEAMS": TEAMS,
+    "TOKENS_TO_END": TOKENS_TO_END,
+    "TIMER_SECONDS": TIMER_SECONDS,
+    "NAME_LENGTH": NAME_LENGTH,
+    "CLUE_MAX_LENGTH": CLUE_MAX_LENGTH,
+    "KEYWORD_GUESS_MAX_LENGTH": KEYWORD_GUESS_MAX_LENGTH,
     "PHONE_IN_USE_MINUTES": PHONE_IN_USE_SECONDS // 60,
-    "KEYWORD_NOTE_MAX_LENGTH": KEYWORD_NOTE_MAX_LENGTH, "NOTE_LINE_MAX_LENGTH": NOTE_LINE_MAX_LENGTH,
-    "THREE_PLAYER": {"TEAM": three_player.TEAM, "INTERCEPTOR": three_player.INTERCEPTOR, "SIZES": three_player.SIZES,
-                     "TOKENS_TO_WIN": three_player.TOKENS_TO_WIN},
-    "targets_for": targets_for,         # a command form's target fields (game.html `targets`)
+    "KEYWORD_NOTE_MAX_LENGTH": KEYWORD_NOTE_MAX_LENGTH,
+    "NOTE_LINE_MAX_LENGTH": NOTE_LINE_MAX_LENGTH,
+    "THREE_PLAYER": {
+        "TEAM": three_player.TEAM,
+        "INTERCEPTOR": three_player.INTERCEPTOR,
+        "SIZES": three_player.SIZES,
+        "TOKENS_TO_WIN": three_player.TOKENS_TO_WIN,
+    },
+    "targets_for": targets_for,  # a command form's target fields (game.html `targets`)
 }
 
 
 # What pages and their reused pieces (web/fragments.py) alike may read: the rules' facts, and words that
 # depend on nothing but the request's language.
-SHARED_GLOBALS = {**RULES_FOR_TEMPLATES, "turn_tasks": TURN_TASKS, "causes": CAUSES, "reason_text": reason_text,
-                  "refusal": refusal}
+SHARED_GLOBALS = {
+    **RULES_FOR_TEMPLATES,
+    "turn_tasks": TURN_TASKS,
+    "causes": CAUSES,
+    "reason_text": reason_text,
+    "refusal": refusal,
+}
 
 
 def init_web(app: Flask) -> None:
     app.session_interface = SeatCookie()
     init_locale(app)
     init_security(app)
-    app.jinja_env.globals.update(SHARED_GLOBALS, team_name=team_name, side_text=side_text, task_text=task_text,
-                                 get_locale=get_locale, language_names=LANGUAGE_NAMES)
-    app.jinja_env.filters["clock"] = clock_time     # a moment of the view as a time of day: `at|clock`
-    app.url_map.converters["command"] = CommandName      # before the routes that use it
+    app.jinja_env.globals.update(
+        SHARED_GLOBALS,
+        team_name=team_name,
+        side_text=side_text,
+        task_text=task_text,
+        get_locale=get_locale,
+        language_names=LANGUAGE_NAMES,
+    )
+    app.jinja_env.filters["clock"] = clock_time  # a moment of the view as a time of day: `at|clock`
+    app.url_map.converters["command"] = CommandName  # before the routes that use it
     app.register_blueprint(page_routes)
     app.register_blueprint(summary_routes)
     app.register_blueprint(api_routes)

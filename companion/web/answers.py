@@ -19,9 +19,12 @@ def addresses(tokens: dict[str, str]) -> dict[str, str]:
     """The addresses built on the game's shareable tokens (`GameService.shared_tokens`)."""
     base = base_url()
     urls = {"table": f"{base}table/{tokens['host']}"}
-    if "spectator" in tokens:           # a try-out has no join links and no spectators
-        urls.update(spectator=f"{base}watch/{tokens['spectator']}",
-                    white=f"{base}join/{tokens['white']}", black=f"{base}join/{tokens['black']}")
+    if "spectator" in tokens:  # a try-out has no join links and no spectators
+        urls.update(
+            spectator=f"{base}watch/{tokens['spectator']}",
+            white=f"{base}join/{tokens['white']}",
+            black=f"{base}join/{tokens['black']}",
+        )
     return urls
 
 
@@ -37,7 +40,7 @@ def seat_link_url(token: str) -> str:
 def command_answer(outcome) -> dict:
     """A command's JSON answer, for the API and for a page's script alike."""
     answer = {"version": outcome.version, "events": [e.type for e in outcome.events]}
-    if outcome.seat_link:      # for the host to pass on (the table screen shows it as a QR code)
+    if outcome.seat_link:  # for the host to pass on (the table screen shows it as a QR code)
         answer["seat_link"] = {"token": outcome.seat_link, "url": seat_link_url(outcome.seat_link)}
     if outcome.seat_token:
         answer["seat"] = outcome.seat

@@ -44,7 +44,7 @@ def game_view(game_id):
     caller = api_caller(game_id)
     version, game = caller.state()
     if request.if_none_match.contains_weak(caller.etag(version)):
-        response = current_app.response_class(status=304)   # nothing this caller sees changed: nothing rendered
+        response = current_app.response_class(status=304)  # nothing this caller sees changed: nothing rendered
     else:
         response = jsonify(view_for(game, caller.viewer, now=service().clock()))
     response.set_etag(caller.etag(version), weak=True)
@@ -63,8 +63,9 @@ def game_command(game_id, command):
     if command not in COMMANDS:
         raise Refused("unknown_command")
     caller = api_caller(game_id, (COMMANDS[command].sender,))
-    outcome = service().execute(game_id, caller.actor, from_json(command, _body()), caller.capability.token,
-                                expected_version())
+    outcome = service().execute(
+        game_id, caller.actor, from_json(command, _body()), caller.capability.token, expected_version()
+    )
     return jsonify(command_answer(outcome)), 200
 
 

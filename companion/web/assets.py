@@ -17,8 +17,11 @@ YEAR = 365 * 24 * 3600
 
 
 def init_assets(app: Flask) -> None:
-    fingerprints = {path.name: hashlib.sha256(path.read_bytes()).hexdigest()[:12]
-                    for path in Path(app.static_folder).iterdir() if path.is_file()}
+    fingerprints = {
+        path.name: hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+        for path in Path(app.static_folder).iterdir()
+        if path.is_file()
+    }
 
     addresses: dict[tuple[str, str], str] = {}
 
@@ -40,11 +43,13 @@ def init_assets(app: Flask) -> None:
             if request.args.get("v") and request.args.get("v") == fingerprints.get(name):
                 response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
             else:
-                response.headers["Cache-Control"] = "no-cache"     # revalidate by ETag
+                response.headers["Cache-Control"] = "no-cache"  # revalidate by ETag
         return response
 
-    app.config.setdefault("COMPRESS_MIMETYPES", ["text/html", "text/css", "application/javascript",
-                                                 "text/javascript", "application/json", "image/svg+xml"])
+    app.config.setdefault(
+        "COMPRESS_MIMETYPES",
+        ["text/html", "text/css", "application/javascript", "text/javascript", "application/json", "image/svg+xml"],
+    )
     app.config.setdefault("COMPRESS_ALGORITHM", ["gzip"])
     app.config.setdefault("COMPRESS_MIN_SIZE", 500)
     # gzip's fastest level: half the CPU of the default (6) for a page, about 12 % more bytes (on a LAN, and
@@ -52,14 +57,18 @@ def init_assets(app: Flask) -> None:
     app.config.setdefault("COMPRESS_LEVEL", 1)
     Compress(app)
 
-    gzipped: dict[str, bytes] = {}     # static file name -> its content, gzipped once at the best level
+    gzipped: dict[str, bytes] = {}  # static file name -> its content, gzipped once at the best level
 
-    @app.after_request          # registered last, so it runs before Flask-Compress (which then leaves it)
+    @app.after_request  # registered last, so it runs before Flask-Compress (which then leaves it)
     def _static_gzipped(response):
         """Our few small static files, compressed once each at gzip's best level: pages are compressed at
         its fastest, on every change, but a file is downloaded once and then kept for a year."""
-        if (request.endpoint == "static" and response.status_code == 200
-                and "gzip" in request.accept_encodings and response.mimetype in app.config["COMPRESS_MIMETYPES"]):
+        if (
+            request.endpoint == "static"
+            and response.status_code == 200
+            and "gzip" in request.accept_encodings
+            and response.mimetype in app.config["COMPRESS_MIMETYPES"]
+        ):
             name = (request.view_args or {}).get("filename")
             if name not in gzipped:
                 response.direct_passthrough = False
@@ -70,5 +79,5 @@ def init_assets(app: Flask) -> None:
             response.vary.add("Accept-Encoding")
             etag, weak = response.get_etag()
             if etag:
-                response.set_etag(f"{etag}:gzip", weak=weak)   # another representation, another validator
+                response.set_etag(f"{etag}:gzip", weak=weak)  # another representation, another validator
         return response

@@ -36,8 +36,8 @@ def service() -> GameService:
 @dataclass(frozen=True)
 class Caller:
     capability: Capability
-    game_version: int         # the log's sequence number as the capability was looked up (in the same query):
-                              # the cache's key only, never shown (a viewer's version is `state()`'s)
+    game_version: int  # the log's sequence number as the capability was looked up (in the same query):
+    # the cache's key only, never shown (a viewer's version is `state()`'s)
 
     @property
     def game_id(self) -> str:
@@ -70,28 +70,29 @@ class Caller:
 DEAD_LINKS = {"handoff": "seat", "table_move": "move", "spectator": "watch"}
 
 
-def from_token(token: str | None, game_id: str | None = None, kinds: tuple[str, ...] | None = None,
-               waiting: bool = False) -> Caller:
+def from_token(
+    token: str | None, game_id: str | None = None, kinds: tuple[str, ...] | None = None, waiting: bool = False
+) -> Caller:
     """The caller `token` names, refused unless it is of one of `kinds` (any, if None) in `game_id`; a new
     phone's token still waiting to be let in only with `waiting`."""
     found = service().lookup(token)
-    if found is None:                      # said for the kind of link the page expected
+    if found is None:  # said for the kind of link the page expected
         raise Refused("no_capability", link=DEAD_LINKS.get(kinds[0] if kinds else None, "any"))
     capability, version = found
-    g.game_id = capability.game_id        # the game's language words any refusal (web.__init__._locale)
+    g.game_id = capability.game_id  # the game's language words any refusal (web.__init__._locale)
     if game_id is not None and capability.game_id != game_id:
         raise Refused("wrong_game")
-    if capability.kind == "moved":         # the table screen's old key: say where the table screen went
+    if capability.kind == "moved":  # the table screen's old key: say where the table screen went
         moved_at = service().load(capability.game_id, version)[1].moved_at
         raise Refused("table_moved", time=clock_time(moved_at))
     if capability.kind == "table_move" and "table_move" not in (kinds or ()):
-        raise Refused("no_capability")     # a move link only moves the table screen (pages.table_move)
+        raise Refused("no_capability")  # a move link only moves the table screen (pages.table_move)
     if capability.kind == "waiting" and not waiting:
-        raise Refused("seat_waiting")      # a new phone's token, until a teammate lets it in
+        raise Refused("seat_waiting")  # a new phone's token, until a teammate lets it in
     if kinds is not None and capability.kind not in kinds:
         raise Refused(SENDER_REFUSALS.get(kinds[0], "no_capability"))
     if capability.kind in ("seat", "waiting"):
-        service().saw(capability)          # this phone is in use (rules.host.claim_seat)
+        service().saw(capability)  # this phone is in use (rules.host.claim_seat)
     return Caller(capability, version)
 
 
@@ -113,18 +114,19 @@ def _latest(entries: dict, game_id: str, limit: int, live) -> dict:
 
 
 def remember_seat(game_id: str, token: str) -> None:
-    live = lambda t: service().resolve(t) is not None      # noqa: E731  (expired games and withdrawn seats fail)
+    live = lambda t: service().resolve(t) is not None  # noqa: E731  (expired games and withdrawn seats fail)
     session["seats"] = _latest({**session.get("seats", {}), game_id: token}, game_id, MAX_SEATS, live)
     if session.get("try_out"):
-        session["try_out"] = _latest(session["try_out"], game_id, MAX_TRY_OUTS,
-                                     lambda t: any(live(token) for token in t["seats"].values()))
+        session["try_out"] = _latest(
+            session["try_out"], game_id, MAX_TRY_OUTS, lambda t: any(live(token) for token in t["seats"].values())
+        )
     session.permanent = True
 
 
 def remember_table(game_id: str, host_token: str) -> None:
     """Make this browser the game's table screen: the host token lives in its HttpOnly cookie only, never in
     the page or its address (the screen everyone looks at)."""
-    live = lambda t: service().resolve(t) is not None      # noqa: E731  (an expired game's table is gone)
+    live = lambda t: service().resolve(t) is not None  # noqa: E731  (an expired game's table is gone)
     session["tables"] = _latest({**session.get("tables", {}), game_id: host_token}, game_id, MAX_TABLES, live)
     session.permanent = True
 
@@ -143,7 +145,7 @@ def table_caller(game_id: str) -> Caller:
 
 
 def bearer() -> str | None:
-    return request.headers["Authorization"][len("Bearer "):].strip() if uses_bearer_token() else None
+    return request.headers["Authorization"][len("Bearer ") :].strip() if uses_bearer_token() else None
 
 
 def seated_caller(game_id: str) -> Caller | None:
@@ -155,8 +157,9 @@ def seated_caller(game_id: str) -> Caller | None:
     return None
 
 
-def api_caller(game_id: str, kinds: tuple[str, ...] | None = None, cookie_only: bool = False,
-               waiting: bool = False) -> Caller:
+def api_caller(
+    game_id: str, kinds: tuple[str, ...] | None = None, cookie_only: bool = False, waiting: bool = False
+) -> Caller:
     """A caller in a game: a bearer token (API only), else this browser's seat in the game (with `waiting`,
     also a new phone's seat still waiting to be let in)."""
     token = None if cookie_only else bearer()
@@ -168,6 +171,6 @@ def api_caller(game_id: str, kinds: tuple[str, ...] | None = None, cookie_only: 
     try:
         return from_token(token, game_id, kinds, waiting)
     except Refused as refused:
-        if refused.code == "no_capability":      # removed by the host, or taken over by a new phone
+        if refused.code == "no_capability":  # removed by the host, or taken over by a new phone
             raise Refused("seat_gone") from None
         raise

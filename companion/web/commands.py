@@ -16,6 +16,7 @@ class CommandName(BaseConverter):
     """A command's name, the last segment of a command's address (`<command:command>`): any segment but the
     names of a game's other addresses there, read with GET (its stream and its summary), so that a POST to
     one of those is refused 405 with their own `Allow`, not taken for an unknown command."""
+
     regex = r"(?!(?:stream|summary|summary\.json)$)[^/]+"
 
 
@@ -23,8 +24,10 @@ def from_json(name: str, body) -> dict:
     if not isinstance(body, dict):
         raise Refused("malformed_body")
     declared = COMMANDS[name]
-    return {"type": declared.type,
-            **{f.name: body[f.name] for f in (*declared.fields, *declared.targets) if f.name in body}}
+    return {
+        "type": declared.type,
+        **{f.name: body[f.name] for f in (*declared.fields, *declared.targets) if f.name in body},
+    }
 
 
 def from_form(name: str, form) -> dict:

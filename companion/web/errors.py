@@ -7,8 +7,14 @@ from werkzeug.exceptions import HTTPException
 from ..messages import REFUSAL_HEADINGS, REFUSALS, refusal
 from ..rules import RuleError
 
-_HTTP_CODES = {401: "no_capability", 403: "no_capability", 404: "not_found", 405: "method_not_allowed",
-               413: "too_large", 429: "rate_limited"}
+_HTTP_CODES = {
+    401: "no_capability",
+    403: "no_capability",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+    429: "rate_limited",
+}
 
 
 class Refused(Exception):
@@ -34,9 +40,11 @@ def refusal_response(code: str, params: dict | None = None, status: int | None =
     if request.path.startswith("/api/") or wants_json():
         response = make_response(jsonify(error=message, code=code), status)
     else:
-        response = make_response(render_template("pages/error.html", message=message, status=status,
-                                                 heading=REFUSAL_HEADINGS.get(code)), status)
-    if status == 401:      # no credential: say which kind is accepted (a seat cookie also does, in browsers)
+        response = make_response(
+            render_template("pages/error.html", message=message, status=status, heading=REFUSAL_HEADINGS.get(code)),
+            status,
+        )
+    if status == 401:  # no credential: say which kind is accepted (a seat cookie also does, in browsers)
         response.headers["WWW-Authenticate"] = "Bearer"
     if REFUSALS[code].retry_after is not None:
         response.headers["Retry-After"] = str(REFUSALS[code].retry_after)

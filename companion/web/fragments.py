@@ -51,13 +51,14 @@ from ..rules import other
 
 # Where a reused piece's form puts the CSRF token. Escaped text (a clue, a name) never holds a raw "<".
 CSRF_SLOT = Markup("<csrf-token>")
-KEYS_HEADER = "X-Live-Keys"           # the keys of the regions a page shows, space-separated
-MAX_SHOWN_KEYS = 64     # the most regions a page has is about 20: more keys are a forged header, ignored
-_LETTERS = str.maketrans("0123456789", "ghijklmnop")    # a key is letters only: never read as a code
+KEYS_HEADER = "X-Live-Keys"  # the keys of the regions a page shows, space-separated
+MAX_SHOWN_KEYS = 64  # the most regions a page has is about 20: more keys are a forged header, ignored
+_LETTERS = str.maketrans("0123456789", "ghijklmnop")  # a key is letters only: never read as a code
 
 
 class Piece(NamedTuple):
     """A reused macro, by name: `pieces(template).name`."""
+
     template: str
     name: str
 
@@ -78,6 +79,7 @@ class Speech(NamedTuple):
     """What a piece renders for besides its arguments: the language and the game's mode (its words), and the
     root its links start from (`url_for`: a request's `SCRIPT_NAME`, which gunicorn takes from a trusted
     proxy's header, so a client behind it can name one)."""
+
     language: str
     mode: str
     root: str
@@ -103,8 +105,7 @@ class Unknown(Undefined):
     def __init__(self, hint=None, obj=missing, name=None, exc=UndefinedError):
         super().__init__(hint, obj, name, exc)
         if obj is missing and hint is None:
-            raise UndefinedError(f"a reused piece reads only its arguments and its environment's globals, "
-                                 f"not {name!r}")
+            raise UndefinedError(f"a reused piece reads only its arguments and its environment's globals, not {name!r}")
 
 
 class PieceEnvironments:
@@ -128,16 +129,26 @@ class PieceEnvironments:
         return environment
 
     def _make(self, language: str, mode: str) -> Environment:
-        environment = Environment(loader=self._loader, autoescape=True, undefined=Unknown,
-                                  extensions=["jinja2.ext.i18n"], auto_reload=self._auto_reload)
+        environment = Environment(
+            loader=self._loader,
+            autoescape=True,
+            undefined=Unknown,
+            extensions=["jinja2.ext.i18n"],
+            auto_reload=self._auto_reload,
+        )
         environment.install_gettext_callables(*self._words(language), newstyle=False)
         environment.filters.update(self._filters, clock=bound(clock_time, locale=language))
         environment.globals.update(
-            self._globals, url_for=url_for, csrf_slot=CSRF_SLOT, pieces=Pieces,
-            team_name=bound(team_name, mode=mode), side_text=bound(side_text, mode=mode),
+            self._globals,
+            url_for=url_for,
+            csrf_slot=CSRF_SLOT,
+            pieces=Pieces,
+            team_name=bound(team_name, mode=mode),
+            side_text=bound(side_text, mode=mode),
             task_text=bound(task_text, mode=mode),
             # a piece's pieces, reused in the same language and mode
-            reuse=lambda piece, *args: _render(Speech(language, mode, request.script_root), piece, args))
+            reuse=lambda piece, *args: _render(Speech(language, mode, request.script_root), piece, args),
+        )
         return environment
 
     def macro(self, speech: Speech, piece: Piece) -> Macro:
@@ -176,6 +187,7 @@ class Fragments:
 def _render(speech: Speech, piece: Piece, args: tuple, key: bytes | None = None) -> Markup:
     def render() -> Markup:
         return current_app.extensions["pieces"].macro(speech, piece)(*args)
+
     fragments = current_app.extensions.get("fragments")
     if fragments is None:
         return render()
@@ -198,10 +210,14 @@ def live(context, tag: str, element_id: str, attributes: dict, piece: Piece, *ar
     short = key[:8].hex().translate(_LETTERS)
     if short in _shown():
         return Markup("")
-    written = "".join(f" {name}" if value is True else f' {name}="{escape(value)}"'
-                      for name, value in attributes.items() if value is not None and value is not False)
-    return Markup(f'<{tag} id="{element_id}" data-live data-key="{short}"{written}>'
-                  f'{_render(speech, piece, args, key)}</{tag}>')
+    written = "".join(
+        f" {name}" if value is True else f' {name}="{escape(value)}"'
+        for name, value in attributes.items()
+        if value is not None and value is not False
+    )
+    return Markup(
+        f'<{tag} id="{element_id}" data-live data-key="{short}"{written}>{_render(speech, piece, args, key)}</{tag}>'
+    )
 
 
 def _shown() -> frozenset[str]:
@@ -229,15 +245,24 @@ def init_fragments(app, words: Callable, shared_globals: dict) -> None:
     chars = app.config["FRAGMENT_CACHE_CHARS"]
     if chars:
         app.extensions["fragments"] = Fragments(chars)
-    filters = {"other": other, "sheet_rows": sheet_rows, "sheets_of": sheets_of, "writers": writers, "names": names,
-               "host_tools_of": host_tools_of, "news_of": news_of}
-    app.extensions["pieces"] = PieceEnvironments(app.jinja_env.loader, words, shared_globals, filters,
-                                                 app.jinja_env.auto_reload)
+    filters = {
+        "other": other,
+        "sheet_rows": sheet_rows,
+        "sheets_of": sheets_of,
+        "writers": writers,
+        "names": names,
+        "host_tools_of": host_tools_of,
+        "news_of": news_of,
+    }
+    app.extensions["pieces"] = PieceEnvironments(
+        app.jinja_env.loader, words, shared_globals, filters, app.jinja_env.auto_reload
+    )
     app.jinja_env.globals.update(live=live, reuse=reuse, partial=partial, pieces=Pieces, csrf_slot=CSRF_SLOT)
     app.jinja_env.filters.update(filters)
 
 
 # --- the view, narrowed to what a reused piece shows (so that its key holds nothing else) -----------------
+
 
 def sheet_rows(rounds: list[dict], team: str) -> list[dict]:
     """What a team's note sheet shows of each round it gave clues in."""
@@ -245,9 +270,15 @@ def sheet_rows(rounds: list[dict], team: str) -> list[dict]:
     for r in rounds:
         t = r["transmissions"].get(team)
         if t and t["clues"]:
-            rows.append({"number": r["number"], "clues": t["clues"], "decryption": t["decryption"]["code"],
-                         "interception": t["interception"]["code"] if t["interception"] else None,
-                         "code": t["code"]})
+            rows.append(
+                {
+                    "number": r["number"],
+                    "clues": t["clues"],
+                    "decryption": t["decryption"]["code"],
+                    "interception": t["interception"]["code"] if t["interception"] else None,
+                    "code": t["code"],
+                }
+            )
     return rows
 
 
@@ -260,8 +291,12 @@ def sheets_of(view: dict, *teams: str, game_id: str | None = None) -> list[list]
     sheets = []
     for team in teams:
         if team in view["transmitting"]:
-            sheet = [team, view["teams"][team]["keywords"], view["teams"][team]["columns"],
-                     sheet_rows(view["rounds"], team)]
+            sheet = [
+                team,
+                view["teams"][team]["keywords"],
+                view["teams"][team]["columns"],
+                sheet_rows(view["rounds"], team),
+            ]
             if game_id and you.get("notes") and team != you["team"]:
                 sheet.append({**you["notes"], "game_id": game_id, "match": view["match"]})
             sheets.append(sheet)
@@ -277,8 +312,14 @@ def writers(view: dict) -> list[dict]:
     """Who writes this round's clues and whether they announced them (what `writing_status` shows)."""
     seated = names(view)
     transmissions = view["rounds"][-1]["transmissions"]
-    return [{"team": team, "name": seated.get(transmissions[team]["encryptor"], ""),
-             "announced": transmissions[team]["announced"]} for team in view["transmitting"]]
+    return [
+        {
+            "team": team,
+            "name": seated.get(transmissions[team]["encryptor"], ""),
+            "announced": transmissions[team]["announced"],
+        }
+        for team in view["transmitting"]
+    ]
 
 
 def host_tools_of(view: dict) -> dict | None:
@@ -289,17 +330,26 @@ def host_tools_of(view: dict) -> dict | None:
     host, rounds = view["host"], {}
     if view["rounds"]:
         current = view["rounds"][-1]
-        rounds[current["number"]] = {team: {"encryptor": t["encryptor"]} for team, t in current["transmissions"].items()}
+        rounds[current["number"]] = {
+            team: {"encryptor": t["encryptor"]} for team, t in current["transmissions"].items()
+        }
     fix = host["correctable"]
     if fix:
         fixed = next(r for r in view["rounds"] if r["number"] == fix["round"])["transmissions"][fix["team"]]
         shown = rounds.setdefault(fix["round"], {}).setdefault(fix["team"], {})
         shown.update(code=fixed["code"], interception=fixed["interception"], decryption=fixed["decryption"])
-    return {"phase": view["phase"], "try_out": view["try_out"], "correction": view["correction"], "host": host,
-            "round": view["round"],
-            "rounds": [{"number": number, "transmissions": rounds[number]} for number in sorted(rounds)],
-            "teams": {team: {"players": [{"seat": p["seat"], "name": p["name"]} for p in players["players"]]}
-                      for team, players in view["teams"].items()}}
+    return {
+        "phase": view["phase"],
+        "try_out": view["try_out"],
+        "correction": view["correction"],
+        "host": host,
+        "round": view["round"],
+        "rounds": [{"number": number, "transmissions": rounds[number]} for number in sorted(rounds)],
+        "teams": {
+            team: {"players": [{"seat": p["seat"], "name": p["name"]} for p in players["players"]]}
+            for team, players in view["teams"].items()
+        },
+    }
 
 
 def news_of(view: dict) -> dict:

@@ -25,15 +25,15 @@ LIMITED = {
     "pages.join_submit": ("RATE_LIMIT_JOIN",),
     "pages.seat_link_claim": ("RATE_LIMIT_JOIN",),
     "api.game_command": ("RATE_LIMIT_COMMANDS", "RATE_LIMIT_JOIN"),
-    "pages.table_command": ("RATE_LIMIT_COMMANDS",),      # the same commands from the pages' forms
+    "pages.table_command": ("RATE_LIMIT_COMMANDS",),  # the same commands from the pages' forms
     "pages.play_command": ("RATE_LIMIT_COMMANDS",),
     "pages.try_out_switch": ("RATE_LIMIT_COMMANDS",),
     "pages.table_move_issue": ("RATE_LIMIT_COMMANDS",),
-    "pages.table_move_use": ("RATE_LIMIT_JOIN",),           # a one-time link, like a seat link
+    "pages.table_move_use": ("RATE_LIMIT_JOIN",),  # a one-time link, like a seat link
     "pages.join_by_code": ("RATE_LIMIT_JOIN_CODE",),
 }
 _SEATING_COMMANDS = tuple(name for name, c in COMMANDS.items() if c.seats_a_phone)
-_IPV6_NETWORK = 64      # what a provider gives one home or one phone: its holder has 2^64 addresses to use
+_IPV6_NETWORK = 64  # what a provider gives one home or one phone: its holder has 2^64 addresses to use
 
 
 def client_key() -> str:
@@ -48,11 +48,11 @@ def client_key_of(address: str | None) -> str:
     try:
         ip = ipaddress.ip_address(address or "")
     except ValueError:
-        return address or "unknown"          # no address (a test client, a Unix socket): one client
+        return address or "unknown"  # no address (a test client, a Unix socket): one client
     if ip.version == 6 and ip.ipv4_mapped:
         return str(ip.ipv4_mapped)
     if ip.version == 6:
-        network = int(ip) >> (128 - _IPV6_NETWORK) << (128 - _IPV6_NETWORK)    # a scope (%eth0) drops too
+        network = int(ip) >> (128 - _IPV6_NETWORK) << (128 - _IPV6_NETWORK)  # a scope (%eth0) drops too
         return f"{ipaddress.IPv6Address(network)}/{_IPV6_NETWORK}"
     return str(ip)
 
@@ -70,8 +70,13 @@ def _refused(response) -> bool:
 
 def init_limits(app: Flask) -> None:
     """One limiter per app (its counters belong to this app), wrapped around the registered views."""
-    limiter = Limiter(client_key, app=app, storage_uri=app.config["RATE_LIMIT_STORAGE"],
-                      enabled=app.config["RATE_LIMITS"] != "off", headers_enabled=True)
+    limiter = Limiter(
+        client_key,
+        app=app,
+        storage_uri=app.config["RATE_LIMIT_STORAGE"],
+        enabled=app.config["RATE_LIMITS"] != "off",
+        headers_enabled=True,
+    )
     for endpoint, keys in LIMITED.items():
         view = app.view_functions[endpoint]
         for key in keys:

@@ -16,6 +16,7 @@ from .auth import service
 # Each language in its own words, for the language switch.
 LANGUAGE_NAMES = {"en": "English", "fr": "Français", "ko": "한국어"}
 
+
 def _locale():
     """This phone's own choice, else the game's language, else the browser's, else English."""
     chosen = session.get("language")
@@ -49,6 +50,7 @@ def _formatted(context, text: str, variables: dict) -> str:
 def gettext_callables(translations):
     """The templates' gettext and ngettext, reading `translations()`: formatting as Jinja's "newstyle" gettext
     does (the values escaped), with French elision before names (messages.elided)."""
+
     @pass_context
     def gettext(context, string: str, **variables) -> str:
         return _formatted(context, translations().ugettext(string), variables)
@@ -68,7 +70,7 @@ def catalogue_of(app: Flask, language: str) -> support.Translations:
     for directory in babel.translation_directories:
         found = support.Translations.load(directory, [language], babel.default_domain)
         translations.merge(found)
-        if hasattr(found, "plural"):         # merge() leaves the plural rule behind
+        if hasattr(found, "plural"):  # merge() leaves the plural rule behind
             translations.plural = found.plural
     return translations
 
@@ -76,9 +78,11 @@ def catalogue_of(app: Flask, language: str) -> support.Translations:
 def template_words(app: Flask):
     """For a language, the templates' gettext and ngettext in it (the pieces' environments, web/fragments.py:
     their words come from the language they are rendered in, never from a request)."""
+
     def words(language: str):
         translations = catalogue_of(app, language)
         return gettext_callables(lambda: translations)
+
     return words
 
 

@@ -19,18 +19,34 @@ from .errors import status_of
 from .openapi_views import answer_schemas
 
 # Refusals any command can meet besides its own (stale: an If-Match naming another version).
-COMMAND_REFUSALS = ("no_capability", "wrong_game", "not_seated", "seat_gone", "seat_waiting", "malformed_body", "csrf",
-                    "too_large", "busy", "rate_limited", "stale", "if_match_malformed", "cross_site", "game_too_long",
-                    "table_moved")
+COMMAND_REFUSALS = (
+    "no_capability",
+    "wrong_game",
+    "not_seated",
+    "seat_gone",
+    "seat_waiting",
+    "malformed_body",
+    "csrf",
+    "too_large",
+    "busy",
+    "rate_limited",
+    "stale",
+    "if_match_malformed",
+    "cross_site",
+    "game_too_long",
+    "table_moved",
+)
 
 
 # --- schema helpers -----------------------------------------------------------------------
+
 
 def ref(name: str) -> dict:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
 # --- operations ---------------------------------------------------------------------------
+
 
 def json_body(schema: dict, example=None) -> dict:
     content = {"schema": schema}
@@ -44,9 +60,13 @@ def refusals(*codes: str) -> dict:
     by_status: dict[str, list[str]] = {}
     for c in dict.fromkeys(codes):
         by_status.setdefault(str(status_of(c)), []).append(c)
-    return {status: {"description": "Refused: " + ", ".join(f"`{c}`" for c in found) + ".",
-                     **json_body({"allOf": [ref("Error"), {"properties": {"code": enum(found)}}]})}
-            for status, found in sorted(by_status.items())}
+    return {
+        status: {
+            "description": "Refused: " + ", ".join(f"`{c}`" for c in found) + ".",
+            **json_body({"allOf": [ref("Error"), {"properties": {"code": enum(found)}}]}),
+        }
+        for status, found in sorted(by_status.items())
+    }
 
 
 BEARER = [{"bearerAuth": []}]
@@ -69,9 +89,11 @@ def command(name: str) -> dict:
     body = {f.name: _field(f) for f in fields}
     description = declared.description
     if declared.targets:
-        description += (" Target fields (" + ", ".join(f"`{f.name}`" for f in declared.targets) + "): what the "
-                        "player's screen showed; a command whose target no longer matches, or that already took "
-                        "effect, is refused with 409 `stale` and changes nothing.")
+        description += (
+            " Target fields (" + ", ".join(f"`{f.name}`" for f in declared.targets) + "): what the "
+            "player's screen showed; a command whose target no longer matches, or that already took "
+            "effect, is refused with 409 `stale` and changes nothing."
+        )
     operation = {
         "tags": ["commands"],
         "operationId": declared.operation_id,
@@ -79,51 +101,106 @@ def command(name: str) -> dict:
         "description": description,
         "security": BEARER_OR_COOKIE if declared.sender == "seat" else BEARER,
         "parameters": [IF_MATCH],
-        "responses": {"200": {"description": "Done.", **json_body(ref(declared.answer))},
-                      **refusals(*COMMAND_REFUSALS, *codes)},
-        "requestBody": {"required": any(f.required for f in fields),
-                        **json_body({**obj(body, required=[f.name for f in fields if f.required]),
-                                     "additionalProperties": True}, declared.example)},
+        "responses": {
+            "200": {"description": "Done.", **json_body(ref(declared.answer))},
+            **refusals(*COMMAND_REFUSALS, *codes),
+        },
+        "requestBody": {
+            "required": any(f.required for f in fields),
+            **json_body(
+                {**obj(body, required=[f.name for f in fields if f.required]), "additionalProperties": True},
+                declared.example,
+            ),
+        },
     }
     return {"parameters": [{"$ref": "#/components/parameters/GameId"}], "post": operation}
 
 
-IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": string(),
-            "description": "Optional: the version of the view the caller saw (`view.version`, or the view's "
-                           "`ETag`). If the caller's view is at another version now, the command is refused with "
-                           "409 `stale`."}
+IF_MATCH = {
+    "name": "If-Match",
+    "in": "header",
+    "required": False,
+    "schema": string(),
+    "description": "Optional: the version of the view the caller saw (`view.version`, or the view's "
+    "`ETag`). If the caller's view is at another version now, the command is refused with "
+    "409 `stale`.",
+}
 
 
 def paths() -> dict:
     return {
-        "/api/games": {"post": {
-            "tags": ["games"],
-            "operationId": "createGame",
-            "summary": "Create a game",
-            "description": "Needs no token (and no CSRF token). Answers the game's capability tokens: keep "
-                           "the host token for the table, hand each team its join token.",
-            "security": [],
-            "requestBody": {"required": False, **json_body(obj({
-                "language": {**enum(LANGUAGES, "The game's language (words and sentences)."), "default": "en"},
-                "mode": {**enum(MODES, f"`{STANDARD}`: two teams; `three_player`: a team of two against one "
-                                       "Interceptor."), "default": STANDARD},
-                "timer": {**nullable(integer("The sand timer, in seconds: once one Encryptor announced, the "
-                                             "other one's time (see `view.timer`); null for none.",
-                                             minimum=TIMER_SECONDS[0], maximum=TIMER_SECONDS[1])),
-                          "default": None},
-                "words": {**nullable(string(
-                    f"The host's own keyword list instead of the language's: one word per line or separated by "
-                    f"commas, each at most {WORD_MAX_LENGTH} characters; at least {MIN_WORDS} and at most "
-                    f"{MAX_WORDS} distinct words (plural forms count once); null for the language's list.")),
-                          "default": None},
-            }, "Optional; a body, if sent, must be a JSON object. Other fields are ignored.", required=(),
-                closed=False), {"language": "en", "mode": "standard", "timer": 30})},
-            "responses": {"201": {"description": "Created.", **json_body(ref("CreatedGame"))},
-                          **refusals("malformed_body", "too_large", "rate_limited", "cross_site", "unknown_language",
-                                     "unknown_mode",
-                                     "timer_length", "words_malformed", "too_many_words", "too_few_words",
-                                     *TEXT_REFUSALS)},
-        }},
+        "/api/games": {
+            "post": {
+                "tags": ["games"],
+                "operationId": "createGame",
+                "summary": "Create a game",
+                "description": "Needs no token (and no CSRF token). Answers the game's capability tokens: keep "
+                "the host token for the table, hand each team its join token.",
+                "security": [],
+                "requestBody": {
+                    "required": False,
+                    **json_body(
+                        obj(
+                            {
+                                "language": {
+                                    **enum(LANGUAGES, "The game's language (words and sentences)."),
+                                    "default": "en",
+                                },
+                                "mode": {
+                                    **enum(
+                                        MODES,
+                                        f"`{STANDARD}`: two teams; `three_player`: a team of two against one "
+                                        "Interceptor.",
+                                    ),
+                                    "default": STANDARD,
+                                },
+                                "timer": {
+                                    **nullable(
+                                        integer(
+                                            "The sand timer, in seconds: once one Encryptor announced, the "
+                                            "other one's time (see `view.timer`); null for none.",
+                                            minimum=TIMER_SECONDS[0],
+                                            maximum=TIMER_SECONDS[1],
+                                        )
+                                    ),
+                                    "default": None,
+                                },
+                                "words": {
+                                    **nullable(
+                                        string(
+                                            f"The host's own keyword list instead of the language's: one word per line or separated by "
+                                            f"commas, each at most {WORD_MAX_LENGTH} characters; at least {MIN_WORDS} and at most "
+                                            f"{MAX_WORDS} distinct words (plural forms count once); null for the language's list."
+                                        )
+                                    ),
+                                    "default": None,
+                                },
+                            },
+                            "Optional; a body, if sent, must be a JSON object. Other fields are ignored.",
+                            required=(),
+                            closed=False,
+                        ),
+                        {"language": "en", "mode": "standard", "timer": 30},
+                    ),
+                },
+                "responses": {
+                    "201": {"description": "Created.", **json_body(ref("CreatedGame"))},
+                    **refusals(
+                        "malformed_body",
+                        "too_large",
+                        "rate_limited",
+                        "cross_site",
+                        "unknown_language",
+                        "unknown_mode",
+                        "timer_length",
+                        "words_malformed",
+                        "too_many_words",
+                        "too_few_words",
+                        *TEXT_REFUSALS,
+                    ),
+                },
+            }
+        },
         "/api/games/{game_id}": {
             "parameters": [{"$ref": "#/components/parameters/GameId"}],
             "get": {
@@ -131,18 +208,31 @@ def paths() -> dict:
                 "operationId": "getView",
                 "summary": "The game as this caller may see it",
                 "description": "Any capability of this game works: host, spectator, a join token, a seat "
-                               "token (or a browser's seat cookie), a seat link. Poll it with `If-None-Match` "
-                               "set to the last `ETag`: a 304 means nothing changed.",
+                "token (or a browser's seat cookie), a seat link. Poll it with `If-None-Match` "
+                "set to the last `ETag`: a 304 means nothing changed.",
                 "security": [{"bearerAuth": []}, {"seatCookie": []}],
-                "parameters": [{"name": "If-None-Match", "in": "header", "required": False,
-                                "schema": string(), "description": "The `ETag` of the last view received."}],
+                "parameters": [
+                    {
+                        "name": "If-None-Match",
+                        "in": "header",
+                        "required": False,
+                        "schema": string(),
+                        "description": "The `ETag` of the last view received.",
+                    }
+                ],
                 "responses": {
-                    "200": {"description": "The viewer's view.",
-                            "headers": {"ETag": {"$ref": "#/components/headers/ETag"},
-                                        "Cache-Control": {"schema": enum(["private, no-cache"])}},
-                            **json_body(ref("View"))},
-                    "304": {"description": "Not modified since the `If-None-Match` ETag (no body).",
-                            "headers": {"ETag": {"$ref": "#/components/headers/ETag"}}},
+                    "200": {
+                        "description": "The viewer's view.",
+                        "headers": {
+                            "ETag": {"$ref": "#/components/headers/ETag"},
+                            "Cache-Control": {"schema": enum(["private, no-cache"])},
+                        },
+                        **json_body(ref("View")),
+                    },
+                    "304": {
+                        "description": "Not modified since the `If-None-Match` ETag (no body).",
+                        "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
+                    },
                     **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting", "table_moved"),
                 },
             },
@@ -154,28 +244,42 @@ def paths() -> dict:
                 "operationId": "streamView",
                 "summary": "When this caller's view changes (server-sent events)",
                 "description": "The same capabilities as the view. A `text/event-stream` that stays open: an "
-                               "`event: view` message whose `data` (and `id`) is the view's ETag, at once and "
-                               "then each time this caller's view changes (never the view itself: fetch it "
-                               "with `If-None-Match`); `event: gone` once the token is withdrawn (the stream "
-                               "then ends); a comment line every 15 s. It ends after 10 minutes: reconnect. "
-                               "Refused past this token's or this address's share of a server worker's streams "
-                               "(`too_many_streams`) or past the worker's capacity (`streams_full`), both with "
-                               "`Retry-After`: poll the view meanwhile.",
+                "`event: view` message whose `data` (and `id`) is the view's ETag, at once and "
+                "then each time this caller's view changes (never the view itself: fetch it "
+                "with `If-None-Match`); `event: gone` once the token is withdrawn (the stream "
+                "then ends); a comment line every 15 s. It ends after 10 minutes: reconnect. "
+                "Refused past this token's or this address's share of a server worker's streams "
+                "(`too_many_streams`) or past the worker's capacity (`streams_full`), both with "
+                "`Retry-After`: poll the view meanwhile.",
                 "security": [{"bearerAuth": []}, {"seatCookie": []}],
                 "responses": {
-                    "200": {"description": "The stream (it never ends by itself before its 10 minutes).",
-                            "content": {"text/event-stream": {"schema": {
-                                "type": "object",
-                                "description": "One message of the stream.",
-                                "properties": {
-                                    "event": enum(["view", "gone"]),
-                                    "data": string(description="`view`: the view's ETag now; `gone`: `gone`."),
-                                    "id": string(description="The view's ETag (`view` only)."),
-                                    "retry": integer(minimum=0),
-                                },
-                                "required": ["event", "data"]}}}},
-                    **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting", "table_moved",
-                               "too_many_streams", "streams_full"),
+                    "200": {
+                        "description": "The stream (it never ends by itself before its 10 minutes).",
+                        "content": {
+                            "text/event-stream": {
+                                "schema": {
+                                    "type": "object",
+                                    "description": "One message of the stream.",
+                                    "properties": {
+                                        "event": enum(["view", "gone"]),
+                                        "data": string(description="`view`: the view's ETag now; `gone`: `gone`."),
+                                        "id": string(description="The view's ETag (`view` only)."),
+                                        "retry": integer(minimum=0),
+                                    },
+                                    "required": ["event", "data"],
+                                }
+                            }
+                        },
+                    },
+                    **refusals(
+                        "no_capability",
+                        "wrong_game",
+                        "not_seated",
+                        "seat_waiting",
+                        "table_moved",
+                        "too_many_streams",
+                        "streams_full",
+                    ),
                 },
             },
         },
@@ -186,30 +290,46 @@ def paths() -> dict:
                 "operationId": "getSummary",
                 "summary": "A finished match, whole",
                 "description": "Any capability of this game works. Everything in a finished match is public, "
-                               "so every caller gets the same summary. Refused with `summary_not_ready` "
-                               "until a match is over.",
+                "so every caller gets the same summary. Refused with `summary_not_ready` "
+                "until a match is over.",
                 "security": [{"bearerAuth": []}, {"seatCookie": []}],
-                "parameters": [{"name": "match", "in": "query", "required": False,
-                                "schema": integer(minimum=1),
-                                "description": "Which match (see `view.match`); by default the latest "
-                                               "finished one."}],
+                "parameters": [
+                    {
+                        "name": "match",
+                        "in": "query",
+                        "required": False,
+                        "schema": integer(minimum=1),
+                        "description": "Which match (see `view.match`); by default the latest finished one.",
+                    }
+                ],
                 "responses": {
                     "200": {"description": "The match's summary.", **json_body(ref("Summary"))},
-                    **refusals("no_capability", "wrong_game", "not_seated", "seat_waiting", "table_moved",
-                               "summary_not_ready"),
+                    **refusals(
+                        "no_capability", "wrong_game", "not_seated", "seat_waiting", "table_moved", "summary_not_ready"
+                    ),
                 },
             },
         },
         **{f"/api/games/{{game_id}}/{name}": command(name) for name in COMMANDS},
-        "/api/openapi.json": {"get": {
-            "tags": ["meta"], "operationId": "openapi", "summary": "This document", "security": [],
-            "responses": {"200": {"description": "The OpenAPI document.", **json_body({"type": "object"})}},
-        }},
-        "/healthz": {"get": {
-            "tags": ["meta"], "operationId": "health", "summary": "Health check", "security": [],
-            "description": "200 when the app and its database answer; anything else means unhealthy.",
-            "responses": {"200": {"description": "Healthy.", **json_body(obj({"status": enum(["ok"])}))}},
-        }},
+        "/api/openapi.json": {
+            "get": {
+                "tags": ["meta"],
+                "operationId": "openapi",
+                "summary": "This document",
+                "security": [],
+                "responses": {"200": {"description": "The OpenAPI document.", **json_body({"type": "object"})}},
+            }
+        },
+        "/healthz": {
+            "get": {
+                "tags": ["meta"],
+                "operationId": "health",
+                "summary": "Health check",
+                "security": [],
+                "description": "200 when the app and its database answer; anything else means unhealthy.",
+                "responses": {"200": {"description": "Healthy.", **json_body(obj({"status": enum(["ok"])}))}},
+            }
+        },
     }
 
 
@@ -220,32 +340,58 @@ def openapi_document() -> dict:
             "title": "Decrypto Companion API",
             "version": "1",
             "description": "Play Decrypto around a table with phones. Callers act through capability tokens "
-                           "sent as `Authorization: Bearer <token>`; a refusal is a JSON "
-                           "`{\"error\": sentence, \"code\": machine_code}` with a 4xx status (503 for "
-                           "`busy`). See docs/api.md for a guide and a complete game played with curl.",
+            "sent as `Authorization: Bearer <token>`; a refusal is a JSON "
+            "`{\"error\": sentence, \"code\": machine_code}` with a 4xx status (503 for "
+            "`busy`). See docs/api.md for a guide and a complete game played with curl.",
         },
-        "tags": [{"name": "games", "description": "Creating and reading games."},
-                 {"name": "commands", "description": "Moves in a game. Each answers the new version and "
-                                                     "the event types it caused."},
-                 {"name": "meta", "description": "This document, and the health check."}],
+        "tags": [
+            {"name": "games", "description": "Creating and reading games."},
+            {
+                "name": "commands",
+                "description": "Moves in a game. Each answers the new version and the event types it caused.",
+            },
+            {"name": "meta", "description": "This document, and the health check."},
+        ],
         "paths": paths(),
         "components": {
             "schemas": answer_schemas(),
-            "parameters": {"GameId": {"name": "game_id", "in": "path", "required": True, "schema": string(),
-                                      "description": "The game's identifier (from creating it)."}},
-            "headers": {"ETag": {"schema": string(), "description": "A weak validator of this viewer's view, "
-                                                                   "e.g. `W/\"v7-seat-white-1\"`."}},
+            "parameters": {
+                "GameId": {
+                    "name": "game_id",
+                    "in": "path",
+                    "required": True,
+                    "schema": string(),
+                    "description": "The game's identifier (from creating it).",
+                }
+            },
+            "headers": {
+                "ETag": {
+                    "schema": string(),
+                    "description": "A weak validator of this viewer's view, e.g. `W/\"v7-seat-white-1\"`.",
+                }
+            },
             "securitySchemes": {
-                "bearerAuth": {"type": "http", "scheme": "bearer",
-                               "description": "A capability token: host, spectator, a team's join token, or "
-                                              "a player's seat token (answered by join). What it may do "
-                                              "depends on its kind; the token is all the authentication."},
-                "seatCookie": {"type": "apiKey", "in": "cookie", "name": "decrypto",
-                               "description": "Browsers: the signed session cookie that remembers this "
-                                              "phone's seat (set when joining through the join page)."},
-                "csrfHeader": {"type": "apiKey", "in": "header", "name": "X-CSRFToken",
-                               "description": "Browsers: the page's CSRF token (`<meta name=\"csrf-token\">`), "
-                                              "required with the cookie on every POST."},
+                "bearerAuth": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "A capability token: host, spectator, a team's join token, or "
+                    "a player's seat token (answered by join). What it may do "
+                    "depends on its kind; the token is all the authentication.",
+                },
+                "seatCookie": {
+                    "type": "apiKey",
+                    "in": "cookie",
+                    "name": "decrypto",
+                    "description": "Browsers: the signed session cookie that remembers this "
+                    "phone's seat (set when joining through the join page).",
+                },
+                "csrfHeader": {
+                    "type": "apiKey",
+                    "in": "header",
+                    "name": "X-CSRFToken",
+                    "description": "Browsers: the page's CSRF token (`<meta name=\"csrf-token\">`), "
+                    "required with the cookie on every POST.",
+                },
             },
         },
     }

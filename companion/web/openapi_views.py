@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 
 REF = "#/components/schemas/{model}"
-INLINE = "PerTeam"    # `PerTeam[X]` is an object with `white` and `black`: written out where it is used
+INLINE = "PerTeam"  # `PerTeam[X]` is an object with `white` and `black`: written out where it is used
 
 
 @cache
@@ -35,8 +35,7 @@ def _tidy(value, inline: dict):
         return value
     if value.get("$ref") in inline:
         value = {**inline[value["$ref"]], **{k: v for k, v in value.items() if k != "$ref"}}
-    tidy = {key: _tidy(item, inline) for key, item in value.items()
-            if not (key == "title" and isinstance(item, str))}
+    tidy = {key: _tidy(item, inline) for key, item in value.items() if not (key == "title" and isinstance(item, str))}
     if isinstance(tidy.get("description"), str):
         tidy["description"] = " ".join(tidy["description"].split())
     if tidy.get("type") == "object":

@@ -10,8 +10,10 @@ from .errors import Refused
 
 csrf = CSRFProtect()
 
-CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                           "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
 
 
 def uses_bearer_token() -> bool:
@@ -40,8 +42,13 @@ def init_security(app: Flask) -> None:
         # A chunked body (no Content-Length) is cut at MAX_CONTENT_LENGTH without a word: it would be read as
         # a malformed body (400). One that reaches the limit is too large (413), as one with a Content-Length.
         limit = request.max_content_length
-        if (request.method == "POST" and request.content_length is None and limit
-                and request.environ.get("wsgi.input_terminated") and len(request.get_data(cache=True)) >= limit):
+        if (
+            request.method == "POST"
+            and request.content_length is None
+            and limit
+            and request.environ.get("wsgi.input_terminated")
+            and len(request.get_data(cache=True)) >= limit
+        ):
             raise RequestEntityTooLarge()
 
     @app.before_request
@@ -56,9 +63,12 @@ def init_security(app: Flask) -> None:
         # Creating a game through the API acts for nobody and reads no cookie, so it needs no token.
         if request.endpoint == "api.create_game":
             return
-        if (request.method in ("GET", "HEAD", "OPTIONS") or uses_bearer_token()
-                or request.routing_exception is not None    # a 404 or 405 says more than a CSRF refusal
-                or not current_app.config.get("WTF_CSRF_ENABLED", True)):
+        if (
+            request.method in ("GET", "HEAD", "OPTIONS")
+            or uses_bearer_token()
+            or request.routing_exception is not None  # a 404 or 405 says more than a CSRF refusal
+            or not current_app.config.get("WTF_CSRF_ENABLED", True)
+        ):
             return
         # Without our cookie a JSON request carries no ambient authority (and a cross-site page can't
         # send JSON without a preflight we never grant): it can only fail to authenticate.
@@ -69,7 +79,7 @@ def init_security(app: Flask) -> None:
     @app.after_request
     def _headers(response):
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-        response.headers["Referrer-Policy"] = "no-referrer"          # capability tokens travel in URLs
+        response.headers["Referrer-Policy"] = "no-referrer"  # capability tokens travel in URLs
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["X-Frame-Options"] = "DENY"
         if not request.path.startswith("/static/"):

@@ -55,18 +55,19 @@ log = logging.getLogger(__name__)
 
 RETRY_MS = 1000
 HEARTBEAT = ": still here\n\n"
-HEARTBEATS_BETWEEN_YIELDS = 200   # a worker with thousands of streams lets requests in between
+HEARTBEATS_BETWEEN_YIELDS = 200  # a worker with thousands of streams lets requests in between
 GONE = "event: gone\ndata: gone\n\n"
 
 
 class Sight(NamedTuple):
     """One look at a game: its version and state then, and its events since `since` that withdrew or changed
     tokens: (event number, [(kind, seat) withdrawn], [(kind, new kind, seat)])."""
+
     version: int
     game: Game
     since: int
     changes: tuple
-    rung: int | None        # the hub's ring number the look was taken after
+    rung: int | None  # the hub's ring number the look was taken after
 
 
 class Looks:
@@ -77,7 +78,7 @@ class Looks:
     def __init__(self, service: GameService, hub: Hub, size: int = 10_000):
         self.service, self.hub, self.size = service, hub, size
         self._lock = threading.Lock()
-        self._games: OrderedDict[str, list] = OrderedDict()     # game id -> [its lock, its Sight or None]
+        self._games: OrderedDict[str, list] = OrderedDict()  # game id -> [its lock, its Sight or None]
 
     def latest(self, game_id: str, at_least: int) -> Sight:
         with self._lock:
@@ -91,9 +92,9 @@ class Looks:
                     self._games.popitem(last=False)
             else:
                 self._games.move_to_end(game_id)
-        with entry[0]:                      # one look at a time per game: the others then share it
-            sight, rung = entry[1], self.hub.rung(game_id)    # the ring number first: a ring during the look
-            if sight is None:                                 # leaves it out of date
+        with entry[0]:  # one look at a time per game: the others then share it
+            sight, rung = entry[1], self.hub.rung(game_id)  # the ring number first: a ring during the look
+            if sight is None:  # leaves it out of date
                 version, game = self.service.load(game_id)
                 sight = Sight(version, game, version, (), rung)
             elif rung is None or rung != sight.rung or sight.version < at_least:
@@ -113,7 +114,7 @@ class ViewStream:
         """`ticket`: its place in the process's budget, let go when it ends (`release`)."""
         self.app, self.etag_of, self.ticket = app, etag_of, ticket
         self.looks: Looks = app.extensions["stream_looks"]
-        self.capability, self.checked = caller.capability, caller.game_version    # valid at that version
+        self.capability, self.checked = caller.capability, caller.game_version  # valid at that version
         self.sent: str | None = None
         self.ends = time.monotonic() + app.config["STREAM_LIFETIME_SECONDS"]
 
@@ -128,7 +129,7 @@ class ViewStream:
         """The message its page needs now: its ETag if that changed since the last one sent, GONE once the
         token is withdrawn, else nothing ("")."""
         sight = self.looks.latest(self.game_id, self.checked)
-        if self.checked < sight.since:      # checked before this process's first look at the game: once more
+        if self.checked < sight.since:  # checked before this process's first look at the game: once more
             found = self.looks.service.resolve(self.capability.token)
             if found is None:
                 return GONE
@@ -140,9 +141,9 @@ class ViewStream:
             if (kind, seat) in withdrawn:
                 return GONE
             kind = next((new for was, new, at in promoted if (was, at) == (kind, seat)), kind)
-        if kind == "moved":                         # the table screen moved to another device
+        if kind == "moved":  # the table screen moved to another device
             return GONE
-        if kind != self.capability.kind:            # a new phone let in: its token is now the seat's
+        if kind != self.capability.kind:  # a new phone let in: its token is now the seat's
             self.capability = replace(self.capability, kind=kind)
         self.checked = max(self.checked, sight.version)
         with self.app.app_context():
@@ -160,13 +161,16 @@ def event_stream(caller: Caller, etag_of: Callable[[Caller], str]) -> Response:
     app = current_app._get_current_object()
     ticket = app.extensions["stream_budget"].admit(caller.capability.token, client_key())
     stream = ViewStream(app, caller, etag_of, ticket)
-    response = StreamResponse(_held(stream, app.extensions["push"], app.config["STREAM_HEARTBEAT_SECONDS"]),
-                              mimetype="text/event-stream", headers={
-                                  "Cache-Control": "no-cache, no-transform",
-                                  "X-Accel-Buffering": "no",      # nginx: pass each message on at once
-                              })
+    response = StreamResponse(
+        _held(stream, app.extensions["push"], app.config["STREAM_HEARTBEAT_SECONDS"]),
+        mimetype="text/event-stream",
+        headers={
+            "Cache-Control": "no-cache, no-transform",
+            "X-Accel-Buffering": "no",  # nginx: pass each message on at once
+        },
+    )
     response.view_stream = stream
-    response.call_on_close(stream.release)       # held: when its server closes it (a HEAD: at once)
+    response.call_on_close(stream.release)  # held: when its server closes it (a HEAD: at once)
     return response
 
 
@@ -174,7 +178,7 @@ def _held(stream: ViewStream, hub: Hub, heartbeat: float):
     """The stream as the body of its own answer, for as long as it lasts. It beats every `heartbeat` seconds
     from its start, whatever wakes it in between."""
     try:
-        with hub.listening(stream.game_id) as bell:     # before the first look: no change can slip in between
+        with hub.listening(stream.game_id) as bell:  # before the first look: no change can slip in between
             yield f"retry: {RETRY_MS}\n\n"
             beat = time.monotonic() + heartbeat
             while True:
@@ -190,7 +194,7 @@ def _held(stream: ViewStream, hub: Hub, heartbeat: float):
                     if now >= beat:
                         yield HEARTBEAT
                         beat += heartbeat
-                        if beat <= now:             # it fell behind (its reader was slow): from now on
+                        if beat <= now:  # it fell behind (its reader was slow): from now on
                             beat = now + heartbeat
                     elif bell.wait(min(beat, stream.ends) - now):
                         bell.clear()
@@ -208,13 +212,16 @@ class StreamResponse(Response):
             return super().__call__(environ, start_response)
         # The head, as the server would write it; then the body runs until the connection closes.
         head = [f"HTTP/1.1 {self.status}", f"Date: {http_date()}", "Connection: close"]
-        head += [f"{name}: {value}" for name, value in self.get_wsgi_headers(environ)
-                 if name.lower() not in ("connection", "date")]
+        head += [
+            f"{name}: {value}"
+            for name, value in self.get_wsgi_headers(environ)
+            if name.lower() not in ("connection", "date")
+        ]
         stream = self.view_stream
         try:
             connection.sendall(("\r\n".join(head) + "\r\n\r\n" + f"retry: {RETRY_MS}\n\n").encode("latin-1"))
             copy = connection.dup()
-        except OSError as error:        # the client left already (or, beyond the budget, no descriptor left)
+        except OSError as error:  # the client left already (or, beyond the budget, no descriptor left)
             stream.release()
             log.info("stream: not handed over (%s)", error)
         else:
@@ -225,6 +232,7 @@ class StreamResponse(Response):
         except OSError:
             pass
         from gunicorn.workers.base_async import ALREADY_HANDLED
+
         return ALREADY_HANDLED
 
 
@@ -233,8 +241,11 @@ def _connection(environ):
     worker over HTTP/1 (its async workers return at once from an answer that says ALREADY_HANDLED), for a
     GET (a HEAD gets its head only, as from any server)."""
     connection = environ.get("gunicorn.socket")
-    if (connection is None or environ.get("SERVER_PROTOCOL") not in ("HTTP/1.0", "HTTP/1.1")
-            or environ.get("REQUEST_METHOD") != "GET"):
+    if (
+        connection is None
+        or environ.get("SERVER_PROTOCOL") not in ("HTTP/1.0", "HTTP/1.1")
+        or environ.get("REQUEST_METHOD") != "GET"
+    ):
         return None
     monkey = sys.modules.get("gevent.monkey")
     return connection if monkey is not None and monkey.is_module_patched("socket") else None
@@ -248,7 +259,7 @@ class Handed:
     def __init__(self, courier: Courier, stream: ViewStream, connection: socket.socket):
         self.courier, self.stream, self.connection = courier, stream, connection
 
-    def set(self) -> None:              # the hub: its game may have changed
+    def set(self) -> None:  # the hub: its game may have changed
         self.courier.due(self)
 
     def send(self, message: str) -> bool:
@@ -280,7 +291,7 @@ class Courier:
     def take(self, stream: ViewStream, connection: socket.socket) -> None:
         connection.setblocking(False)
         handed = Handed(self, stream, connection)
-        self.hub.subscribe(stream.game_id, handed)      # before its first look: no change slips in between
+        self.hub.subscribe(stream.game_id, handed)  # before its first look: no change slips in between
         with self._lock:
             self._streams.add(handed)
             if self._thread is None:
@@ -321,7 +332,7 @@ class Courier:
             for handed in due:
                 try:
                     message = handed.stream.news()
-                except Exception:           # the database went away: the page reconnects and catches up
+                except Exception:  # the database went away: the page reconnects and catches up
                     log.warning("stream: could not look at its game", exc_info=True)
                     self.drop(handed)
                     continue
@@ -329,7 +340,7 @@ class Courier:
                     self.drop(handed)
             now = time.monotonic()
             if now >= beat:
-                beat += self.heartbeat              # on its own clock: no wake moves it
+                beat += self.heartbeat  # on its own clock: no wake moves it
                 if beat <= now:
                     beat = now + self.heartbeat
                 self._end(lambda handed: now >= handed.stream.ends)
@@ -355,7 +366,8 @@ def init_streams(app: Flask) -> None:
     # As many streams as STREAMS, and as the process's open files allow beside its requests
     # (gunicorn.conf.py shares them out again with gunicorn's own count of requests at once).
     _, capacity = share(raise_open_files(), app.config["STREAMS"], app.config["STREAMS"])
-    app.extensions["stream_budget"] = Budget(capacity, app.config["STREAMS_PER_TOKEN"],
-                                             app.config["STREAMS_PER_ADDRESS"])
+    app.extensions["stream_budget"] = Budget(
+        capacity, app.config["STREAMS_PER_TOKEN"], app.config["STREAMS_PER_ADDRESS"]
+    )
     app.extensions["stream_looks"] = Looks(app.extensions["games"], app.extensions["push"])
     app.extensions["courier"] = Courier(app.extensions["push"], app.config["STREAM_HEARTBEAT_SECONDS"])

@@ -32,7 +32,7 @@ def raise_open_files() -> int:
         try:
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
             soft = hard
-        except (ValueError, OSError):       # macOS: an unlimited hard limit is no limit a process may set
+        except (ValueError, OSError):  # macOS: an unlimited hard limit is no limit a process may set
             pass
     return sys.maxsize if soft == resource.RLIM_INFINITY else soft
 
@@ -57,7 +57,7 @@ def fit_worker(worker) -> None:
     budget = getattr(app, "extensions", {}).get("stream_budget")
     if budget is None:
         return
-    serving = getattr(worker, "worker_connections", 1)      # a sync worker serves one request at a time
+    serving = getattr(worker, "worker_connections", 1)  # a sync worker serves one request at a time
     serving, budget.capacity = share(raise_open_files(), serving, app.config["STREAMS"])
     if hasattr(worker, "worker_connections"):
         worker.worker_connections = serving

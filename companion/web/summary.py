@@ -30,15 +30,21 @@ def _finished(caller: Caller) -> tuple[dict, list[int]]:
 def _page(caller: Caller, json_url: str, back_url: str):
     view, finished = _finished(caller)
     speak(view["mode"], view["language"])
-    return render_template("pages/summary.html", view=view, finished=finished, back_url=back_url,
-                           json_url=f"{json_url}?match={view['match']}")
+    return render_template(
+        "pages/summary.html",
+        view=view,
+        finished=finished,
+        back_url=back_url,
+        json_url=f"{json_url}?match={view['match']}",
+    )
 
 
 def _download(caller: Caller):
     view, _ = _finished(caller)
     response = jsonify(view)
     response.headers["Content-Disposition"] = (
-        f'attachment; filename="decrypto-{caller.game_id}-game-{view["match"]}.json"')
+        f'attachment; filename="decrypto-{caller.game_id}-game-{view["match"]}.json"'
+    )
     return response
 
 
@@ -57,8 +63,11 @@ def by_token_json(token):
 @summary.get("/table/<game_id>/summary")
 def for_table(game_id):
     """For the table screen: its host cookie (the page's links carry no token)."""
-    return _page(table_caller(game_id), url_for("summary.for_table_json", game_id=game_id),
-                 url_for("pages.table", game_id=game_id))
+    return _page(
+        table_caller(game_id),
+        url_for("summary.for_table_json", game_id=game_id),
+        url_for("pages.table", game_id=game_id),
+    )
 
 
 @summary.get("/table/<game_id>/summary.json")
@@ -68,8 +77,11 @@ def for_table_json(game_id):
 
 @summary.get("/play/<game_id>/summary")
 def for_player(game_id):
-    return _page(api_caller(game_id, cookie_only=True), url_for("summary.for_player_json", game_id=game_id),
-                 url_for("pages.play", game_id=game_id))
+    return _page(
+        api_caller(game_id, cookie_only=True),
+        url_for("summary.for_player_json", game_id=game_id),
+        url_for("pages.play", game_id=game_id),
+    )
 
 
 @summary.get("/play/<game_id>/summary.json")

@@ -17,8 +17,11 @@ from companion.store import events, games
 def difference(base, other):
     """What `other` changes of `base`, for `patched(base, difference(base, other)) == other`."""
     if isinstance(base, dict) and isinstance(other, dict) and set(base) <= set(other):
-        return {key: difference(base.get(key), value) for key, value in other.items()
-                if key not in base or base[key] != value}
+        return {
+            key: difference(base.get(key), value)
+            for key, value in other.items()
+            if key not in base or base[key] != value
+        }
     if isinstance(base, list) and isinstance(other, list) and len(base) == len(other) and base:
         return {f"#{i}": difference(b, o) for i, (b, o) in enumerate(zip(base, other)) if b != o}
     return other
@@ -43,7 +46,18 @@ def stored_game(store, rows: list[dict]) -> str:
     now = datetime.now(timezone.utc)
     with store.engine.begin() as conn:
         conn.execute(insert(games).values(id=game_id, created_at=now))
-        conn.execute(insert(events), [{"game_id": game_id, "seq": row["seq"], "type": row["type"], "slot": row["slot"],
-                                       "data": json.dumps(row["data"], ensure_ascii=False), "created_at": now}
-                                      for row in rows])
+        conn.execute(
+            insert(events),
+            [
+                {
+                    "game_id": game_id,
+                    "seq": row["seq"],
+                    "type": row["type"],
+                    "slot": row["slot"],
+                    "data": json.dumps(row["data"], ensure_ascii=False),
+                    "created_at": now,
+                }
+                for row in rows
+            ],
+        )
     return game_id

@@ -33,16 +33,22 @@ from ..api import browser, csrf_of, table_path
 from . import difference, patched
 
 CORPUS = Path(__file__).resolve().parent
-START = 1_800_000_000.0          # the clock at each game's start (seconds)
-PHONE_IN_USE_SECONDS = 120       # rules.host.PHONE_IN_USE_SECONDS when these games were recorded
+START = 1_800_000_000.0  # the clock at each game's start (seconds)
+PHONE_IN_USE_SECONDS = 120  # rules.host.PHONE_IN_USE_SECONDS when these games were recorded
 
 
 class Recording:
     """An app on a fresh database whose service throws seeded dice and reads a clock moved by `tick`."""
 
     def __init__(self, folder: str, seed: int):
-        self.app = create_app({"TESTING": True, "SECRET_KEY": "corpus", "RATE_LIMITS": "off",
-                               "DATABASE_URL": f"sqlite:///{folder}/corpus.sqlite3"})
+        self.app = create_app(
+            {
+                "TESTING": True,
+                "SECRET_KEY": "corpus",
+                "RATE_LIMITS": "off",
+                "DATABASE_URL": f"sqlite:///{folder}/corpus.sqlite3",
+            }
+        )
         self.service = self.app.extensions["games"]
         self.service.rng = random.Random(seed)
         self.service.code_rng = random.Random(seed + 1)
@@ -54,17 +60,25 @@ class Recording:
         self.now += seconds
 
     def rows(self, game_id: str) -> list[dict]:
-        query = (select(events.c.seq, events.c.type, events.c.slot, events.c.data)
-                 .where(events.c.game_id == game_id).order_by(events.c.seq))
+        query = (
+            select(events.c.seq, events.c.type, events.c.slot, events.c.data)
+            .where(events.c.game_id == game_id)
+            .order_by(events.c.seq)
+        )
         with self.service.store.engine.connect() as conn:
-            return [{"seq": r.seq, "type": r.type, "slot": r.slot, "data": json.loads(r.data)} for r in conn.execute(query)]
+            return [
+                {"seq": r.seq, "type": r.type, "slot": r.slot, "data": json.loads(r.data)} for r in conn.execute(query)
+            ]
 
     def outcome(self, game_id: str) -> dict:
         """What the log folds into: every viewer's view now (the spectator's, and what differs from it for the
         table screen and each seat), and the summary of every match before this one."""
         _, game = self.service.load(game_id)
-        viewers = {"host": Viewer("host"), "spectator": SPECTATOR,
-                   **{f"seat:{p.seat}": Viewer("seat", seat=p.seat) for p in game.players}}
+        viewers = {
+            "host": Viewer("host"),
+            "spectator": SPECTATOR,
+            **{f"seat:{p.seat}": Viewer("seat", seat=p.seat) for p in game.players},
+        }
         matches = {str(m): summary_for(self.service.load_match(game_id, m)) for m in range(1, game.match)}
         views = {name: view_for(game, v, now=self.now) for name, v in viewers.items()}
         public = views.pop("spectator")
@@ -81,14 +95,20 @@ def played(game: ApiGame, recording: Recording, who, command: str, **body) -> di
 
 # --- the games ---------------------------------------------------------------------------------------------
 
+
 def standard(recording: Recording) -> tuple[ApiGame, str]:
     """A standard game from its lobby to a win by Interceptions: joining locked and reopened, a player moved,
     one removed, one switching teams from the other team's join link, the sand timer; a keyword swap, an
     Encryptor skipped, clues and a sealed guess taken back, drafts and notes written over (one row each
     left), a win by two Interceptions."""
     app, r = recording.app, recording
-    game = ApiGame(recording.client, white=("Ann", "Abe"), black=("Bea", "Bob"), start=False,
-                   settings={"language": "en", "timer": 45})
+    game = ApiGame(
+        recording.client,
+        white=("Ann", "Abe"),
+        black=("Bea", "Bob"),
+        start=False,
+        settings={"language": "en", "timer": 45},
+    )
     r.tick()
     cid = game.join("white", "Cid")
     played(game, r, game.host, "lock-joining", locked=True)
@@ -117,7 +137,7 @@ def standard(recording: Recording) -> tuple[ApiGame, str]:
     game.announce("white")
     r.tick()
     game.announce("black")
-    played(game, r, game.host, "take-back")                              # Black's clues
+    played(game, r, game.host, "take-back")  # Black's clues
     game.announce("black")
     code = game.code("white")
     for draft in (wrong(code), [code[2], code[0], code[1]], wrong(code)):
@@ -131,7 +151,7 @@ def standard(recording: Recording) -> tuple[ApiGame, str]:
     game.announce("black")
     code, abe = game.code("white"), game.guesser("white", "white")
     played(game, r, abe, "guess", code=code, confirm=True)
-    played(game, r, game.host, "take-back")                              # the sealed guess
+    played(game, r, game.host, "take-back")  # the sealed guess
     played(game, r, abe, "guess", code=code, confirm=True)
     played(game, r, game.guesser("black", "white"), "guess", code=code, confirm=True)
     game.transmission("black")
@@ -161,7 +181,7 @@ def corrections(recording: Recording) -> tuple[ApiGame, str]:
     played(game, r, game.seats["Bea"], "answer-correction", accept=True)
     r.tick()
     game.transmission("black")
-    black = game.view(game.host)["rounds"][1]["transmissions"]["black"]          # round 2, ended
+    black = game.view(game.host)["rounds"][1]["transmissions"]["black"]  # round 2, ended
     played(game, r, game.host, "correction", decryption=wrong(black["code"]), interception=black["code"])
     played(game, r, game.seats["Abe"], "answer-correction", accept=True)
     played(game, r, game.seats["Bob"], "answer-correction", accept=True)
@@ -184,8 +204,13 @@ def tiebreak_and_rematch(recording: Recording) -> tuple[ApiGame, str]:
         if team == "white":
             played(game, r, game.seats[player], "note", keyword=3, text="river")
         played(game, r, game.seats[player], "keyword-guesses", guesses=["sun", "", "river", "gold"])
-    played(game, r, game.host, "verdicts", verdicts={"white": [True, False, True, False],
-                                                    "black": [False, False, True, False]})
+    played(
+        game,
+        r,
+        game.host,
+        "verdicts",
+        verdicts={"white": [True, False, True, False], "black": [False, False, True, False]},
+    )
     played(game, r, game.host, "rematch")
     r.tick()
     game.join("black", "Bo")
@@ -220,9 +245,10 @@ def three_player(recording: Recording) -> tuple[ApiGame, str]:
 def try_out(recording: Recording) -> tuple[ApiGame, str]:
     """A try-out: one device, every seat filled at creation; a draft, a note, a round and a half."""
     r = recording
-    created = recording.service.create({"try_out": True, "language": "fr",
-                                        "players": {"white": ["Ann", "Abe"], "black": ["Bea", "Bob"]}})
-    game = ApiGame.__new__(ApiGame)          # a try-out is made by the page /try, not the API: its tokens here
+    created = recording.service.create(
+        {"try_out": True, "language": "fr", "players": {"white": ["Ann", "Abe"], "black": ["Bea", "Bob"]}}
+    )
+    game = ApiGame.__new__(ApiGame)  # a try-out is made by the page /try, not the API: its tokens here
     game.client, game.id = recording.client, created.game_id
     game.host = recording.service.shared_tokens(game.id)["host"]
     game.seat_tokens, game.seats = dict(created.seat_tokens), {}
@@ -251,18 +277,18 @@ def seats_and_table(recording: Recording) -> tuple[ApiGame, str]:
     played(game, r, game.seats["Abe"], "reject-seat-link", seat=seat["Ann"])
     link = played(game, r, game.host, "seat-link", seat=seat["Ann"])["seat_link"]["token"]
     for name in game.seats:
-        game.view(game.seats[name])                      # every phone in use
+        game.view(game.seats[name])  # every phone in use
     waiting = played(game, r, link, "claim-seat")
     played(game, r, game.seats["Abe"], "let-in", seat=seat["Ann"])
     game.seats["Ann"] = game.seat_tokens[seat["Ann"]] = waiting["token"]
     link = played(game, r, game.host, "seat-link", seat=seat["Bea"])["seat_link"]["token"]
-    r.tick(PHONE_IN_USE_SECONDS + 61)                       # Black's phones go quiet, White's stay in use
+    r.tick(PHONE_IN_USE_SECONDS + 61)  # Black's phones go quiet, White's stay in use
     for name in ("Ann", "Abe"):
         game.view(game.seats[name])
     claimed = played(game, r, link, "claim-seat")
     game.seats["Bea"] = game.seat_tokens[seat["Bea"]] = claimed["token"]
     played(game, r, game.seats["Bob"], "acknowledge-claim", seat=seat["Bea"])
-    table = browser(r.app)                               # the table screen's own page moves it (not the API)
+    table = browser(r.app)  # the table screen's own page moves it (not the API)
     address = table_path(table, game.host)
     for cancel in ("0", "1", "0"):
         r.tick()
@@ -277,16 +303,24 @@ def seats_and_table(recording: Recording) -> tuple[ApiGame, str]:
     return game, "Seat links (cancelled, turned away, let in, claimed while the team was away) and a table move."
 
 
-GAMES = {"standard": standard, "corrections": corrections, "tiebreak_and_rematch": tiebreak_and_rematch,
-         "three_player": three_player, "try_out": try_out, "seats_and_table": seats_and_table,
-         # Again once events were stored with their schema version (rules/event.py): every type at version 2.
-         "standard_versioned": standard, "seats_and_table_versioned": seats_and_table,
-         "tiebreak_and_rematch_versioned": tiebreak_and_rematch}
+GAMES = {
+    "standard": standard,
+    "corrections": corrections,
+    "tiebreak_and_rematch": tiebreak_and_rematch,
+    "three_player": three_player,
+    "try_out": try_out,
+    "seats_and_table": seats_and_table,
+    # Again once events were stored with their schema version (rules/event.py): every type at version 2.
+    "standard_versioned": standard,
+    "seats_and_table_versioned": seats_and_table,
+    "tiebreak_and_rematch_versioned": tiebreak_and_rematch,
+}
 
 
 def code_version() -> str:
-    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                          cwd=CORPUS).stdout.strip()
+    return subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=CORPUS
+    ).stdout.strip()
 
 
 def write(name: str, about: str, recorded_with: str, rows: list[dict], outcome: dict) -> Path:
@@ -297,7 +331,7 @@ def write(name: str, about: str, recorded_with: str, rows: list[dict], outcome: 
     lines.append(",\n".join("  " + json.dumps(row, ensure_ascii=False) for row in rows))
     lines.append(' ],\n "expected": ' + json.dumps(outcome, ensure_ascii=False, sort_keys=True) + "\n}\n")
     path.write_text("\n".join(lines))
-    json.loads(path.read_text())           # still JSON
+    json.loads(path.read_text())  # still JSON
     return path
 
 
@@ -305,8 +339,13 @@ def record(name: str, seed: int) -> Path:
     with tempfile.TemporaryDirectory() as folder:
         recording = Recording(folder, seed)
         game, about = GAMES[name](recording)
-        return write(name, about, f"tests/corpus/record.py at {code_version()}", recording.rows(game.id),
-                     recording.outcome(game.id))
+        return write(
+            name,
+            about,
+            f"tests/corpus/record.py at {code_version()}",
+            recording.rows(game.id),
+            recording.outcome(game.id),
+        )
 
 
 def main(argv=None) -> None:

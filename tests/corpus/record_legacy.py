@@ -122,40 +122,51 @@ play_round(at=START + 400, draft=True)
 '''
 
 GAMES = {
-    "legacy_before_settings": ("d054968", BEFORE_SETTINGS, "Before the game's settings (d054968): "
-                               "game_created with its language only, clues without a time, guesses without an "
-                               "author, every draft a row; a switch of team, a collision and the tiebreak."),
-    "legacy_before_rematch_lobby": ("d8446d1", BEFORE_REMATCH_LOBBY, "Before the rematch lobby (d8446d1): a "
-                                    "rematch that deals at once (rematch_started with keywords), seat links "
-                                    "without a time, a quiet claim, guesses without an author, every draft a row; "
-                                    "corrections, a skip, a swap, a take-back."),
+    "legacy_before_settings": (
+        "d054968",
+        BEFORE_SETTINGS,
+        "Before the game's settings (d054968): "
+        "game_created with its language only, clues without a time, guesses without an "
+        "author, every draft a row; a switch of team, a collision and the tiebreak.",
+    ),
+    "legacy_before_rematch_lobby": (
+        "d8446d1",
+        BEFORE_REMATCH_LOBBY,
+        "Before the rematch lobby (d8446d1): a "
+        "rematch that deals at once (rematch_started with keywords), seat links "
+        "without a time, a quiet claim, guesses without an author, every draft a row; "
+        "corrections, a skip, a swap, a take-back.",
+    ),
 }
 
 
 def old_events(commit: str, moves: str, seed: int) -> list[dict]:
     """The events `moves` cause, played by the rules of `commit`."""
-    archive = subprocess.run(["git", "archive", commit, "companion/rules"],
-                             capture_output=True, check=True, cwd=CORPUS.parent.parent).stdout
+    archive = subprocess.run(
+        ["git", "archive", commit, "companion/rules"], capture_output=True, check=True, cwd=CORPUS.parent.parent
+    ).stdout
     with tempfile.TemporaryDirectory() as folder:
         with tarfile.open(fileobj=BytesIO(archive)) as tar:
             tar.extractall(folder, filter="data")
-        (Path(folder) / "companion" / "__init__.py").write_text("")     # the rules alone, without Flask
+        (Path(folder) / "companion" / "__init__.py").write_text("")  # the rules alone, without Flask
         script = f"SEED = {seed}\nSTART = {START}\n{PLAYER}\n{moves}\nprint(json.dumps(log, ensure_ascii=False))\n"
-        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=folder,
-                              check=True)
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=folder, check=True)
     return json.loads(done.stdout)
 
 
 def record(name: str, seed: int) -> Path:
     commit, moves, about = GAMES[name]
-    rows = [{"seq": seq, "type": e["type"], "slot": None, "data": e}
-            for seq, e in enumerate(old_events(commit, moves, seed), start=1)]
+    rows = [
+        {"seq": seq, "type": e["type"], "slot": None, "data": e}
+        for seq, e in enumerate(old_events(commit, moves, seed), start=1)
+    ]
     with tempfile.TemporaryDirectory() as folder:
         recording = Recording(folder, seed)
         game_id = stored_game(recording.service.store, rows)
         recording.now = START + 1000
-        return write(name, about, f"tests/corpus/record_legacy.py: the rules of {commit}", rows,
-                     recording.outcome(game_id))
+        return write(
+            name, about, f"tests/corpus/record_legacy.py: the rules of {commit}", rows, recording.outcome(game_id)
+        )
 
 
 def main() -> None:

@@ -16,13 +16,15 @@ from companion.rules import OVER, PLAYING, TEAMS, other, replay
 from ..oracle import Oracle, code_like, sees, team_of, transmission, walk
 from .dom import parse_html
 
-NATO = ("ALPHA BRAVO CHARLIE DELTA ECHO FOXTROT GOLF HOTEL INDIA JULIETT KILO LIMA MIKE NOVEMBER OSCAR "
-        "PAPA QUEBEC ROMEO SIERRA TANGO UNIFORM VICTOR WHISKEY XRAY YANKEE ZULU").split()
+NATO = (
+    "ALPHA BRAVO CHARLIE DELTA ECHO FOXTROT GOLF HOTEL INDIA JULIETT KILO LIMA MIKE NOVEMBER OSCAR "
+    "PAPA QUEBEC ROMEO SIERRA TANGO UNIFORM VICTOR WHISKEY XRAY YANKEE ZULU"
+).split()
 # No word is part of another, nor of anything the app prints; enough of them that a rematch deals words no
 # match showed yet (a rematch with fewer than 12 unseen words deals from the whole list again, by the rules).
 WORDS = [f"QZX{w}QZ" for w in NATO]
 COOKIE = "decrypto"
-SESSION_KEYS = {"seats", "tables", "csrf_token", "_permanent"}     # tables: the table screen's host key
+SESSION_KEYS = {"seats", "tables", "csrf_token", "_permanent"}  # tables: the table screen's host key
 CORRECTION_NOTICES = ("correction_proposed", "reveal_corrected")
 DASHED = re.compile(r"(?<![\w-])([1-4])-([1-4])-([1-4])(?![\w-])")
 SVG = re.compile(r"<svg.*?</svg>", re.S)
@@ -40,17 +42,18 @@ def code_str(code) -> str:
 
 # --- what is true, and what each viewer may know ---------------------------------------------------
 
+
 @dataclass(eq=False)
 class Viewer:
     label: str
-    kind: str                       # seat host spectator join handoff anonymous forged wrong expired
-    token: str | None = None        # the token it holds (sent as a bearer token)
-    client: object = None           # its browser (a test client keeping its cookies), if it has one
-    team: str | None = None         # a live seat's team
-    seat: int | None = None         # a live seat's number
+    kind: str  # seat host spectator join handoff anonymous forged wrong expired
+    token: str | None = None  # the token it holds (sent as a bearer token)
+    client: object = None  # its browser (a test client keeping its cookies), if it has one
+    team: str | None = None  # a live seat's team
+    seat: int | None = None  # a live seat's number
     csrf: str | None = None
-    api: object = None              # the same device's cookie-less client, for bearer-token calls
-    probed: str | None = None       # the phase its game-independent answers were last fetched in
+    api: object = None  # the same device's cookie-less client, for bearer-token calls
+    probed: str | None = None  # the phase its game-independent answers were last fetched in
     statics_done: bool = False
 
 
@@ -75,18 +78,24 @@ class Truth(Oracle):
             return self.game
         if match not in self._matches:
             starts = [i for i, e in enumerate(self.events) if e["type"] == "rematch_started"]
-            self._matches[match] = replay(self.events[:starts[match - 1]]) if 1 <= match <= len(starts) else None
+            self._matches[match] = replay(self.events[: starts[match - 1]]) if 1 <= match <= len(starts) else None
         return self._matches[match]
 
     transmission = staticmethod(transmission)
 
     def codes(self) -> set[tuple]:
         """Every code and guess of the match under way."""
-        return {c for r in self.game.rounds for t in r.transmissions.values()
-                for c in (t.code, t.decryption.code, t.interception.code) if c}
+        return {
+            c
+            for r in self.game.rounds
+            for t in r.transmissions.values()
+            for c in (t.code, t.decryption.code, t.interception.code)
+            if c
+        }
 
 
 # --- responses and the checks on them ------------------------------------------------------------
+
 
 @dataclass
 class Resp:
@@ -94,7 +103,7 @@ class Resp:
     status: int
     headers: list[tuple[str, str]]
     body: bytes
-    kind: str          # page, summary-page, view, summary-json, json, static
+    kind: str  # page, summary-page, view, summary-json, json, static
     content_type: str = ""
     game_resource: bool = True
 
@@ -126,8 +135,6 @@ def set_cookie_payloads(app, headers) -> list[dict]:
         if name.lower() == "set-cookie" and value.startswith(COOKIE + "="):
             out.append(session_payload(app, value.split(";", 1)[0].split("=", 1)[1].strip('"')))
     return out
-
-
 
 
 def allowed_code_place(path, doc) -> bool:
@@ -247,17 +254,22 @@ def check_html(truth: Truth, v: Viewer, text: str, where: str, summary: bool = F
         if match not in truth.finished:
             return [f"a summary page of an unfinished match ({match}) in {where}"]
         game = truth.match_game(match)
-        allowed = {c for r in game.rounds for t in r.transmissions.values()
-                   for c in (t.code, t.decryption.code, t.interception.code) if c}
+        allowed = {
+            c
+            for r in game.rounds
+            for t in r.transmissions.values()
+            for c in (t.code, t.decryption.code, t.interception.code)
+            if c
+        }
         allowed |= {tuple(n[k]) for n in game.notices for k in ("decryption", "interception") if n.get(k)}
     else:
         allowed = truth.visible_codes(v)
-    plain = SVG.sub("", text)            # a QR code's drawing is no text
+    plain = SVG.sub("", text)  # a QR code's drawing is no text
     # A code this viewer may not know, written any other way in text or attributes (314, 3 1 4, 3, 1, 4).
     for code in truth.codes() - allowed:
         if re.search(r"(?<![\w.-])%s[\s,.·/-]*%s[\s,.·/-]*%s(?![\w.-])" % code, plain):
             out.append(f"a code {dashed(code)} this viewer may not know, spelled out in {where}")
-    for m in DASHED.finditer(plain):     # in text and in attribute values alike
+    for m in DASHED.finditer(plain):  # in text and in attribute values alike
         code = tuple(int(d) for d in m.groups())
         if code not in allowed:
             out.append(f"a code {m.group(0)} written out in {where}")
@@ -265,7 +277,7 @@ def check_html(truth: Truth, v: Viewer, text: str, where: str, summary: bool = F
         if code_like(html_lib.unescape(value)):
             out.append(f"a code-like data attribute {name}={value!r} in {where}")
     if not any(marker in plain for marker in MARKERS):
-        return out                       # no element that can hold a code: nothing more to look at
+        return out  # no element that can hold a code: nothing more to look at
     root = parse_html(plain).root
     my_team = team_of(v)
     own = truth.own_code(v)
@@ -284,13 +296,16 @@ def check_html(truth: Truth, v: Viewer, text: str, where: str, summary: bool = F
         elif "digit" in cls and not node.within("code"):
             label_digits.append(node.text().strip())
         elif node.tag == "section" and "sheet" in cls and not summary:
-            team = next((c[len("team-edge-"):] for c in cls if c.startswith("team-edge-")), None)
+            team = next((c[len("team-edge-") :] for c in cls if c.startswith("team-edge-")), None)
             out += _check_sheet(truth, node, team, v, where)
         elif "summary-transmission" in cls:
             out += _check_summary_table(game if summary else None, node, where)
         elif node.tag == "form" and "guess-form" in cls:
-            checked = {i.attrs.get("name"): i.attrs.get("value") for i in node.iter()
-                       if i.tag == "input" and i.attrs.get("type") == "radio" and "checked" in i.attrs}
+            checked = {
+                i.attrs.get("name"): i.attrs.get("value")
+                for i in node.iter()
+                if i.tag == "input" and i.attrs.get("type") == "radio" and "checked" in i.attrs
+            }
             if checked:
                 current = game.round.current if game.phase == PLAYING and game.round else None
                 mine = current.guess_by(my_team).code if current and my_team else None
@@ -339,7 +354,7 @@ def _check_sheet(truth: Truth, section, team, v: Viewer, where) -> list[str]:
 def _check_summary_table(game, div, where) -> list[str]:
     if game is None:
         return [f"a summary table outside a summary page in {where}"]
-    team = next((c[len("team-edge-"):] for c in div.classes if c.startswith("team-edge-")), None)
+    team = next((c[len("team-edge-") :] for c in div.classes if c.startswith("team-edge-")), None)
     article = div.parent
     heading = next((n.text() for n in article.iter() if n.tag == "h3"), "")
     number = int(re.search(r"(\d+)", heading).group(1))

@@ -15,11 +15,12 @@ from .checks import COOKIE, Resp, Truth, Viewer, session_payload
 from .walks import report
 from .world import World
 
+
 def _capture(world, into):
     def on_response(response):
         try:
             body = response.body()
-        except Exception:            # a redirect, or a 304: no body to read
+        except Exception:  # a redirect, or a 304: no body to read
             body = b""
         try:
             headers = list(response.headers_array())
@@ -28,8 +29,17 @@ def _capture(world, into):
             headers = list(response.headers.items())
         etag = next((x for k, x in headers if k.lower() == "etag"), "")
         found = re.search(r"v(\d+)-", etag)
-        into.append((response.request.method, response.url, response.status, headers, body,
-                     int(found.group(1)) if found else -1))
+        into.append(
+            (
+                response.request.method,
+                response.url,
+                response.status,
+                headers,
+                body,
+                int(found.group(1)) if found else -1,
+            )
+        )
+
     return on_response
 
 
@@ -41,7 +51,7 @@ def test_round_one_in_chromium_leaks_nothing_to_either_phone(browser, live_serve
 
     app = live_server.server.app
     w = World(app)
-    last = {"version": w.store.version(w.id)}    # responses are checked against the states since then
+    last = {"version": w.store.version(w.id)}  # responses are checked against the states since then
     phones = {}
     for name, team in (("Wanda", "white"), ("Bella", "black")):
         phone = Phone(browser, name)
@@ -65,14 +75,22 @@ def test_round_one_in_chromium_leaks_nothing_to_either_phone(browser, live_serve
         deadline = time.monotonic() + 5
         for phone, viewer, captured in phones.values():
             while time.monotonic() < deadline and not any(
-                    url.endswith(f"/play/{w.id}") and version >= truths[-1].version_seen(viewer)
-                    for _, url, status, _, _, version in captured):
+                url.endswith(f"/play/{w.id}") and version >= truths[-1].version_seen(viewer)
+                for _, url, status, _, _, version in captured
+            ):
                 phone.page.wait_for_timeout(100)
         for phone, viewer, captured in phones.values():
             for method, url, status, headers, body, version in captured:
-                path = url[len(live_server.url):]
-                kind = ("view" if path.startswith(f"/api/games/{w.id}") and method == "GET" else
-                        "static" if path.startswith("/static/") else "json" if path.startswith("/api/") else "page")
+                path = url[len(live_server.url) :]
+                kind = (
+                    "view"
+                    if path.startswith(f"/api/games/{w.id}") and method == "GET"
+                    else "static"
+                    if path.startswith("/static/")
+                    else "json"
+                    if path.startswith("/api/")
+                    else "page"
+                )
                 checked["polls"] += path == f"/play/{w.id}" and method == "GET" and status in (200, 304)
                 checked["bodies"] += bool(body)
                 content_type = dict((k.lower(), x) for k, x in headers).get("content-type", "")
@@ -84,16 +102,19 @@ def test_round_one_in_chromium_leaks_nothing_to_either_phone(browser, live_serve
                     shown = json.loads(body)["version"] if kind == "view" else version
                     candidates = [t for t in truths if t.version_seen(viewer) == shown]
                     if not candidates:
-                        problems.append(f"[chromium {label}] {resp.where} at version {shown}, which no state "
-                                        f"since the last checkpoint had for {viewer.label}")
+                        problems.append(
+                            f"[chromium {label}] {resp.where} at version {shown}, which no state "
+                            f"since the last checkpoint had for {viewer.label}"
+                        )
                         continue
                 found = [w.check(t, viewer, resp) for t in candidates]
                 if all(found):
                     problems.extend(f"[chromium {label}] {p}" for p in found[-1])
                 checked["responses"] += 1
             captured.clear()
-            dom = Resp(f"DOM of {w.redact(phone.page.url)}", 200, [], phone.page.content().encode(), "page",
-                       "text/html", False)
+            dom = Resp(
+                f"DOM of {w.redact(phone.page.url)}", 200, [], phone.page.content().encode(), "page", "text/html", False
+            )
             found = [w.check(t, viewer, dom) for t in truths]
             if all(found):
                 problems.extend(f"[chromium {label}] {p}" for p in found[-1])
@@ -109,9 +130,9 @@ def test_round_one_in_chromium_leaks_nothing_to_either_phone(browser, live_serve
     codes = {}
     for name, team in (("Wanda", "white"), ("Bella", "black")):
         phone = phones[name][0]
-        expect(phone.page.locator("details.secret")).to_have_count(1, timeout=5000)   # round 1's Encryptors
+        expect(phone.page.locator("details.secret")).to_have_count(1, timeout=5000)  # round 1's Encryptors
         codes[team] = phone.reveal_code()
-        assert tuple(codes[team]) == Truth(w).own_code(phones[name][1])     # what the oracle says it holds
+        assert tuple(codes[team]) == Truth(w).own_code(phones[name][1])  # what the oracle says it holds
         phone.announce(w.clues(team))
         expect(phone.page.locator("#task")).not_to_have_attribute("data-task", "write_clues", timeout=5000)
         checkpoint(f"{name} announced")

@@ -15,6 +15,7 @@ def guess_form(code, confirm) -> dict:
 
 # --- the walks ---------------------------------------------------------------------------------------
 
+
 def play_standard(w: World):
     w.step("lobby")
     for name, team in (("Wanda", "white"), ("Bella", "black"), ("Walt", "white"), ("Xena", "white")):
@@ -75,7 +76,7 @@ def play_standard(w: World):
     w.step("seat link claimed")
     link = w.issue_seat_link("Walt")
     w.step("seat link issued")
-    w.do(w.seats["Wanda"], "reject-seat-link", channel="browser", seat=w.seats["Walt"].seat)   # "not Walt's"
+    w.do(w.seats["Wanda"], "reject-seat-link", channel="browser", seat=w.seats["Walt"].seat)  # "not Walt's"
     w.handoffs.remove(link)
     w.expire(link, "a seat link its team turned away")
     w.step("seat link turned away by the team")
@@ -178,7 +179,7 @@ def play_three(w: World):
     w.step("started")
     w.do(w.seats["Theo"], "swap-keyword", channel="browser", number=1)
     w.step("the team swapped keyword 1")
-    w.form(w.host, "skip-encryptor", {"team": "white"})               # the first tap only asks again
+    w.form(w.host, "skip-encryptor", {"team": "white"})  # the first tap only asks again
     w.form(w.host, "skip-encryptor", {"team": "white", "confirmed": "1"})
     w.step("the Encryptor was skipped")
     link = w.issue_seat_link("Ivan")

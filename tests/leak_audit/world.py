@@ -16,8 +16,21 @@ from companion.rules import TEAMS
 from tools.driver import Driver, targets
 
 from ..oracle import team_of
-from .checks import (COOKIE, SESSION_KEYS, WORDS, Resp, Truth, Viewer, body_of, check_html, check_plain_json,
-                     check_summary_json, check_view, session_payload, set_cookie_payloads)
+from .checks import (
+    COOKIE,
+    SESSION_KEYS,
+    WORDS,
+    Resp,
+    Truth,
+    Viewer,
+    body_of,
+    check_html,
+    check_plain_json,
+    check_summary_json,
+    check_view,
+    session_payload,
+    set_cookie_payloads,
+)
 
 _DEVICES = itertools.count(1)
 MOVED_AWAY = "the table screen moved away"
@@ -25,47 +38,51 @@ MOVED_AWAY = "the table screen moved away"
 
 # --- the world: a game, its viewers, and the audit ------------------------------------------------
 
+
 class World(Driver):
     """A game played through the Flask test client, with every viewer the audit looks through."""
 
     def __init__(self, app, mode="standard", seed=11):
         self.app, self.service = app, app.extensions["games"]
-        self.service.rng = random.Random(seed)               # the same deal every run
-        self.service.code_rng = random.Random(seed)          # and the same join codes
+        self.service.rng = random.Random(seed)  # the same deal every run
+        self.service.code_rng = random.Random(seed)  # and the same join codes
         # A still clock: the sand timer shows its full length whatever the machine's speed (a countdown that
         # happened to read 43.2 looked like a code to the checks, on a slow day only).
         self.service.clock = lambda: 1_000_000.0
         self.store = self.service.store
-        self.curl = app.test_client(use_cookies=False)       # a bearer-token client, like curl
+        self.curl = app.test_client(use_cookies=False)  # a bearer-token client, like curl
         self.mode = mode
         body = {"words": ", ".join(WORDS)} | ({"mode": mode} if mode != "standard" else {})
         created = self.curl.post("/api/games", json=body)
         assert created.status_code == 201, created.get_json()
         data = created.get_json()
         self.id, self.tokens, self.urls = data["game_id"], data["tokens"], data["urls"]
-        self.registry: dict[str, str] = {}                   # every capability token ever issued -> what
-        self.seats: dict[str, Viewer] = {}                   # player name -> their phone
+        self.registry: dict[str, str] = {}  # every capability token ever issued -> what
+        self.seats: dict[str, Viewer] = {}  # player name -> their phone
         self.handoffs: list[Viewer] = []
         self.expired: list[Viewer] = []
         self.static: list[tuple[Viewer, Resp]] = []
         self.problems: list[str] = []
         self.steps = self.requests = 0
-        self.kinds: set[str] = set()                         # viewer kinds audited
-        self.seen: Counter = Counter()                       # what reached those who may see it
+        self.kinds: set[str] = set()  # viewer kinds audited
+        self.seen: Counter = Counter()  # what reached those who may see it
         self._clues = 0
-        self.etags: dict[tuple[str, str], str | None] = {}   # (viewer, polled path) -> its ETag at the last step
-        self.private_to: str | None = None                   # the team whose private step is being audited
+        self.etags: dict[tuple[str, str], str | None] = {}  # (viewer, polled path) -> its ETag at the last step
+        self.private_to: str | None = None  # the team whose private step is being audited
         self.side_channel: list[str] = []
         self.host = self.viewer("table screen", "host", self.tokens["host"])
-        self.host.client.get(f"/table/{self.tokens['host']}")      # the API's urls.table: the host cookie
+        self.host.client.get(f"/table/{self.tokens['host']}")  # the API's urls.table: the host cookie
         self.spectator = self.viewer("spectator", "spectator", self.tokens["spectator"])
         self.joins = [self.viewer(f"{t} join link", "join", self.tokens[t]) for t in TEAMS]
         self.anonymous = self.viewer("anonymous", "anonymous", None)
         forged = secrets_lib.token_urlsafe(24)
         self.forged = self.viewer("forged token", "forged", forged, holding=forged)
         decoy = self.curl.post("/api/games", json={"words": ", ".join(WORDS)}).get_json()
-        joined = self.curl.post(f"/api/games/{decoy['game_id']}/join", json={"name": "Dora"},
-                                headers={"Authorization": f"Bearer {decoy['tokens']['white']}"}).get_json()
+        joined = self.curl.post(
+            f"/api/games/{decoy['game_id']}/join",
+            json={"name": "Dora"},
+            headers={"Authorization": f"Bearer {decoy['tokens']['white']}"},
+        ).get_json()
         self.registry.update({tok: f"another game's {kind} token" for kind, tok in decoy["tokens"].items()})
         self.registry[joined["token"]] = "another game's seat token"
         # Join codes open a team's join page: only the table screen shows them (and the API's create answer).
@@ -114,19 +131,39 @@ class World(Driver):
     def allowed_tokens(self, v: Viewer) -> set[str]:
         if v.kind == "host":
             links = self.service.table_links(self.id)
-            return ({self.tokens[k] for k in ("spectator", "white", "black")}      # never its own key
-                    | set(links.seat_links.values()) | ({links.move} if links.move else set()) | set(self.codes))
+            return (
+                {self.tokens[k] for k in ("spectator", "white", "black")}  # never its own key
+                | set(links.seat_links.values())
+                | ({links.move} if links.move else set())
+                | set(self.codes)
+            )
         return {v.token} if v.token else set()
 
     def viewers(self) -> list[Viewer]:
-        return ([*self.seats.values(), self.host, self.spectator, *self.joins, *self.handoffs, self.anonymous,
-                 self.forged, self.wrong, *self.expired])
+        return [
+            *self.seats.values(),
+            self.host,
+            self.spectator,
+            *self.joins,
+            *self.handoffs,
+            self.anonymous,
+            self.forged,
+            self.wrong,
+            *self.expired,
+        ]
 
     def fetch(self, client, method, path, kind, game_resource=True, **kw) -> Resp:
         answer = client.open(path, method=method, **kw)
         self.requests += 1
-        resp = Resp(f"{method} {self.redact(path)}", answer.status_code, list(answer.headers.items()),
-                    body_of(answer), kind, answer.content_type or "", game_resource)
+        resp = Resp(
+            f"{method} {self.redact(path)}",
+            answer.status_code,
+            list(answer.headers.items()),
+            body_of(answer),
+            kind,
+            answer.content_type or "",
+            game_resource,
+        )
         answer.close()
         return resp
 
@@ -150,8 +187,10 @@ class World(Driver):
             if before and self.private_to is not None and team_of(v) != self.private_to:
                 unmoved = self.fetch(client, "GET", path, kind, headers={**(headers or {}), "If-None-Match": before})
                 if unmoved.status != 304:
-                    self.side_channel.append(f"{v.label}'s poll of {path} answered {unmoved.status}, not 304, "
-                                             f"after {self.private_to}'s private step")
+                    self.side_channel.append(
+                        f"{v.label}'s poll of {path} answered {unmoved.status}, not 304, "
+                        f"after {self.private_to}'s private step"
+                    )
             get(client, path, kind, headers=headers or {})
             etag = dict(out[-1].headers).get("ETag")
             self.etags[(v.label, path)] = etag
@@ -196,7 +235,7 @@ class World(Driver):
             if bearer:
                 get(v.api, "/api/no-such-thing", "json", headers=bearer)
             get(b or v.api, f"/no-such-page-{self.steps}", "page")
-        if b is not None and not v.statics_done:      # the same for everyone: once per browser
+        if b is not None and not v.statics_done:  # the same for everyone: once per browser
             v.statics_done = True
             root = Path(self.app.static_folder)
             for path in sorted(p for p in root.rglob("*") if p.is_file()):
@@ -211,21 +250,47 @@ class World(Driver):
         gid, out = self.id, []
         bearer = {"Authorization": f"Bearer {v.token}"} if v.token else {}
         if v.kind == "host":
-            out.append(self.fetch(v.client, "POST", f"/table/{gid}/correction", "page",
-                                  data={"decryption": "nope", "csrf_token": v.csrf or ""}))
-            out.append(self.fetch(v.api, "POST", f"/api/games/{gid}/correction", "json",
-                                  json={"decryption": "nope"}, headers=bearer))
+            out.append(
+                self.fetch(
+                    v.client,
+                    "POST",
+                    f"/table/{gid}/correction",
+                    "page",
+                    data={"decryption": "nope", "csrf_token": v.csrf or ""},
+                )
+            )
+            out.append(
+                self.fetch(
+                    v.api, "POST", f"/api/games/{gid}/correction", "json", json={"decryption": "nope"}, headers=bearer
+                )
+            )
         elif v.kind == "join" and (self.steps % 2 or truth.game.phase == "lobby"):
-            out.append(self.fetch(v.client, "POST", f"/join/{v.token}", "page",
-                                  data={"name": "", "csrf_token": v.csrf or ""}))
+            out.append(
+                self.fetch(v.client, "POST", f"/join/{v.token}", "page", data={"name": "", "csrf_token": v.csrf or ""})
+            )
         elif v.kind in ("seat", "expired", "forged", "wrong") and v.client is not None:
-            out.append(self.fetch(v.client, "POST", f"/play/{gid}/guess", "page",
-                                  data={"code1": "9", "confirm": "1", "csrf_token": v.csrf or ""}))
+            out.append(
+                self.fetch(
+                    v.client,
+                    "POST",
+                    f"/play/{gid}/guess",
+                    "page",
+                    data={"code1": "9", "confirm": "1", "csrf_token": v.csrf or ""},
+                )
+            )
         elif v.kind == "anonymous":
             out.append(self.fetch(v.client, "POST", f"/play/{gid}/guess", "page", data={"code1": "9"}))
         if v.kind != "host":
-            out.append(self.fetch(v.api, "POST", f"/api/games/{gid}/guess", "json",
-                                  json={"code": "nope", "confirm": True}, headers=bearer))
+            out.append(
+                self.fetch(
+                    v.api,
+                    "POST",
+                    f"/api/games/{gid}/guess",
+                    "json",
+                    json={"code": "nope", "confirm": True},
+                    headers=bearer,
+                )
+            )
         for resp in out:
             resp.where += " (a refused command)"
         return out
@@ -238,7 +303,9 @@ class World(Driver):
         text = resp.body.decode("utf-8", "replace")
         cookies = set_cookie_payloads(self.app, resp.headers)
         # The cookies are checked on their own (check_session): the table screen's holds its own key.
-        headers = [f"{k}: {x}" for k, x in resp.headers if not (k.lower() == "set-cookie" and x.startswith(COOKIE + "="))]
+        headers = [
+            f"{k}: {x}" for k, x in resp.headers if not (k.lower() == "set-cookie" and x.startswith(COOKIE + "="))
+        ]
         hay = "\n".join([text, *headers])
         if "&" in text:
             hay += "\n" + html_lib.unescape(text)
@@ -284,8 +351,10 @@ class World(Driver):
         own_key = self.tokens["host"] if v.kind == "host" else v.token if v.label.endswith(MOVED_AWAY) else None
         for game_id, token in (payload.get("tables") or {}).items():
             if token != own_key or game_id != self.id:
-                out.append(f"the session cookie holds {self.registry.get(token, 'a token')} as a table screen's "
-                           f"key for game {game_id} in {where}")
+                out.append(
+                    f"the session cookie holds {self.registry.get(token, 'a token')} as a table screen's "
+                    f"key for game {game_id} in {where}"
+                )
         tokens = {t: what for t, what in self.forbidden_tokens(v).items() if t != own_key}
         blob = json.dumps(payload)
         out += [f"{what} inside {where}" for token, what in tokens.items() if token in blob]
@@ -309,8 +378,9 @@ class World(Driver):
             if v.client is not None:
                 jar = v.client.get_cookie(COOKIE)
                 if jar is not None:
-                    problems += self.check_session(v, session_payload(self.app, jar.value),
-                                                   f"{v.label}'s stored session cookie")
+                    problems += self.check_session(
+                        v, session_payload(self.app, jar.value), f"{v.label}'s stored session cookie"
+                    )
         if self.store.version(self.id) != before:
             problems.append("a refused command or a page view changed the game")
         problems += self.side_channel
@@ -330,13 +400,17 @@ class World(Driver):
             self.seen[f"own keywords ({resp.kind})"] += 1
         if resp.kind == "page" and truth.own_code(v) and '<p class="your-code">' in body:
             self.seen["the Encryptor's own code"] += 1
-        if v.kind == "seat" and any(team == v.team and match == truth.game.match and text in body
-                                    for match, team, text in truth.notes):
+        if v.kind == "seat" and any(
+            team == v.team and match == truth.game.match and text in body for match, team, text in truth.notes
+        ):
             self.seen[f"the team's own notes ({resp.kind})"] += 1
         if resp.kind == "view" and v.kind == "seat":
             view = json.loads(body)
-            if any(t["decryption"]["code"] and not t["resolved"] for r in view["rounds"]
-                   for t in r["transmissions"].values()):
+            if any(
+                t["decryption"]["code"] and not t["resolved"]
+                for r in view["rounds"]
+                for t in r["transmissions"].values()
+            ):
                 self.seen["the team's own unrevealed guess"] += 1
         if v.kind == "host" and resp.kind == "page" and self.tokens["white"] in body:
             self.seen["join links on the table screen"] += 1
@@ -382,8 +456,14 @@ class World(Driver):
 
     def answered(self, v: Viewer, answer, what: str):
         assert answer.status_code in (200, 303), (what, answer.status_code, body_of(answer)[:400])
-        resp = Resp(f"{answer.request.method} {self.redact(answer.request.path)}", answer.status_code,
-                    list(answer.headers.items()), body_of(answer), "json", answer.content_type or "")
+        resp = Resp(
+            f"{answer.request.method} {self.redact(answer.request.path)}",
+            answer.status_code,
+            list(answer.headers.items()),
+            body_of(answer),
+            "json",
+            answer.content_type or "",
+        )
         truth = Truth(self)
         problems = self.check(truth, v, resp)
         said = json.loads(resp.body) if resp.content_type.startswith("application/json") else None
@@ -422,8 +502,9 @@ class World(Driver):
         token = session_payload(self.app, client.get_cookie(COOKIE).value)["seats"][self.id]
         self.refresh_registry()
         seat = self.service.resolve(token)[0].seat
-        v = Viewer(f"{name}'s phone ({team}, seat {seat})", "seat", token, client, team, seat, csrf,
-                   api=self.api_of(client))
+        v = Viewer(
+            f"{name}'s phone ({team}, seat {seat})", "seat", token, client, team, seat, csrf, api=self.api_of(client)
+        )
         self.answered(v, answer, f"join as {name}")
         self.seats[name] = v
         return v
@@ -465,11 +546,19 @@ class World(Driver):
         old = self.seats[name]
         token = session_payload(self.app, link.client.get_cookie(COOKIE).value)["seats"][self.id]
         self.refresh_registry()
-        if self.service.resolve(token)[0].kind == "waiting":       # a teammate's phone lets the new one in
+        if self.service.resolve(token)[0].kind == "waiting":  # a teammate's phone lets the new one in
             teammate = next(v for v in self.seats.values() if v.team == old.team and v is not old)
             self.form(teammate, "let-in", {"seat": str(old.seat)})
-        new = Viewer(f"{name}'s new phone ({old.team}, seat {old.seat})", "seat", token, link.client, old.team,
-                     old.seat, link.csrf, api=link.api)
+        new = Viewer(
+            f"{name}'s new phone ({old.team}, seat {old.seat})",
+            "seat",
+            token,
+            link.client,
+            old.team,
+            old.seat,
+            link.csrf,
+            api=link.api,
+        )
         self.answered(new, answer, f"claim {name}'s seat")
         self.handoffs.remove(link)
         self.expire(old, "its seat went to a new phone")

@@ -19,13 +19,14 @@ from . import pages
 @pages.get("/healthz")
 def healthz():
     try:
-        service().store.check_writable()    # the database answers, and takes writes
+        service().store.check_writable()  # the database answers, and takes writes
     except DBAPIError:
         return {"status": "database unavailable or read-only"}, 503
     return {"status": "ok"}
 
 
 # --- creating a game ----------------------------------------------------------------------
+
 
 def settings_from_form(form) -> dict:
     """The create command's settings from the home page's form."""
@@ -39,8 +40,15 @@ def settings_from_form(form) -> dict:
 
 
 def _home(error=None, status=200, form=None, code_error=None):
-    return render_template("pages/home.html", error=error, form=form or {}, default_timer=DEFAULT_TIMER,
-                           min_words=MIN_WORDS, code_error=code_error, my_games=my_games()), status
+    return render_template(
+        "pages/home.html",
+        error=error,
+        form=form or {},
+        default_timer=DEFAULT_TIMER,
+        min_words=MIN_WORDS,
+        code_error=code_error,
+        my_games=my_games(),
+    ), status
 
 
 def my_games() -> list[dict]:
@@ -54,9 +62,15 @@ def my_games() -> list[dict]:
         game = service().load(game_id, seated.game_version)[1]
         player = game.player(seated.capability.seat)
         if game.phase != OVER and player is not None:
-            found.append({"url": url_for("pages.play", game_id=game_id), "name": player.name,
-                          "team": team_name(player.team, game.settings.mode), "round": game.round and game.round.number,
-                          "try_out": game.settings.try_out})
+            found.append(
+                {
+                    "url": url_for("pages.play", game_id=game_id),
+                    "name": player.name,
+                    "team": team_name(player.team, game.settings.mode),
+                    "round": game.round and game.round.number,
+                    "try_out": game.settings.try_out,
+                }
+            )
     return found
 
 
@@ -77,8 +91,7 @@ def join_by_code():
     try:
         capability = service().join_by_code(request.form.get("code", ""))
     except RuleError as error:
-        return _home(status=status_of(error.code), form=request.form,
-                     code_error=refusal(error.code, **error.params))
+        return _home(status=status_of(error.code), form=request.form, code_error=refusal(error.code, **error.params))
     return redirect(url_for("pages.join", token=capability.token), 303)
 
 
@@ -94,6 +107,7 @@ def create_game():
 
 # --- the try-out: one device plays every seat -----------------------------------------------
 
+
 def try_out_names(mode: str) -> dict[str, list[str]]:
     if mode == "three_player":
         return {"white": [_("Ann"), _("Ben")], "black": [_("Ivy")]}
@@ -104,8 +118,9 @@ def try_out_names(mode: str) -> dict[str, list[str]]:
 def create_try_out():
     mode = request.form.get("mode", "standard")
     try:
-        created = service().create({"language": str(get_locale()), "mode": mode, "try_out": True,
-                                    "players": try_out_names(mode)})
+        created = service().create(
+            {"language": str(get_locale()), "mode": mode, "try_out": True, "players": try_out_names(mode)}
+        )
     except RuleError as error:
         return _home(refusal(error.code, **error.params), status_of(error.code), request.form)
     tries = dict(session.get("try_out", {}))

@@ -17,7 +17,7 @@ def join(token):
     caller = from_token(token, kinds=("join",))
     seated = _seat_in_game(caller.game_id)
     if seated and seated.team == caller.capability.team:
-        return redirect(url_for("pages.play", game_id=caller.game_id), 303)   # back in their seat
+        return redirect(url_for("pages.play", game_id=caller.game_id), 303)  # back in their seat
     return render_view("pages/join.html", caller, seated_elsewhere=seated is not None)
 
 
@@ -32,12 +32,13 @@ def _seat_in_game(game_id: str):
 @pages.post("/join/<token>")
 def join_submit(token):
     caller = from_token(token, kinds=("join",))
-    seated = _seat_in_game(caller.game_id)      # a phone with a seat on the other team switches
+    seated = _seat_in_game(caller.game_id)  # a phone with a seat on the other team switches
     actor = Actor("join", team=caller.capability.team, seat=seated.seat if seated else None)
     outcome, error = run(caller, from_form("join", request.form), actor)
     if error:
-        return render_view("pages/join.html", caller, *error, name=request.form.get("name", ""),
-                           seated_elsewhere=seated is not None)
+        return render_view(
+            "pages/join.html", caller, *error, name=request.form.get("name", ""), seated_elsewhere=seated is not None
+        )
     remember_seat(caller.game_id, outcome.seat_token)
     return redirect(url_for("pages.play", game_id=caller.game_id), 303)
 
@@ -60,12 +61,12 @@ def seat_link_claim(token):
 
 # --- a player's phone ---------------------------------------------------------------------
 
+
 @pages.get("/play/<game_id>")
 def play(game_id):
     caller = _phone(game_id)
-    if caller.capability.kind == "waiting":   # the seat link was used here: it waits for a teammate to let it in
-        return unchanged(caller) or render_view("pages/seat.html", caller, seat=caller.capability.seat,
-                                                waiting=True)
+    if caller.capability.kind == "waiting":  # the seat link was used here: it waits for a teammate to let it in
+        return unchanged(caller) or render_view("pages/seat.html", caller, seat=caller.capability.seat, waiting=True)
     return unchanged(caller) or render_view("pages/play.html", caller)
 
 
@@ -85,8 +86,9 @@ def play_command(game_id, command):
     if command not in commands_for("seat"):
         raise Refused("unknown_command")
     caller = api_caller(game_id, cookie_only=True)
-    first = first_tap(caller, command,
-                       lambda *refused, **armed: render_view("pages/play.html", caller, *refused, **armed))
+    first = first_tap(
+        caller, command, lambda *refused, **armed: render_view("pages/play.html", caller, *refused, **armed)
+    )
     if first is not None:
         return first
     outcome, error = run(caller, from_form(command, request.form))

@@ -40,22 +40,32 @@ def unchanged(caller: Caller):
     return None
 
 
-def render_view(template: str, caller: Caller, refused: RuleError | Refused | None = None, status: int = 200,
-                **extra):
+def render_view(template: str, caller: Caller, refused: RuleError | Refused | None = None, status: int = 200, **extra):
     """A game page from the caller's view; `refused` is a command's refusal, worded on the page."""
     version, game = caller.state()
     view = view_for(game, caller.viewer, now=service().clock())
     speak(view["mode"], view["language"])
     error = refusal(refused.code, **refused.params) if refused is not None else None
     etag = page_etag(caller, version, session.get("language"))
-    response = make_response(fill_csrf(render_template(
-        template, view=view, game_id=caller.game_id, error=error,
-        speech=speech_of(str(get_locale()), view["mode"]),      # what the page's pieces are rendered for
-        poll_interval=current_app.config["POLL_INTERVAL_MS"], stream_poll=current_app.config["STREAM_POLL_MS"],
-        etag=f'W/"{etag}"',          # the script polls this page with it: 304 until the view changes
-        try_out_bar=try_out_bar(caller.game_id) if view["try_out"] else None, **extra)), status)
+    response = make_response(
+        fill_csrf(
+            render_template(
+                template,
+                view=view,
+                game_id=caller.game_id,
+                error=error,
+                speech=speech_of(str(get_locale()), view["mode"]),  # what the page's pieces are rendered for
+                poll_interval=current_app.config["POLL_INTERVAL_MS"],
+                stream_poll=current_app.config["STREAM_POLL_MS"],
+                etag=f'W/"{etag}"',  # the script polls this page with it: 304 until the view changes
+                try_out_bar=try_out_bar(caller.game_id) if view["try_out"] else None,
+                **extra,
+            )
+        ),
+        status,
+    )
     response.set_etag(etag, weak=True)
-    response.vary.add(KEYS_HEADER)     # what changed of the page, for its script; else the whole page
+    response.vary.add(KEYS_HEADER)  # what changed of the page, for its script; else the whole page
     return response
 
 
@@ -82,9 +92,12 @@ def try_out_bar(game_id: str) -> dict | None:
         return None
     _, game = service().load(game_id)
     current = seated_caller(game_id)
-    return {"game_id": game_id, "table": url_for("pages.table", game_id=game_id),
-            "seats": [{"seat": p.seat, "name": p.name, "team": p.team} for p in game.players],
-            "current": current.capability.seat if current and request.endpoint != "pages.table" else None}
+    return {
+        "game_id": game_id,
+        "table": url_for("pages.table", game_id=game_id),
+        "seats": [{"seat": p.seat, "name": p.name, "team": p.team} for p in game.players],
+        "current": current.capability.seat if current and request.endpoint != "pages.table" else None,
+    }
 
 
 # Commands whose button takes a second tap (the field that names what it acts on): the host's that name a

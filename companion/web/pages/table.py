@@ -21,16 +21,26 @@ def _table_page(caller: Caller, error=None, status=200, armed: tuple[str, str] |
     """The table screen; `armed` is a careful command's (name, value) waiting for its second tap."""
     links = service().table_links(caller.game_id)
     urls = addresses(links.shared)
-    in_lobby = caller.state()[1].phase == LOBBY      # only the lobby shows the join links and codes
+    in_lobby = caller.state()[1].phase == LOBBY  # only the lobby shows the join links and codes
     join = {team: urls[team] for team in TEAMS if team in urls} if in_lobby else {}
     codes = service().join_codes(caller.game_id) if in_lobby else {}
     seat_links = {seat: seat_link_url(token) for seat, token in links.seat_links.items()}
     move = _move_link(links.move)
-    return render_view("pages/table.html", caller, error, status, join=join,
-                       qr={team: qr_svg(url) for team, url in join.items()}, codes=codes,
-                       home_url=base_url(),
-                       seat_links={seat: {"url": url, "qr": qr_svg(url)} for seat, url in seat_links.items()},
-                       spectator_url=urls.get("spectator"), armed=armed, default_timer=DEFAULT_TIMER, move=move)
+    return render_view(
+        "pages/table.html",
+        caller,
+        error,
+        status,
+        join=join,
+        qr={team: qr_svg(url) for team, url in join.items()},
+        codes=codes,
+        home_url=base_url(),
+        seat_links={seat: {"url": url, "qr": qr_svg(url)} for seat, url in seat_links.items()},
+        spectator_url=urls.get("spectator"),
+        armed=armed,
+        default_timer=DEFAULT_TIMER,
+        move=move,
+    )
 
 
 def _move_link(token: str | None) -> dict | None:
@@ -88,8 +98,9 @@ def table_move_use(token):
     caller = from_token(token, kinds=("table_move",))
     outcome, error = run(caller, {"type": "take_table"})
     if error:
-        return render_template("pages/move.html", game_id=caller.game_id,
-                               error=refusal(error[0].code, **error[0].params)), error[1]
+        return render_template(
+            "pages/move.html", game_id=caller.game_id, error=refusal(error[0].code, **error[0].params)
+        ), error[1]
     remember_table(caller.game_id, outcome.host_token)
     return redirect(url_for("pages.table", game_id=caller.game_id), 303)
 
