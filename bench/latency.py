@@ -30,20 +30,11 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from companion.store import Store, make_engine
+from tools.chromium import CHROMIUM, CHROMIUM_ARGS
 
 from . import games as G
 from .server import Server
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PHONE = {"width": 390, "height": 844}
 TABLE = {"width": 1280, "height": 800}
 
@@ -210,7 +201,7 @@ def run(moves: int, idle: float) -> dict[str, Delays]:
         game = G.with_cookies(G.started_game(rng))
         G.insert_games(store, [game])
         with Server(work / "gunicorn.log", url) as server, sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             table = Table(Api(server.port), game, rng)
             results = {}
             for name, streams in (("stream", True), ("poll", False)):

@@ -15,20 +15,9 @@ from werkzeug.serving import make_server
 
 from companion import create_app
 from companion.store import Store, make_engine
+from tools.chromium import CHROMIUM, CHROMIUM_ARGS
 
 logging.getLogger("werkzeug").setLevel(logging.WARNING)  # the live server stays quiet
-
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def pytest_configure(config):

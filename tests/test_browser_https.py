@@ -14,10 +14,11 @@ import urllib.request
 
 import pytest
 from playwright.sync_api import expect
+from tools.chromium import CHROMIUM, CHROMIUM_ARGS
 from tools.driver import wrong
 
 from .browser import TABLE, Phone, read_qr, shot
-from .conftest import CHROMIUM, CHROMIUM_ARGS, database_url
+from .conftest import database_url
 from .proxies import ROOT, Caddy, ServedApp, chromium_home_trusting, readme_command, wait_until_answers
 from .server import free_port
 
