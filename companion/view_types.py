@@ -23,11 +23,10 @@ from .rules.commands import START_PROBLEMS
 from .rules.notes import KEYWORD_NOTE_MAX_LENGTH
 from .rules.text import LANGUAGES, NOTE_LINE_MAX_LENGTH, TIMER_SECONDS
 from .rules.events import EVENT_TYPES
-from .rules.state import MAX_ROUNDS, MAX_TEAM, MIN_TEAM, MODES, PHASES, STANDARD
+from .rules.state import ENTRIES, MAX_ROUNDS, MAX_TEAM, MIN_TEAM, MODES, PHASES, STANDARD
 
 ROLES = ("seat", "host", "spectator", "join", "handoff")  # views.Viewer.kind, and web.auth's seat link
 TOKEN_KINDS = ("interceptions", "miscommunications")
-ENTRIES = ("guess", "clues")  # what `take-back` takes back
 
 T = TypeVar("T")
 

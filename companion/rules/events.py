@@ -314,7 +314,7 @@ class EntryTakenBack(Event):
 
     TYPE = "entry_taken_back"
     VERSION = 2
-    entry: str  # "guess" or "clues"
+    entry: str  # one of state.ENTRIES
     round: int | None  # the round under way (unknown in games stored before it was kept)
     transmission: str
     by: str | None = optional()

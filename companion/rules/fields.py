@@ -13,7 +13,7 @@ from collections.abc import Callable
 from .codes import GUESS_TEXT, parse_guess
 from .errors import RuleError
 from .schema import array, boolean, enum, integer, nullable, obj, string
-from .state import MAX_ROUNDS, TEAMS
+from .state import ENTRIES, MAX_ROUNDS, TEAMS
 from .text import TIMER_SECONDS
 
 GetList = Callable[[str], list]
@@ -213,4 +213,4 @@ OPTIONAL_CODE = Code(optional=True)
 CLUES = Words(3)
 KEYWORD_GUESSES = Words(4)
 VERDICTS = Verdicts()
-ENTRY = Choice("guess", "clues")  # what the host takes back (rules.queries.last_entry)
+ENTRY = Choice(*ENTRIES)

@@ -29,6 +29,8 @@ LOBBY, PLAYING, KEYWORD_GUESSING, KEYWORD_JUDGING, OVER = (
 )
 PHASES = (LOBBY, PLAYING, KEYWORD_GUESSING, KEYWORD_JUDGING, OVER)
 
+ENTRIES = ("guess", "clues")  # what the host can take back: a sealed guess, announced clues (queries.last_entry)
+
 
 def guess_of(transmission: str, team: str) -> str:
     """Which guess of `transmission`'s (a team's) is `team`'s: its own team decrypts, the other side intercepts

@@ -10,7 +10,7 @@ from ..rules import TEAMS, three_player
 from ..rules.commands import targets_for
 from ..rules.host import PHONE_IN_USE_SECONDS
 from ..rules.notes import KEYWORD_NOTE_MAX_LENGTH
-from ..rules.state import PHASES, TOKENS_TO_END, guess_of
+from ..rules.state import MODES, PHASES, TOKENS_TO_END, guess_of
 from ..rules.text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, NAME_LENGTH, NOTE_LINE_MAX_LENGTH, TIMER_SECONDS
 from ..views import TURN_TASKS
 from .api import api as api_routes
@@ -49,6 +49,7 @@ def guess_by(transmission: dict, team: str) -> dict:
 # The rules' facts the templates show or limit a field by: read from companion/rules, never written again there.
 RULES_FOR_TEMPLATES = {
     "PHASE": Names(PHASES),
+    "MODE": Names(MODES),
     "TASK": Names(TASKS),
     "guess_by": guess_by,
     "TEAMS": TEAMS,
