@@ -16,6 +16,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from companion.keywords import load_pack
+from companion.rules.text import MIN_WORDS
 from companion.rules.words import contains_word, same_word
 from tools.driver import ApiGame
 
@@ -300,6 +302,12 @@ def clues_for(game: ApiGame, language: str) -> dict[str, list[str]]:
     return clues
 
 
+def longest_words(language: str) -> list[str]:
+    """The language pack's longest words, as many as a custom list needs: whatever the deal, the keywords on the
+    screen are the longest a game can have (a random deal from the whole pack tried them one run in many)."""
+    return sorted(load_pack(language), key=lambda word: (-len(word), word))[:MIN_WORDS]
+
+
 def table_screen(browser, live_server, game: ApiGame) -> Page:
     page = browser.new_context(viewport=SIZES[0]).new_page()
     page.goto(game.urls["table"])
@@ -469,7 +477,8 @@ def test_the_end_of_a_tiebreak_fits_the_window(browser, live_server, language):
     team's guesses marked right or wrong, both teams' keywords and scores, the link to the summary, and the final
     round's reveals, all in view at every size (a laptop's 1280×680 window cut it by 12px in English)."""
     white, black = NAMES[language]
-    game = ApiGame(live_server.server.app.test_client(), white=white, black=black, settings={"language": language})
+    settings = {"language": language, "words": "\n".join(longest_words(language))}
+    game = ApiGame(live_server.server.app.test_client(), white=white, black=black, settings=settings)
     clues = clues_for(game, language)
     for number in range(1, 9):
         game.round(clues=of_round(clues, number))
