@@ -82,6 +82,7 @@ class Production:
         return errors.decode(errors="replace")
 
 
+@pytest.mark.alone
 def test_the_first_start_on_a_fresh_sqlite_file_always_answers(tmp_path):
     if os.environ.get("TEST_DATABASE_URL"):
         pytest.skip("the SQLite first start is tried in the SQLite run; PostgreSQL has its own test below")
@@ -124,6 +125,7 @@ def _empty(database_url: str) -> None:
     engine.dispose()
 
 
+@pytest.mark.alone
 def test_two_servers_starting_together_on_a_fresh_postgresql_database_both_answer():
     url = os.environ.get("TEST_DATABASE_URL")
     if not url:
