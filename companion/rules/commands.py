@@ -11,7 +11,7 @@ sentences (messages.REFUSALS), docs/api.md, and its button in a template.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -729,7 +729,7 @@ def commands_for(sender: str) -> tuple[str, ...]:
     return tuple(name for name, c in COMMANDS.items() if c.sender == sender)
 
 
-def targets_for(command: str, view: dict[str, Any], body: CommandBody | None = None) -> dict[str, object]:
+def targets_for(command: str, view: Mapping[str, Any], body: CommandBody | None = None) -> dict[str, object]:
     """The target fields of `command` as the sender's `view` shows them (each at its declared path; `body`
     names the item a path depends on, e.g. `seat`). A target the view doesn't hold is left out: a page's
     forms and the test driver send exactly this."""

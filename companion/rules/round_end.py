@@ -4,7 +4,7 @@ Checked only once both transmissions of a round are resolved, never in the middl
 """
 
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import Literal, TypedDict
 
 from .state import MAX_ROUNDS, TEAMS, TOKENS_TO_END, Game, Tokens, other
 
@@ -64,7 +64,13 @@ def keyword_result(verdicts: Mapping[str, Sequence[bool]]) -> tuple[tuple[str, .
     return (max(TEAMS, key=lambda team: right[team]),), KEYWORDS
 
 
-def standings(game: Game) -> dict[str, dict[str, int]]:
+class Standing(TypedDict):
+    interceptions: int
+    miscommunications: int
+    score: int  # Interceptions minus Miscommunications
+
+
+def standings(game: Game) -> dict[str, Standing]:
     """Each team's tokens and score, for views and the end screen."""
     return {
         team: {"interceptions": t.interceptions, "miscommunications": t.miscommunications, "score": t.score}
