@@ -115,7 +115,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     mask_secrets_in_logs(app.logger.name)
     if app.config["TRUSTED_PROXIES"]:
         # The client's own address (rate limits count per address) is the one the nearest trusted proxy saw.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"], x_proto=0, x_host=0)
+        # (Flask's documented way to wrap its WSGI app, which mypy takes for a method.)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"], x_proto=0, x_host=0)  # type: ignore[method-assign]
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
     store = Store(make_engine(database_url(app.config["DATABASE_URL"])))

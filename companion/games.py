@@ -23,7 +23,7 @@ from .keywords import load_pack
 from .rules import HOST, LOBBY, TEAMS, Actor, Game, RuleError, decide, replay
 from .rules.commands import BY_TYPE
 from .rules.event import Event
-from .rules.events import RematchStarted, read
+from .rules.events import GameCreated, RematchStarted, read
 from .rules.host import PHONE_IN_USE_SECONDS
 from .rules.targets import stale
 from .store import Capability, Conflict, Store, Withdrawn
@@ -83,14 +83,16 @@ class Created:
 
 class Changes(NamedTuple):
     grants: list[Capability]
-    revoked: list[tuple[str, int]]  # (kind, seat)
-    promoted: list[tuple[str, str, int]]  # (kind, new kind, seat)
+    revoked: list[tuple[str, int | None]]  # (kind, seat; None: the game's own token of that kind)
+    promoted: list[tuple[str, str, int | None]]  # (kind, new kind, seat)
 
 
 def capability_changes(game_id: str, events: list[Event], game: Game, now: float) -> Changes:
     """The tokens these events, decided on `game`, grant and withdraw (each event says which: `capabilities`,
     rules/events.py), with a new token for each grant; a phone just given one is in use `now`."""
-    grants, revoked, promoted = [], [], []
+    grants: list[Capability] = []
+    revoked: list[tuple[str, int | None]] = []
+    promoted: list[tuple[str, str, int | None]] = []
     for event in events:
         changes = event.capabilities(game)
         grants += [
@@ -167,7 +169,9 @@ class GameService:
             seats = capability_changes(game_id, first, Game(), self.clock()).grants
             caps = [Capability(new_token(), game_id, "host")] + seats
             codes = {}
-            if not first[0].try_out:  # a try-out can't take in anyone: no join links, no spectators
+            created = first[0]
+            assert isinstance(created, GameCreated)  # a game's first event
+            if not created.try_out:  # a try-out can't take in anyone: no join links, no spectators
                 joins = [Capability(new_token(), game_id, "join", team=team) for team in TEAMS]
                 caps += [Capability(new_token(), game_id, "spectator"), *joins]
                 codes = {new_join_code(self.code_rng): c.token for c in joins}
@@ -177,7 +181,7 @@ class GameService:
                 self.store.create_game(game_id, [e.to_json() for e in first], caps, codes)
             except Conflict:
                 continue
-            return Created(game_id, {c.seat: c.token for c in seats})
+            return Created(game_id, {c.seat: c.token for c in seats if c.seat is not None})  # (a seat's token has one)
         raise RuleError("busy")
 
     def load(self, game_id: str, version: int | None = None) -> tuple[int, Game]:
@@ -215,7 +219,8 @@ class GameService:
         version, game = self.load(game_id)
         if match == game.match:
             return game
-        events, played = [], 1
+        events: list[Event] = []
+        played = 1
         for _, data, _ in self.store.events_after(game_id):
             event = read(data)
             if isinstance(event, RematchStarted):
@@ -237,7 +242,8 @@ class GameService:
 
         The `version` read and appended after here is the log's own sequence number, for the store's
         optimistic concurrency and the cache only: what a caller is told is its view's version."""
-        declared = BY_TYPE.get(command.get("type"))
+        kind = command.get("type")
+        declared = BY_TYPE.get(kind) if isinstance(kind, str) else None
         seat = actor.seat if actor.kind == "seat" else None  # whose view the versions are of
         for _ in range(MAX_ATTEMPTS):
             version, game = self.load(game_id)
@@ -328,7 +334,7 @@ class GameService:
         code = normal_join_code(typed)
         found = self.store.join_code(code) if 0 < len(code) <= 20 else None
         game = self.load(found.game_id)[1] if found is not None else None
-        if game is None or game.phase != LOBBY or game.joining_locked:
+        if found is None or game is None or game.phase != LOBBY or game.joining_locked:
             raise RuleError("no_such_join_code")
         return found
 
@@ -363,7 +369,7 @@ def _shared_tokens(caps: list[Capability]) -> dict[str, str]:
 
 
 def _seat_links(caps: list[Capability]) -> dict[int, str]:
-    return {c.seat: c.token for c in caps if c.kind == "handoff"}
+    return {c.seat: c.token for c in caps if c.kind == "handoff" and c.seat is not None}  # (a seat link has one)
 
 
 def _table_move_link(caps: list[Capability]) -> str | None:

@@ -15,6 +15,7 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -359,10 +360,10 @@ class Store:
         game_id: str,
         version: int,
         new_events: list[dict],
-        caps: list[Capability] = (),
-        revoked: list[tuple[str, int]] = (),
+        caps: Sequence[Capability] = (),
+        revoked: Sequence[tuple[str, int | None]] = (),
         token: str | None = None,
-        promoted: list[tuple[str, str, int]] = (),
+        promoted: Sequence[tuple[str, str, int | None]] = (),
     ) -> int:
         """Append events after `version` in one transaction; raises Conflict if someone was first.
 
@@ -473,7 +474,7 @@ class Store:
             aged = {
                 row.game_id for row in conn.execute(select(events.c.game_id).where(events.c.created_at < idle_since))
             }
-            still_played = set()
+            still_played: set[str] = set()
             for chunk in _chunks(sorted(aged), 500):
                 still_played.update(
                     conn.execute(

@@ -20,10 +20,11 @@ only ever hold what is already public; a team's phones also see the seat links m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
-from .rules import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other
+from .rules import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, Game, other
 from .rules.notes import takes_notes
 from .rules.queries import (
     correctable,
@@ -36,7 +37,7 @@ from .rules.queries import (
     task,
 )
 from .rules.round_end import standings
-from .rules.state import Round, Transmission, token_awards
+from .rules.state import Guess, Player, Round, Transmission, token_awards
 
 if TYPE_CHECKING:  # the view's shapes are declared there, for type checkers and the OpenAPI document only
     from . import view_types
@@ -50,6 +51,7 @@ class Viewer:
 
 
 SPECTATOR = Viewer("spectator")
+T = TypeVar("T")
 
 # The tasks that ask a player to act now: a phone calls its player when one of them arrives.
 TURN_TASKS = frozenset(
@@ -68,7 +70,8 @@ def view_for(game: Game, viewer: Viewer, now: float | None = None) -> view_types
     me = game.player(viewer.seat) if viewer.kind == "seat" else None
     my_team = me.team if me else None
     round_ = game.round
-    view = {
+    rounds = [_round(game, r, viewer, my_team) for r in game.rounds]
+    return {
         "version": version_for(game, viewer),
         "phase": game.phase,
         "language": game.language,
@@ -87,22 +90,26 @@ def view_for(game: Game, viewer: Viewer, now: float | None = None) -> view_types
             "seat": me.seat if me else None,
             "name": me.name if me else None,
         },
-        "teams": {team: _team(game, team, my_team) for team in TEAMS},
-        "rounds": [_round(game, r, viewer, my_team) for r in game.rounds],
-        "transmission": round_.current.team if game.phase == PLAYING and round_.current else None,
+        "teams": _per_team(lambda team: _team(game, team, my_team)),
+        "rounds": rounds,
+        "transmission": round_.current.team if game.phase == PLAYING and round_ and round_.current else None,
         "tiebreak": _tiebreak(game, my_team),
         "result": _result(game),
         "timer": _timer(game, now),
         "correction": _correction(game),
         "notices": [_notice(n) for n in game.notices],
         "unattended": [
-            {"seat": seat, "team": game.player(seat).team, "at": at} for seat, at in sorted(game.unattended.items())
+            {"seat": seat, "team": game.seated(seat).team, "at": at} for seat, at in sorted(game.unattended.items())
         ],
+        "last_reveal": _last_reveal(rounds),
+        "you": _you(game, me) if me else None,
+        "host": _host(game) if viewer.kind == "host" else None,
     }
-    view["last_reveal"] = _last_reveal(view["rounds"], game.transmitting)
-    view["you"] = _you(game, me) if me else None
-    view["host"] = _host(game) if viewer.kind == "host" else None
-    return view
+
+
+def _per_team(value: Callable[[str], T]) -> view_types.PerTeam[T]:
+    """Each team's value (in the order of TEAMS, which PerTeam names)."""
+    return {"white": value("white"), "black": value("black")}
 
 
 def summary_for(game: Game) -> view_types.Summary:
@@ -117,7 +124,10 @@ def _start_problem(game: Game) -> view_types.StartProblem | None:
     if game.phase != LOBBY:
         return None
     problem = start_problem(game)
-    return {"code": problem.code, "params": problem.params} if problem else None
+    if problem is None:
+        return None
+    # The params of a start problem's refusal are the ones StartProblemParams lists (rules.queries.start_problem).
+    return {"code": problem.code, "params": cast("view_types.StartProblemParams", problem.params)}
 
 
 def _team(game: Game, team: str, my_team: str | None) -> view_types.Team:
@@ -139,16 +149,16 @@ def _team(game: Game, team: str, my_team: str | None) -> view_types.Team:
 
 def _columns(game: Game, team: str) -> list[list[view_types.NoteSheetClue]]:
     """The bottom of the note sheet: every revealed clue under its true keyword number."""
-    columns = [[] for _ in range(4)]
+    columns: list[list[view_types.NoteSheetClue]] = [[] for _ in range(4)]
     for r in game.rounds:
         t = r.transmissions.get(team)
-        if t and t.resolved:
+        if t and t.resolved and t.clues is not None:  # a resolved transmission's clues were announced
             for clue, number in zip(t.clues, t.code):
                 columns[number - 1].append({"clue": clue, "round": r.number})
     return columns
 
 
-def _guess(guess, visible: bool) -> view_types.Guess:
+def _guess(guess: Guess, visible: bool) -> view_types.Guess:
     return {
         "code": list(guess.code) if visible and guess.code else None,
         "sealed": guess.sealed,
@@ -160,12 +170,11 @@ def _transmission(
     game: Game, t: Transmission, r: Round, viewer: Viewer, my_team: str | None, is_open: bool
 ) -> view_types.Transmission:
     mine_as_encryptor = viewer.kind == "seat" and viewer.seat == t.encryptor
-    clues_visible = t.clues is not None and (is_open or t.resolved or mine_as_encryptor)
     return {
         "team": t.team,
         "encryptor": t.encryptor,
         "announced": t.clues is not None,
-        "clues": list(t.clues) if clues_visible else None,
+        "clues": list(t.clues) if t.clues is not None and (is_open or t.resolved or mine_as_encryptor) else None,
         "open": is_open,
         "resolved": t.resolved,
         "code": list(t.code) if t.resolved else None,
@@ -188,42 +197,42 @@ def _transmission(
 
 def _round(game: Game, r: Round, viewer: Viewer, my_team: str | None) -> view_types.Round:
     current = r.current
-    return {
-        "number": r.number,
-        "interception_allowed": r.interception_allowed,
-        "transmissions": {
-            team: _transmission(game, t, r, viewer, my_team, current is t and game.phase == PLAYING)
-            for team, t in r.transmissions.items()
-        },
+    shown = {
+        team: _transmission(game, t, r, viewer, my_team, current is t and game.phase == PLAYING)
+        for team, t in r.transmissions.items()
     }
+    transmissions: view_types.Transmissions = {"white": shown["white"]}  # White always transmits
+    if "black" in shown:
+        transmissions["black"] = shown["black"]
+    return {"number": r.number, "interception_allowed": r.interception_allowed, "transmissions": transmissions}
 
 
-def _last_reveal(rounds: list[view_types.Round], transmitting) -> view_types.Reveal | None:
-    """The most recently resolved transmission, shown in the rulebook's order."""
+def _last_reveal(rounds: list[view_types.Round]) -> view_types.Reveal | None:
+    """The most recently resolved transmission, shown in the rulebook's order (White's, then Black's)."""
     for r in reversed(rounds):
-        for team in reversed(transmitting):
-            t = r["transmissions"][team]
-            if t["resolved"]:
+        shown: view_types.Transmissions = r["transmissions"]  # mypy: `reversed` gives Any here
+        for t in (shown.get("black"), shown["white"]):  # the latest first; no Black in the three-player game
+            if t is not None and t["resolved"]:
                 return {"round": r["number"], **t}
     return None
 
 
-def _you(game: Game, me) -> view_types.You:
+def _you(game: Game, me: Player) -> view_types.You:
     """What this player may do now, and their private view of the current transmission."""
-    own = game.round.transmissions.get(me.team) if game.phase == PLAYING else None
-    encryptor = own is not None and own.encryptor == me.seat
+    own = game.latest_round.transmissions.get(me.team) if game.phase == PLAYING else None
+    encrypting = own if own is not None and own.encryptor == me.seat else None
     return {
         "team": me.team,
-        "encryptor": encryptor,
-        "code": list(own.code) if encryptor and not own.resolved else None,
+        "encryptor": encrypting is not None,
+        "code": list(encrypting.code) if encrypting is not None and not encrypting.resolved else None,
         "task": task(game, me),
         "can_swap": game.phase == PLAYING and game.correction is None and swap_problem(game, me.team) is None,
         "seat_links": [
             {"seat": seat, "at": at}
             for seat, at in sorted(game.seat_links.items())
-            if game.player(seat).team == me.team
+            if game.seated(seat).team == me.team
         ],
-        "waiting_phones": sorted(s for s in game.waiting_phones if game.player(s).team == me.team),
+        "waiting_phones": sorted(s for s in game.waiting_phones if game.seated(s).team == me.team),
         "notes": _notes(game, me.team),
     }
 
@@ -235,7 +244,7 @@ def _notes(game: Game, team: str) -> view_types.Notes | None:
     notes = game.notes[team]
     return {
         "keywords": list(notes.keywords),
-        "lines": [notes.lines.get(number, "") for number in range(1, game.round.number + 1)],
+        "lines": [notes.lines.get(number, "") for number in range(1, game.latest_round.number + 1)],
         "editable": game.phase in (PLAYING, KEYWORD_GUESSING),
     }
 
@@ -245,25 +254,26 @@ def _tiebreak(game: Game, my_team: str | None) -> view_types.Tiebreak | None:
     if tiebreak is None:
         return None
     everyone_knows = game.phase in (KEYWORD_JUDGING, OVER)
-    view = {
+    guesses, verdicts = tiebreak.keyword_guesses, tiebreak.verdicts
+    proposal = proposed_verdicts(game) if game.phase == KEYWORD_JUDGING else None
+    return {
         "cause": tiebreak.cause,
-        "sealed": {team: tiebreak.keyword_guesses[team] is not None for team in TEAMS},
-        "guesses": {
-            team: list(tiebreak.keyword_guesses[team])
-            if tiebreak.keyword_guesses[team] and (everyone_knows or team == my_team)
-            else None
-            for team in TEAMS
-        },
-        "proposal": proposed_verdicts(game) if game.phase == KEYWORD_JUDGING else None,
-        "verdicts": {t: list(v) for t, v in tiebreak.verdicts.items()} if tiebreak.verdicts else None,
+        "sealed": _per_team(lambda team: guesses[team] is not None),
+        "guesses": _per_team(
+            lambda team: list(found) if (found := guesses[team]) and (everyone_knows or team == my_team) else None
+        ),
+        "proposal": _per_team(lambda team: proposal[team]) if proposal is not None else None,
+        "verdicts": _per_team(lambda team: list(verdicts[team])) if verdicts else None,
     }
-    return view
 
 
 def _timer(game: Game, now: float | None) -> view_types.Timer | None:
     """The sand timer: once the first Encryptor announced, the other one's time left (a pacing aid only)."""
-    seconds, round_ = game.settings.timer, game.round
-    if not seconds or game.phase != PLAYING or now is None or len(round_.transmissions) < 2:
+    seconds = game.settings.timer
+    if not seconds or game.phase != PLAYING or now is None:
+        return None
+    round_ = game.latest_round
+    if len(round_.transmissions) < 2:
         return None
     announced = [t for t in round_.transmissions.values() if t.clues is not None]
     if len(announced) != 1 or announced[0].announced_at is None:
@@ -293,12 +303,18 @@ def _correction(game: Game) -> view_types.Correction | None:
         "team": c.team,
         "code": list(t.code),
         "before": {
-            "decryption": list(t.decryption.code),
-            "interception": list(t.interception.code) if c.interception else None,
+            "decryption": _sealed(t.decryption.code),
+            "interception": _sealed(t.interception.code) if c.interception else None,
         },
         "after": {"decryption": list(c.decryption), "interception": list(c.interception) if c.interception else None},
         "confirmed": sorted(c.confirmed),
     }
+
+
+def _sealed(code: tuple[int, ...] | None) -> list[int]:
+    """A revealed guess's code (a guess is revealed once sealed, so it has one)."""
+    assert code is not None
+    return list(code)
 
 
 _NOTICE_FIELDS = (
@@ -340,5 +356,5 @@ def _result(game: Game) -> view_types.Result | None:
         "reason": game.result.reason,
         "shared": len(game.result.winners) == 2,
         "cause": game.result.cause,
-        "standings": standings(game),
+        "standings": _per_team(standings(game).__getitem__),
     }

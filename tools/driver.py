@@ -19,6 +19,8 @@ import http.client
 import itertools
 import json
 import random
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from companion.rules.commands import BY_TYPE, targets_for
@@ -42,7 +44,7 @@ def wrong2(code) -> list[int]:
 # --- what the player saw -------------------------------------------------------------------------
 
 
-def targets(command: str, view: dict, body: dict | None = None) -> dict:
+def targets(command: str, view: Mapping[str, Any], body: dict | None = None) -> dict:
     """The target fields of `command`, taken from the view its sender just read (as the pages' forms do)."""
     return targets_for(command, view, body)
 
@@ -57,7 +59,7 @@ class Driver:
     host: object
     clue_numbers = itertools.count(1)  # clues never repeat, across games too
 
-    def view(self, who) -> dict:
+    def view(self, who) -> Mapping[str, Any]:
         raise NotImplementedError
 
     def send(self, who, command: str, body: dict):
@@ -192,7 +194,7 @@ class Table(Driver):
         return stored
 
     # --- the transport -------------------------------------------------------------------------
-    def view(self, who: Actor) -> dict:
+    def view(self, who: Actor) -> Mapping[str, Any]:
         return view_for(self.game, Viewer(who.kind, team=who.team, seat=who.seat))
 
     def send(self, who: Actor, command: str, body: dict) -> list[dict]:
@@ -211,11 +213,11 @@ class Table(Driver):
         return [event for events in results for event in events]
 
     def seat(self, seat: int) -> Actor:
-        return Actor("seat", self.game.player(seat).team, seat)
+        return Actor("seat", self.game.seated(seat).team, seat)
 
     def code(self, team: str) -> list[int]:
         """This round's code of `team` (in-process, also once it is revealed)."""
-        return list(self.game.round.transmissions[team].code)
+        return list(self.game.latest_round.transmissions[team].code)
 
 
 # --- through the JSON API ---------------------------------------------------------------------------
@@ -265,7 +267,7 @@ class ApiGame(Driver):
         return [event for _, event, _ in store.events_after(self.id)]
 
     # --- the transport -------------------------------------------------------------------------
-    def view(self, token) -> dict:
+    def view(self, token) -> Mapping[str, Any]:
         answer = self.client.get(f"/api/games/{self.id}", headers={"Authorization": f"Bearer {token}"})
         assert answer.status_code == 200, answer.get_json()
         return answer.get_json()
@@ -289,6 +291,8 @@ class UrlClient:
 
     def __init__(self, base_url: str, timeout: float = 10):
         parts = urlsplit(base_url)
+        if parts.hostname is None:
+            raise ValueError(f"no host in {base_url!r}")
         self.host, self.port, self.timeout = parts.hostname, parts.port, timeout
 
     def get(self, path, headers=None):

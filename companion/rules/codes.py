@@ -19,7 +19,7 @@ def draw_code(rng: random.Random) -> Code:
     return rng.choice(ALL_CODES)
 
 
-def parse_guess(value) -> Code | None:
+def parse_guess(value: object) -> Code | None:
     """A guess is any three digits from 1 to 4 (a guess may repeat a digit; it is then simply wrong).
 
     Accepts [3, 1, 4], ["3", "1", "4"] or "314"/"3-1-4"; returns None when it is not a guess.
@@ -39,4 +39,5 @@ def parse_guess(value) -> Code | None:
         if not isinstance(item, int) or not 1 <= item <= 4:
             return None
         digits.append(item)
-    return tuple(digits)
+    first, second, third = digits  # three, checked above
+    return first, second, third

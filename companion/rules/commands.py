@@ -10,15 +10,24 @@ sentences (messages.REFUSALS), docs/api.md, and its button in a template.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Any
 
 from . import fields, host, lobby, notes, play, targets, three_player
-from .guards import PHASE_REFUSALS
-from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, MAX_TEAM, MIN_TEAM, OVER, PLAYING
+from .errors import RuleError
+from .event import Event
+from .guards import PHASE_REFUSALS, Actor, CommandBody
+from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, MAX_TEAM, MIN_TEAM, OVER, PLAYING, Game
 from .text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, NAME_LENGTH, NOTE_LINE_MAX_LENGTH
 
 _NO_DEFAULT = object()
+
+# A command's handler: its events, or the RuleError it raises (rules.decide runs it).
+Handler = Callable[[Game, CommandBody, Actor, random.Random], list[Event]]
+# A stale-target check (rules.targets): the RuleError `stale` when the game moved on, else None.
+Check = Callable[[Game, Actor, CommandBody], RuleError | None]
 
 
 @dataclass(frozen=True)
@@ -26,7 +35,7 @@ class Field:
     """A field of a command's body."""
 
     name: str
-    kind: fields.Kind  # parses it and writes its schema (rules.fields)
+    kind: fields.Kind[object]  # parses it and writes its schema (rules.fields)
     doc: str
     required: bool = True
     default: object = _NO_DEFAULT
@@ -41,16 +50,16 @@ class Field:
 class Command:
     name: str  # in the URL: /api/games/<game_id>/<name>
     type: str  # the rules' name, in `decide(game, {"type": ...})`
-    handler: Callable  # (game, command, actor, rng) -> events, or raises RuleError
+    handler: Handler
     sender: str  # the capability that sends it: host, seat, join, handoff
     operation_id: str
     summary: str
     description: str
     fields: tuple[Field, ...] = ()
     targets: tuple[Field, ...] = ()  # what the player saw; always optional (see rules.targets)
-    checks: tuple[Callable, ...] = ()  # the stale-target checks, (game, actor, command) -> RuleError | None
+    checks: tuple[Check, ...] = ()  # the stale-target checks
     refusals: tuple[str, ...] = ()  # the rules' refusals besides the sender's and correction_pending
-    example: dict | None = None
+    example: dict[str, Any] | None = None
     answer: str = "CommandResult"  # the OpenAPI schema of its answer
     during_correction: bool = False  # allowed while a correction waits for both sides
     draws_words: bool = False  # the service passes the language's word pack
@@ -75,7 +84,7 @@ ROUND = Field("round", fields.ROUND, "The round the player saw (`view.round`).",
 SEAT = Field("seat", fields.SEAT, "The player's seat (see `teams.<team>.players`).")
 
 
-def _target(name: str, kind: fields.Kind, doc: str, path: str) -> Field:
+def _target(name: str, kind: fields.Kind[object], doc: str, path: str) -> Field:
     return Field(name, kind, doc, required=False, path=path)
 
 
@@ -720,9 +729,10 @@ def commands_for(sender: str) -> tuple[str, ...]:
     return tuple(name for name, c in COMMANDS.items() if c.sender == sender)
 
 
-def targets_for(command: str, view: dict, body: dict | None = None) -> dict:
+def targets_for(command: str, view: Mapping[str, Any], body: CommandBody | None = None) -> dict[str, object]:
     """The target fields of `command` as the sender's `view` shows them (each at its declared path; `body`
     names the item a path depends on, e.g. `seat`). A target the view doesn't hold is left out: a page's
     forms and the test driver send exactly this."""
-    found = {f.name: targets.find(view, f.path, body or {}) for f in COMMANDS[command].targets}
+    declared = COMMANDS[command].targets  # each with its path (tests/test_declarations.py)
+    found = {f.name: targets.find(view, f.path, body or {}) for f in declared if f.path is not None}
     return {name: value for name, value in found.items() if value is not None}

@@ -15,12 +15,13 @@ from .commands import BY_TYPE
 from .errors import RuleError
 from .event import Event
 from .fold import stamp
-from .guards import SENDER_REFUSALS, Actor
+from .guards import SENDER_REFUSALS, Actor, CommandBody
 from .state import Game
 
 
-def decide(game: Game, command: dict, actor: Actor, rng: random.Random) -> list[Event]:
-    declared = BY_TYPE.get(command.get("type"))
+def decide(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
+    kind = command.get("type")
+    declared = BY_TYPE.get(kind) if isinstance(kind, str) else None
     if declared is None:
         raise RuleError("unknown_command")
     if actor.kind != declared.sender:

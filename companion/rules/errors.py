@@ -8,7 +8,7 @@ class RuleError(Exception):
     `params` fill that sentence's placeholders.
     """
 
-    def __init__(self, code: str, **params):
+    def __init__(self, code: str, **params: object) -> None:
         super().__init__(code)
         self.code = code
         self.params = params

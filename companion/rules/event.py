@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from functools import cache
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .audience import EVERYONE
 
@@ -33,7 +33,7 @@ _OPTIONAL = "optional"
 STAMP = ("slot", "ordinal")  # what `fold.stamp` adds to a replaceable event; written after its fields
 
 
-def optional():
+def optional() -> Any:  # a dataclass field, which type checkers take for its default (None)
     """A field that may be None, and is then left out of the stored JSON (as the code before versions did)."""
     return field(default=None, metadata={_OPTIONAL: True})
 
@@ -67,8 +67,10 @@ class Event:
     TYPE: ClassVar[str]
     VERSION: ClassVar[int] = 1
 
-    def __post_init__(self):
-        for name in _names(type(self)):  # lists read from JSON become tuples: an event never changes
+    def __post_init__(self) -> None:
+        # Lists read from JSON become tuples: an event never changes. (`_names` is cached, and mypy doesn't take
+        # a class for hashable: python/mypy#11470.)
+        for name in _names(type(self)):  # type: ignore[arg-type]
             value = getattr(self, name)
             if isinstance(value, (list, tuple, dict)):
                 object.__setattr__(self, name, _frozen(value))
@@ -93,9 +95,9 @@ class Event:
         """What this event does to the game's tokens; `game` is the state it was decided on."""
         return NO_CHANGES
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The event as it is stored (and as the API's documents name its fields)."""
-        data = {"type": self.TYPE, **({"v": self.VERSION} if self.VERSION > 1 else {})}
+        data: dict[str, Any] = {"type": self.TYPE, **({"v": self.VERSION} if self.VERSION > 1 else {})}
         for f in sorted(fields(self), key=lambda f: f.name in STAMP):
             value = getattr(self, f.name)
             if value is not None or not f.metadata.get(_OPTIONAL):
@@ -103,10 +105,10 @@ class Event:
         return data
 
     @classmethod
-    def from_json(cls, data: dict) -> Event:
+    def from_json(cls, data: dict[str, Any]) -> Event:
         """The event from its JSON at this class's version (`rules.events.read` upgrades older ones first)."""
         given = {key: value for key, value in data.items() if key != "type"}
-        unknown = given.keys() - _names(cls)
+        unknown = given.keys() - _names(cls)  # type: ignore[arg-type]  # as above: python/mypy#11470
         if unknown:
             raise ValueError(
                 f"{cls.TYPE} v{cls.VERSION} has no field {', '.join(sorted(unknown))}: an upcaster "
@@ -125,15 +127,17 @@ class Replaceable(Event):
     ordinal: int | None = optional()
 
 
+# An upcaster: an event's stored JSON at one version -> its JSON at the next.
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 # (event type, version) -> the function that turns that version's JSON into the next version's.
-UPCASTERS: dict[tuple[str, int], Callable[[dict], dict]] = {}
+UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 
 
-def upcaster(event: type[Event], version: int):
+def upcaster(event: type[Event], version: int) -> Callable[[Upcaster], Upcaster]:
     """Register the decorated function as the upgrade of `event`'s stored JSON from `version` to the next. It
     returns the next version's JSON, or the JSON of the event an old shape means today (another type)."""
 
-    def register(function: Callable[[dict], dict]) -> Callable[[dict], dict]:
+    def register(function: Upcaster) -> Upcaster:
         UPCASTERS[event.TYPE, version] = function
         return function
 
@@ -146,7 +150,7 @@ def _names(event: type[Event]) -> frozenset[str]:
     return frozenset(f.name for f in fields(event))
 
 
-def _frozen(value):
+def _frozen(value: object) -> object:
     if isinstance(value, (list, tuple)):
         return tuple(_frozen(v) for v in value)
     if isinstance(value, dict):
@@ -154,7 +158,7 @@ def _frozen(value):
     return value
 
 
-def _plain(value):
+def _plain(value: object) -> object:
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
     if isinstance(value, dict):

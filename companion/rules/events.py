@@ -9,6 +9,8 @@ that does to the state. The order of `EVENTS` is the order the API's documents l
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from typing import Any
 
 from .audience import team_audience
 from .event import UPCASTERS, CapabilityChanges, Event, Grant, Replaceable, optional, upcaster
@@ -35,11 +37,11 @@ from .state import (
 )
 
 
-def _notice(game: Game, kind: str, **public) -> None:
+def _notice(game: Game, kind: str, **public: object) -> None:
     """A line of the public log: only what everyone may know (never a keyword, code or sealed guess).
 
     Its round is the round under way, unless the notice is about another one (a correction)."""
-    game.notices.append({"kind": kind, "round": game.round.number if game.round else 0, **public})
+    game.notices.append({"kind": kind, "round": game.latest_round.number if game.round else 0, **public})
 
 
 def _count_tokens(game: Game, team: str, intercepted: bool, miscommunicated: bool, sign: int) -> None:
@@ -48,7 +50,7 @@ def _count_tokens(game: Game, team: str, intercepted: bool, miscommunicated: boo
         setattr(tokens, kind, getattr(tokens, kind) + sign)
 
 
-def _deal(game: Game, keywords: dict) -> None:
+def _deal(game: Game, keywords: dict[str, tuple[str, ...]]) -> None:
     game.keywords = {team: tuple(words) for team, words in keywords.items()}
     game.dealt += [w for words in keywords.values() for w in words]
 
@@ -83,7 +85,7 @@ class GameCreated(Event):
 
 
 @upcaster(GameCreated, 1)
-def upcast_game_created_v1_v2(data: dict) -> dict:
+def upcast_game_created_v1_v2(data: dict[str, Any]) -> dict[str, Any]:
     """Games created before their settings existed (d054968 and before) stored their language only: they were
     standard games, without a sand timer or a word list of their own, and no try-out."""
     return {"mode": STANDARD, "timer": None, "words": None, "try_out": False, **data}
@@ -136,7 +138,7 @@ class PlayerMoved(Event):
     team: str
 
     def apply(self, game: Game) -> None:
-        moved = game.player(self.seat)
+        moved = game.seated(self.seat)
         game.players = [p for p in game.players if p is not moved] + [Player(moved.seat, moved.name, self.team)]
 
 
@@ -219,9 +221,9 @@ class EncryptorSkipped(Event):
 
     def apply(self, game: Game) -> None:
         game.rotation[self.team] += 1
-        transmission = game.round.transmissions[self.team]
+        transmission = game.latest_round.transmissions[self.team]
         skipped = transmission.encryptor
-        transmission.encryptor = game.encryptor_for(self.team, game.round.number).seat
+        transmission.encryptor = game.encryptor_for(self.team, game.latest_round.number).seat
         transmission.code = self.code
         _notice(game, self.TYPE, team=self.team, seat=skipped, by=transmission.encryptor)
 
@@ -237,14 +239,14 @@ class CluesAnnounced(Event):
     at: float | None
 
     def apply(self, game: Game) -> None:
-        transmission = game.round.transmissions[self.team]
+        transmission = game.latest_round.transmissions[self.team]
         transmission.clues = self.clues
         transmission.announced_at = self.at
-        game.round.announced.append(self.team)
+        game.latest_round.announced.append(self.team)
 
 
 @upcaster(CluesAnnounced, 1)
-def upcast_clues_announced_v1_v2(data: dict) -> dict:
+def upcast_clues_announced_v1_v2(data: dict[str, Any]) -> dict[str, Any]:
     """Clues announced before the sand timer (d054968 and before) have no time."""
     return {"at": None, **data}
 
@@ -266,15 +268,15 @@ class GuessSaved(Replaceable):
         return super().audience() if self.sealed else team_audience(self.by)
 
     def slot_in(self, game: Game) -> str | None:
-        return None if self.sealed else f"draft:{game.match}:{game.round.number}:{self.transmission}:{self.by}"
+        return None if self.sealed else f"draft:{game.match}:{game.latest_round.number}:{self.transmission}:{self.by}"
 
     def apply(self, game: Game) -> None:
-        guess = game.round.transmissions[self.transmission].guess_by(self.by)
+        guess = game.latest_round.transmissions[self.transmission].guess_by(self.by)
         guess.code, guess.sealed, guess.entered_by = self.code, self.sealed, self.seat
 
 
 @upcaster(GuessSaved, 1)
-def upcast_guess_saved_v1_v2(data: dict) -> dict:
+def upcast_guess_saved_v1_v2(data: dict[str, Any]) -> dict[str, Any]:
     """Guesses saved before their author was kept (d8446d1 and before) have none."""
     return {"seat": None, **data}
 
@@ -301,7 +303,9 @@ class NoteWritten(Replaceable):
         notes = game.notes[self.team]
         if self.keyword is not None:
             notes.keywords[self.keyword - 1] = self.text
-        elif self.text:
+            return
+        assert self.line is not None  # a note is on a keyword or on a round's line (rules/notes.py)
+        if self.text:
             notes.lines[self.line] = self.text
         else:
             notes.lines.pop(self.line, None)
@@ -320,18 +324,19 @@ class EntryTakenBack(Event):
     by: str | None = optional()
 
     def apply(self, game: Game) -> None:
-        transmission = game.round.transmissions[self.transmission]
+        transmission = game.latest_round.transmissions[self.transmission]
         if self.entry == "guess":
+            assert self.by is not None  # a guess entry says whose guess it is
             transmission.guess_by(self.by).sealed = False  # kept as the team's draft
         else:
             transmission.clues, transmission.announced_at = None, None
             transmission.decryption, transmission.interception = Guess(), Guess()
-            game.round.announced.remove(transmission.team)
+            game.latest_round.announced.remove(transmission.team)
         _notice(game, self.TYPE, entry=self.entry, team=self.transmission, by=self.by)
 
 
 @upcaster(EntryTakenBack, 1)
-def upcast_entry_taken_back_v1_v2(data: dict) -> dict:
+def upcast_entry_taken_back_v1_v2(data: dict[str, Any]) -> dict[str, Any]:
     """Entries taken back before commands named their targets (d8446d1 and before) did not say their round,
     always the round under way."""
     return {"round": None, **data}
@@ -348,7 +353,7 @@ class TransmissionResolved(Event):
     miscommunicated: bool
 
     def apply(self, game: Game) -> None:
-        transmission = game.round.transmissions[self.team]
+        transmission = game.latest_round.transmissions[self.team]
         transmission.resolved = True
         transmission.intercepted = self.intercepted
         transmission.miscommunicated = self.miscommunicated
@@ -398,6 +403,7 @@ class CorrectionAnswered(Event):
 
     def apply(self, game: Game) -> None:
         if self.accept:
+            assert game.correction is not None  # answered while one is proposed
             game.correction.confirmed.add(self.team)
         else:
             game.correction = None
@@ -490,6 +496,7 @@ class KeywordGuessesSealed(Event):
     guesses: tuple[str, ...]
 
     def apply(self, game: Game) -> None:
+        assert game.tiebreak is not None  # sealed in phase keyword_guessing, which a tiebreak starts
         game.tiebreak.keyword_guesses[self.team] = self.guesses
         if all(game.tiebreak.keyword_guesses.values()):
             game.phase = KEYWORD_JUDGING
@@ -503,6 +510,7 @@ class KeywordsJudged(Event):
     verdicts: dict[str, tuple[bool, ...]]
 
     def apply(self, game: Game) -> None:
+        assert game.tiebreak is not None  # judged in phase keyword_judging, which a tiebreak leads to
         game.tiebreak.verdicts = dict(self.verdicts)
 
 
@@ -545,7 +553,7 @@ class SeatLinkIssued(Event):
 
 
 @upcaster(SeatLinkIssued, 1)
-def upcast_seat_link_issued_v1_v2(data: dict) -> dict:
+def upcast_seat_link_issued_v1_v2(data: dict[str, Any]) -> dict[str, Any]:
     """Seat links made before their time was kept (d8446d1 and before) have none."""
     return {"at": None, **data}
 
@@ -587,13 +595,13 @@ class SeatClaimed(Event):
 
     def capabilities(self, game: Game) -> CapabilityChanges:
         return CapabilityChanges(
-            grants=(Grant("seat", game.player(self.seat).team, self.seat, in_use=True),),
+            grants=(Grant("seat", game.seated(self.seat).team, self.seat, in_use=True),),
             revoked=(("seat", self.seat), ("handoff", self.seat)),
         )
 
 
 @upcaster(SeatClaimed, 1)
-def upcast_seat_claimed_v1_v2(data: dict) -> dict:
+def upcast_seat_claimed_v1_v2(data: dict[str, Any]) -> dict[str, Any]:
     """Before a team decided who takes its seats (d8446d1 and before), a claim took the seat at once and
     quietly, and its time was not kept: not an unattended claim, which would be shown in red."""
     return {"unattended": False, "at": None, **data}
@@ -613,7 +621,7 @@ class SeatClaimWaiting(Event):
 
     def capabilities(self, game: Game) -> CapabilityChanges:
         return CapabilityChanges(
-            grants=(Grant("waiting", game.player(self.seat).team, self.seat, in_use=True),),
+            grants=(Grant("waiting", game.seated(self.seat).team, self.seat, in_use=True),),
             revoked=(("handoff", self.seat), ("waiting", self.seat)),
         )
 
@@ -733,7 +741,7 @@ class RematchDealt(RematchStarted):
     keywords: dict[str, tuple[str, ...]]
 
     def apply(self, game: Game) -> None:
-        last_round = game.round.number if game.round else 0
+        last_round = game.latest_round.number if game.round else 0
         super().apply(game)
         game.phase = PLAYING
         game.rotation = {team: game.rotation[team] + last_round for team in TEAMS}
@@ -741,7 +749,7 @@ class RematchDealt(RematchStarted):
 
 
 @upcaster(RematchStarted, 1)
-def upcast_rematch_started_v1_v2(data: dict) -> dict:
+def upcast_rematch_started_v1_v2(data: dict[str, Any]) -> dict[str, Any]:
     """A rematch stored with its keywords is one from before the rematch lobby, which dealt at once."""
     if "keywords" in data:
         return {"type": RematchDealt.TYPE, "keywords": data["keywords"]}
@@ -825,17 +833,17 @@ RETIRED: tuple[type[Event], ...] = (RematchDealt,)
 BY_TYPE: dict[str, type[Event]] = {event.TYPE: event for event in (*EVENTS, *RETIRED)}
 
 
-def read(data) -> Event:
+def read(data: Mapping[str, Any]) -> Event:
     """The event stored as `data` (its JSON), of any version, upgraded to today's shape by its upcasters."""
     data = dict(data)
     while True:
         kind, version = data.get("type"), data.pop("v", 1)
-        event = BY_TYPE.get(kind)
+        event = BY_TYPE.get(kind) if isinstance(kind, str) else None
         if event is None:
             raise ValueError(f"unknown event type {kind!r}")
         if version == event.VERSION:
             return event.from_json(data)
         if version > event.VERSION:
             raise ValueError(f"{kind} v{version} is newer than this code's v{event.VERSION}: update the app")
-        upgraded = UPCASTERS[kind, version](data)
+        upgraded = UPCASTERS[event.TYPE, version](data)
         data = {**upgraded, "v": version + 1} if upgraded["type"] == kind else upgraded

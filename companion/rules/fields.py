@@ -8,15 +8,18 @@ the rules need no web framework. `from_form` raises KeyError when the form doesn
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeGuard, TypeVar, cast
 
+from . import codes
 from .codes import GUESS_TEXT, parse_guess
 from .errors import RuleError
-from .schema import array, boolean, enum, integer, nullable, obj, string
+from .schema import Schema, array, boolean, enum, integer, nullable, obj, string
 from .state import ENTRIES, MAX_ROUNDS, TEAMS
 from .text import TIMER_SECONDS
 
-GetList = Callable[[str], list]
+GetList = Callable[[str], list[str]]
+Kept = TypeVar("Kept", covariant=True)  # what the rules keep of a field of a kind
 
 
 def _first(getlist: GetList, name: str) -> str:
@@ -26,43 +29,45 @@ def _first(getlist: GetList, name: str) -> str:
     return found[0]
 
 
-def _number(value: str):
+def _number(value: str) -> int | str:
     """Digits become a number; anything else stays text for the rules to refuse."""
     return int(value) if value.isascii() and value.isdigit() and len(value) < 6 else value
 
 
-class Kind:
-    """A kind of field. Subclasses say what JSON they accept, convert and describe."""
+class Kind(Generic[Kept]):
+    """A kind of field, which the rules keep as a `Kept`. Subclasses say what JSON they accept, convert and
+    describe."""
 
-    def accepts(self, value) -> bool:
+    def accepts(self, value: object) -> bool:
         return True
 
-    def convert(self, value):
-        return value
+    def convert(self, value: Any) -> Kept:
+        """An accepted value as the rules keep it: as it came, unless the kind converts it."""
+        return cast(Kept, value)  # of the kept type: `accepts` checked it
 
-    def parse(self, value, refusal: str, **params):
+    def parse(self, value: object, refusal: str, **params: object) -> Kept:
         """`value` as the rules keep it, or the RuleError `refusal` when it is not of this kind."""
         if not self.accepts(value):
             raise RuleError(refusal, **params)
         return self.convert(value)
 
-    def from_form(self, name: str, getlist: GetList):
+    def from_form(self, name: str, getlist: GetList) -> object:
         return _first(getlist, name)
 
-    def schema(self) -> dict:
+    def schema(self) -> Schema:
         raise NotImplementedError
 
 
-class Text(Kind):
-    def accepts(self, value) -> bool:
+class Text(Kind[str]):
+    def accepts(self, value: object) -> TypeGuard[str]:
         return isinstance(value, str)
 
-    def schema(self) -> dict:
+    def schema(self) -> Schema:
         return string()
 
 
 class Team(Text):
-    def schema(self) -> dict:
+    def schema(self) -> Schema:
         return enum(TEAMS)
 
 
@@ -70,60 +75,59 @@ class Choice(Text):
     def __init__(self, *values: str):
         self.values = values
 
-    def accepts(self, value) -> bool:
+    def accepts(self, value: object) -> TypeGuard[str]:
         return value in self.values
 
-    def schema(self) -> dict:
+    def schema(self) -> Schema:
         return enum(self.values)
 
 
-class Boolean(Kind):
+class Boolean(Kind[bool]):
     """A form gives true as "1"."""
 
-    def accepts(self, value) -> bool:
+    def accepts(self, value: object) -> bool:
         return isinstance(value, bool)
 
-    def from_form(self, name: str, getlist: GetList):
+    def from_form(self, name: str, getlist: GetList) -> bool:
         return _first(getlist, name) == "1"
 
-    def schema(self) -> dict:
+    def schema(self) -> Schema:
         return boolean()
 
 
-class Number(Kind):
+class Number(Kind[int]):
     """A whole number in a range (not True, not 2.0)."""
 
     def __init__(self, minimum: int, maximum: int | None = None, description: str | None = None):
         self.minimum, self.maximum, self.description = minimum, maximum, description
 
-    def accepts(self, value) -> bool:
+    def accepts(self, value: object) -> TypeGuard[int]:
         return type(value) is int and value >= self.minimum and (self.maximum is None or value <= self.maximum)
 
-    def from_form(self, name: str, getlist: GetList):
+    def from_form(self, name: str, getlist: GetList) -> int | str:
         return _number(_first(getlist, name))
 
-    def schema(self) -> dict:
+    def schema(self) -> Schema:
         return integer(self.description, minimum=self.minimum, maximum=self.maximum)
 
 
-class Timer(Number):
+class Timer(Kind[int | None]):
     """The sand timer in seconds, or None for none (a form's blank field)."""
 
-    def __init__(self):
-        super().__init__(*TIMER_SECONDS)
+    SECONDS = Number(*TIMER_SECONDS)
 
-    def accepts(self, value) -> bool:
-        return value is None or super().accepts(value)
+    def accepts(self, value: object) -> bool:
+        return value is None or self.SECONDS.accepts(value)
 
-    def from_form(self, name: str, getlist: GetList):
+    def from_form(self, name: str, getlist: GetList) -> int | str | None:
         value = _first(getlist, name)
         return None if not value.strip() else _number(value)
 
-    def schema(self) -> dict:
-        return nullable(super().schema())
+    def schema(self) -> Schema:
+        return nullable(self.SECONDS.schema())
 
 
-class Code(Kind):
+class Code(Kind[codes.Code]):
     """A code: three digits from 1 to 4, as a list or a string (rules.codes.parse_guess). A form gives it as
     one field, or as one radio group per clue (`<name>1` to `<name>3`)."""
 
@@ -132,21 +136,24 @@ class Code(Kind):
     def __init__(self, optional: bool = False):
         self.optional = optional  # the schema allows null (the handler decides when it is needed)
 
-    def accepts(self, value) -> bool:
+    def accepts(self, value: object) -> bool:
         return parse_guess(value) is not None
 
-    def convert(self, value):
-        return parse_guess(value)
+    def parse(self, value: object, refusal: str, **params: object) -> codes.Code:
+        code = parse_guess(value)
+        if code is None:
+            raise RuleError(refusal, **params)
+        return code
 
-    def from_form(self, name: str, getlist: GetList):
+    def from_form(self, name: str, getlist: GetList) -> object:
         if not getlist(name):
             digits = [next(iter(getlist(f"{name}{position}")), None) for position in (1, 2, 3)]
             if any(d is not None for d in digits):
                 return [d or "" for d in digits]
         return _first(getlist, name)
 
-    def schema(self) -> dict:
-        code = {
+    def schema(self) -> Schema:
+        code: Schema = {
             "description": "Three digits from 1 to 4, one per clue (a guess may repeat a digit; it is then "
             "wrong): a list, or a string such as \"314\" or \"3-1-4\".",
             "oneOf": [
@@ -157,26 +164,26 @@ class Code(Kind):
         return nullable(code) if self.optional else code
 
 
-class Words(Kind):
+class Words(Kind[Sequence[object]]):
     """A fixed number of texts (each cleaned by the handler); a form repeats the field."""
 
     def __init__(self, count: int):
         self.count = count
 
-    def accepts(self, value) -> bool:
+    def accepts(self, value: object) -> bool:
         return isinstance(value, (list, tuple)) and len(value) == self.count
 
-    def from_form(self, name: str, getlist: GetList):
+    def from_form(self, name: str, getlist: GetList) -> list[str]:
         return getlist(name)
 
-    def schema(self) -> dict:
+    def schema(self) -> Schema:
         return array(string(), self.count)
 
 
-class Verdicts(Kind):
+class Verdicts(Kind[dict[str, tuple[bool, ...]]]):
     """For each team, four booleans; a form gives the numbers (1 to 4) checked as `<name>.<team>`."""
 
-    def accepts(self, value) -> bool:
+    def accepts(self, value: object) -> bool:
         return (
             isinstance(value, dict)
             and set(value) == set(TEAMS)
@@ -188,13 +195,13 @@ class Verdicts(Kind):
             )
         )
 
-    def convert(self, value):
-        return {team: list(value[team]) for team in TEAMS}
+    def convert(self, value: Any) -> dict[str, tuple[bool, ...]]:
+        return {team: tuple(value[team]) for team in TEAMS}
 
-    def from_form(self, name: str, getlist: GetList):
+    def from_form(self, name: str, getlist: GetList) -> dict[str, list[bool]]:
         return {team: [str(n) in getlist(f"{name}.{team}") for n in range(1, 5)] for team in TEAMS}
 
-    def schema(self) -> dict:
+    def schema(self) -> Schema:
         return obj({team: array(boolean(), 4) for team in TEAMS})
 
 

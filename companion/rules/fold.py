@@ -8,7 +8,9 @@ an older shape) first.
 from __future__ import annotations
 
 import pickle
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from .audience import EVERYONE, seat_audience, team_audience
 from .event import Event, Replaceable
@@ -30,7 +32,7 @@ def _count(game: Game, event: Event) -> None:
                 game.private_seen[p.seat] = game.private_seen.get(p.seat, 0) + game.counts[who] - had
 
 
-def fold(game: Game, event: Event | dict) -> None:
+def fold(game: Game, event: Event | Mapping[str, Any]) -> None:
     """Fold one event into `game` itself (`apply` and `replay` work on a copy)."""
     event = event if isinstance(event, Event) else read(event)
     _count(game, event)
@@ -40,17 +42,18 @@ def fold(game: Game, event: Event | dict) -> None:
 def _copy(game: Game) -> Game:
     """A deep copy. The state is plain data, so a pickle round trip does it, 4x faster than
     copy.deepcopy (which was a fifth of a command's CPU: docs/performance.md)."""
-    return pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
+    copy: Game = pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
+    return copy
 
 
-def apply(game: Game, event: Event | dict) -> Game:
+def apply(game: Game, event: Event | Mapping[str, Any]) -> Game:
     """The state after `event`; `game` itself is left as it was."""
     after = _copy(game)
     fold(after, event)
     return after
 
 
-def replay(events, game: Game | None = None) -> Game:
+def replay(events: Iterable[Event | Mapping[str, Any]], game: Game | None = None) -> Game:
     """Fold events (or their stored JSON) into a state: from scratch, or onward from a copy of `game`."""
     state = Game() if game is None else _copy(game)
     for event in events:
@@ -64,6 +67,8 @@ def stamp(game: Game, events: list[Event]) -> list[Event]:
     for event in events:
         who = event.audience()
         counts[who] = counts.get(who, 0) + 1
-        where = event.slot_in(game)
-        stamped.append(replace(event, slot=where, ordinal=counts[who]) if where else event)
+        where = event.slot_in(game)  # only a replaceable event has a slot
+        if isinstance(event, Replaceable) and where:
+            event = replace(event, slot=where, ordinal=counts[who])
+        stamped.append(event)
     return stamped

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import RuleError
 from .fields import SEAT
-from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, Game
+from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, Game, Player
+
+# A command as the rules get it: its "type", the fields of the request's body as sent (JSON, or a form read by
+# the fields' kinds), and what the service adds (`at`, `in_use`, `words`). The handlers check every field.
+CommandBody = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -44,7 +49,7 @@ def require_phase(game: Game, *phases: str) -> None:
         raise RuleError(PHASE_REFUSALS[game.phase])
 
 
-def seated_player(game: Game, actor: Actor):
+def seated_player(game: Game, actor: Actor) -> Player:
     player = game.player(actor.seat) if actor.kind == "seat" else None
     if player is None:
         raise RuleError("players_only")
@@ -57,7 +62,7 @@ def require_real_game(game: Game) -> None:
         raise RuleError("try_out_fixed_seats")
 
 
-def player_at(game: Game, command: dict):
+def player_at(game: Game, command: CommandBody) -> Player:
     seat = command.get("seat")
     player = game.player(seat) if SEAT.accepts(seat) else None
     if player is None:

@@ -8,7 +8,7 @@ import random
 from .codes import draw_code
 from .errors import RuleError
 from .fields import BOOLEAN, CODE, TEAM
-from .guards import player_at, require_phase, require_real_game, seated_player
+from .guards import Actor, CommandBody, player_at, require_phase, require_real_game, seated_player
 from .play import after_resolution
 from .queries import correctable, keywords_public, last_entry, skip_problem
 from .event import Event
@@ -31,7 +31,7 @@ from .events import (
     TableMoveOffered,
 )
 from .fold import replay
-from .state import OVER, PLAYING, TEAMS
+from .state import OVER, PLAYING, TEAMS, Game, Player
 
 # A phone is in use when it asked for its view (its page, a poll, its stream, a command) this recently; a claim
 # of a seat whose team has no phone in use goes through at once (`claim_seat`). A phone whose screen sleeps
@@ -39,17 +39,19 @@ from .state import OVER, PLAYING, TEAMS
 PHONE_IN_USE_SECONDS = 120
 
 
-def skip_encryptor(game, command, actor, rng):
+def skip_encryptor(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     """The next teammate takes the round (with a fresh code: the one who stepped away may have seen it)."""
     require_phase(game, PLAYING)
     team = command.get("team")
-    problem = skip_problem(game, team) if TEAM.accepts(team) else "no_such_team"
+    if not TEAM.accepts(team):
+        raise RuleError("no_such_team")
+    problem = skip_problem(game, team)
     if problem is not None:
         raise RuleError(problem)
     return [EncryptorSkipped(team=team, code=draw_code(rng))]
 
 
-def take_back(game, command, actor, rng):
+def take_back(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     require_phase(game, PLAYING)
     entry = last_entry(game)
     if entry is None:
@@ -57,7 +59,7 @@ def take_back(game, command, actor, rng):
     return [EntryTakenBack(**entry)]
 
 
-def propose_correction(game, command, actor, rng):
+def propose_correction(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     found = correctable(game)
     if found is None:
         raise RuleError("nothing_to_correct")
@@ -79,7 +81,7 @@ def propose_correction(game, command, actor, rng):
     ]
 
 
-def answer_correction(game, command, actor, rng):
+def answer_correction(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     """Each side at the table (both teams; the team and the Interceptor) confirms or rejects the correction."""
     player = seated_player(game, actor)
     correction = game.correction
@@ -88,7 +90,7 @@ def answer_correction(game, command, actor, rng):
     if player.team in correction.confirmed:
         raise RuleError("correction_already_confirmed")
     accept = BOOLEAN.parse(command.get("accept"), "accept_malformed")
-    events = [CorrectionAnswered(team=player.team, accept=accept)]
+    events: list[Event] = [CorrectionAnswered(team=player.team, accept=accept)]
     if not accept or correction.confirmed | {player.team} != set(TEAMS):
         return events
     after = replay(events, game)
@@ -98,14 +100,18 @@ def answer_correction(game, command, actor, rng):
     return events + corrected
 
 
-def _resumes_play(game, corrected: list[Event]) -> bool:
+def _resumes_play(game: Game, corrected: list[Event]) -> bool:
     """Whether a correction's events take a game that is over back into play (a next round, the tiebreak)."""
     return replay(corrected, game).phase != OVER
 
 
-def _corrected(game, decryption, interception, rng) -> list[Event]:
+def _corrected(
+    game: Game, decryption: tuple[int, ...], interception: tuple[int, ...] | None, rng: random.Random
+) -> list[Event]:
     """The events of the last reveal corrected to these guesses, and what its round's end now leads to."""
-    r, transmission = correctable(game)
+    found = correctable(game)
+    assert found is not None  # the correction proposed is of the last reveal, which still is
+    r, transmission = found
     code = transmission.code
     corrected = RevealCorrected(
         round=r.number,
@@ -123,20 +129,20 @@ def _corrected(game, decryption, interception, rng) -> list[Event]:
     return [reopened, corrected] + after_resolution(after, rng)
 
 
-def withdraw_correction(game, command, actor, rng):
+def withdraw_correction(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     if game.correction is None:
         raise RuleError("no_correction")
     return [CorrectionWithdrawn()]
 
 
-def issue_seat_link(game, command, actor, rng):
+def issue_seat_link(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     """A fresh link to a player's seat, for a new phone (the service mints the token); never in a try-out,
     whose seats are all on the one device that made it. The seat's team sees it at once on its phones."""
     require_real_game(game)
     return [SeatLinkIssued(seat=player_at(game, command).seat, at=command.get("at"))]
 
 
-def cancel_seat_link(game, command, actor, rng):
+def cancel_seat_link(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     """The player's old phone came back, or the link was shown by mistake: the link stops working."""
     seat = player_at(game, command).seat
     if seat not in game.seat_links:
@@ -144,23 +150,24 @@ def cancel_seat_link(game, command, actor, rng):
     return [SeatLinkCancelled(seat=seat)]
 
 
-def claim_seat(game, command, actor, rng):
+def claim_seat(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     """A new phone takes a seat with its link. While any phone of the seat's team is in use (the seat's own old
     phone included) it waits until one of them lets it in (`let_in`), so a link someone else made or scanned
     on the table screen gets them nothing. Only when none is does it take the seat at once, and everyone is
     told (`unattended`). `in_use`: the seats whose phone asked for its view lately, as the service saw them
     (without it, every phone counts as in use)."""
     require_real_game(game)  # a link issued before try-outs refused them
-    if actor.seat not in game.seat_links:
+    seat = actor.seat
+    if seat is None or seat not in game.seat_links:
         raise RuleError("seat_link_only")
     in_use = command.get("in_use")
-    team = game.player(actor.seat).team
+    team = game.seated(seat).team
     if in_use is None or any(p.seat in in_use for p in game.team_players(team)):
-        return [SeatClaimWaiting(seat=actor.seat)]
-    return [SeatClaimed(seat=actor.seat, unattended=True, at=command.get("at"))]
+        return [SeatClaimWaiting(seat=seat)]
+    return [SeatClaimed(seat=seat, unattended=True, at=command.get("at"))]
 
 
-def _team_seat(game, command, actor, refusal: str):
+def _team_seat(game: Game, command: CommandBody, actor: Actor, refusal: str) -> tuple[Player, Player]:
     """(the sender, the player at the command's seat), refused with `refusal` unless both are on one team."""
     me = seated_player(game, actor)
     seat = player_at(game, command)
@@ -169,7 +176,7 @@ def _team_seat(game, command, actor, refusal: str):
     return me, seat
 
 
-def let_in(game, command, actor, rng):
+def let_in(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     """A phone of the seat's team (its own old phone too) lets the seat's waiting new phone in: the seat moves
     to it, the old phone is signed out."""
     me, seat = _team_seat(game, command, actor, "teammates_let_in")
@@ -178,7 +185,7 @@ def let_in(game, command, actor, rng):
     return [SeatHanded(seat=seat.seat, by=me.seat)]
 
 
-def reject_seat_link(game, command, actor, rng):
+def reject_seat_link(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     """A phone of the seat's team says "that's not us": the seat's link stops working, and a new phone that
     used it and waits is sent away."""
     me, seat = _team_seat(game, command, actor, "not_your_team")
@@ -187,7 +194,7 @@ def reject_seat_link(game, command, actor, rng):
     return [SeatLinkCancelled(seat=seat.seat, by=me.seat)]
 
 
-def acknowledge_claim(game, command, actor, rng):
+def acknowledge_claim(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     """A teammate saw that the seat went to a new phone while none of the team's phones was in use: the loud
     notice goes. Never the seat itself, which can't vouch for its own new phone."""
     me, seat = _team_seat(game, command, actor, "not_your_team")
@@ -202,18 +209,18 @@ def acknowledge_claim(game, command, actor, rng):
 # token when the link is used: `TableMoved.capabilities`)
 
 
-def offer_table_move(game, command, actor, rng):
+def offer_table_move(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     """A one-time link that makes another device the table screen (replacing any earlier one)."""
     return [TableMoveOffered(at=command.get("at"))]
 
 
-def cancel_table_move(game, command, actor, rng):
+def cancel_table_move(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     if not game.move_offered:
         raise RuleError("no_table_move")
     return [TableMoveCancelled()]
 
 
-def take_table(game, command, actor, rng):
+def take_table(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     """The move link, used on the new device: it becomes the table screen, and the old one stops being it."""
     if not game.move_offered:
         raise RuleError("no_table_move")

@@ -8,7 +8,8 @@ from itertools import combinations
 from .codes import draw_code
 from .errors import RuleError
 from .fields import BOOLEAN, TIMER
-from .guards import player_at, require_phase, require_real_game, seated_player
+from .event import Event
+from .guards import Actor, CommandBody, player_at, require_phase, require_real_game, seated_player
 from .queries import spare_words, start_problem
 from .events import (
     GameCreated,
@@ -29,7 +30,7 @@ from .text import LANGUAGES, NAME_LENGTH, TIMER_SECONDS, UNDEALT_WORDS, clean_te
 from .words import distinct_words, normalize
 
 
-def create(game, command, actor, rng):
+def create(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     """A new game. A try-out (`try_out`) comes with its seats filled by the names in `players`."""
     if game.players or game.phase != LOBBY:
         raise RuleError("game_exists")
@@ -45,10 +46,10 @@ def create(game, command, actor, rng):
         language=language,
         mode=mode,
         timer=timer,
-        words=custom_words(words) if words is not None else None,
+        words=tuple(custom_words(words)) if words is not None else None,
         try_out=command.get("try_out") is True,
     )
-    events = [created]
+    events: list[Event] = [created]
     if created.try_out:
         after = apply(game, created)
         names = command.get("players") or {}
@@ -58,7 +59,7 @@ def create(game, command, actor, rng):
     return events
 
 
-def join(game, command, actor, rng):
+def join(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     if game.phase != LOBBY:
         raise RuleError("game_over" if game.phase == OVER else "too_late_to_join")
     require_real_game(game)
@@ -69,6 +70,7 @@ def join(game, command, actor, rng):
         raise RuleError("name_required")
     if len(name) < NAME_LENGTH[0]:
         raise RuleError("name_length", min=NAME_LENGTH[0], max=NAME_LENGTH[1])
+    assert actor.team is not None  # a join link is a team's
     check_room(game, actor.team, name)
     seat = game.last_seat + 1
     joined = PlayerJoined(seat=seat, team=actor.team, name=name)
@@ -91,7 +93,7 @@ def check_room(game: Game, team: str, name: str) -> None:
         raise RuleError("name_taken", name=name)
 
 
-def lock_joining(game, command, actor, rng):
+def lock_joining(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     require_phase(game, LOBBY)
     require_real_game(game)
     locked = BOOLEAN.parse(command.get("locked"), "locked_malformed")
@@ -100,7 +102,7 @@ def lock_joining(game, command, actor, rng):
     return [JoiningLocked(locked=locked)]
 
 
-def move_player(game, command, actor, rng):
+def move_player(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     require_phase(game, LOBBY)
     require_real_game(game)
     player = player_at(game, command)
@@ -108,7 +110,7 @@ def move_player(game, command, actor, rng):
     return [PlayerMoved(seat=player.seat, team=other(player.team))]
 
 
-def switch_team(game, command, actor, rng):
+def switch_team(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     """A seated player moves to the other team themselves (before the start, while joining is open)."""
     player = seated_player(game, actor)
     require_phase(game, LOBBY)
@@ -119,7 +121,7 @@ def switch_team(game, command, actor, rng):
     return [PlayerMoved(seat=player.seat, team=other(player.team))]
 
 
-def shuffle_teams(game, command, actor, rng):
+def shuffle_teams(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     """The seated players split at random, as evenly as possible, into two teams other than today's (when
     another split exists: a shuffle that gives back the same teams, or only swaps their colours, looks
     broken); two players of the same name stay apart.
@@ -140,16 +142,17 @@ def shuffle_teams(game, command, actor, rng):
     seats = {team: list(side) for team, side in zip(teams, split)}
     for side in seats.values():
         rng.shuffle(side)  # the order within a team is its Encryptor rotation
-    return [TeamsShuffled(white=seats["white"], black=seats["black"])]
+    return [TeamsShuffled(white=tuple(seats["white"]), black=tuple(seats["black"]))]
 
 
-def _fair_splits(game: Game) -> list[frozenset]:
+def _fair_splits(game: Game) -> list[frozenset[frozenset[int]]]:
     """Every split (the two teams' seats, whatever their colours) into two teams as even as possible (three players: one alone) that keeps as many
     same-name players apart as can be: at most 8 players, so at most 70 to look at."""
     seats = [p.seat for p in game.players]
     names = {p.seat: normalize(p.name) for p in game.players}
     size = 1 if game.three_player else len(seats) // 2
-    splits, best = [], None
+    splits: list[frozenset[frozenset[int]]] = []
+    best: int | None = None  # the fewest same-name players together so far
     for side in combinations(seats, size):
         rest = [seat for seat in seats if seat not in side]
         together = sum(len(team) - len({names[s] for s in team}) for team in (side, rest))
@@ -161,7 +164,7 @@ def _fair_splits(game: Game) -> list[frozenset]:
     return splits
 
 
-def set_timer(game, command, actor, rng):
+def set_timer(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     """The host changes the sand timer (seconds, or null for none) before the start."""
     require_phase(game, LOBBY)
     if "timer" not in command:  # null turns the timer off; a missing field says nothing
@@ -169,13 +172,13 @@ def set_timer(game, command, actor, rng):
     return [TimerSet(timer=timer_setting(command))]
 
 
-def remove_player(game, command, actor, rng):
+def remove_player(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     require_phase(game, LOBBY)
     require_real_game(game)
     return [PlayerRemoved(seat=player_at(game, command).seat)]
 
 
-def start(game, command, actor, rng):
+def start(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     require_phase(game, LOBBY)
     problem = start_problem(game)
     if problem:
@@ -184,7 +187,7 @@ def start(game, command, actor, rng):
     return [started, round_started(apply(game, started), 1, rng)]
 
 
-def rematch(game, command, actor, rng):
+def rematch(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     """A new match: back to the lobby with the same seats and settings; the host starts it as a new game."""
     require_phase(game, OVER)
     return [RematchStarted()]
@@ -194,12 +197,12 @@ def round_started(game: Game, number: int, rng: random.Random) -> RoundStarted:
     return RoundStarted(round=number, codes={team: draw_code(rng) for team in game.transmitting})
 
 
-def words_to_deal(game: Game, command: dict) -> list[str]:
+def words_to_deal(game: Game, command: CommandBody) -> list[str]:
     """The words to deal from: the host's own list, else the language's pack the service passed in."""
     return distinct_words(game.settings.words or command.get("words") or ())
 
 
-def _deal(game: Game, command: dict, rng: random.Random) -> dict[str, list[str]]:
+def _deal(game: Game, command: CommandBody, rng: random.Random) -> dict[str, tuple[str, ...]]:
     """Four distinct keywords for each team that has a screen; no word is on two screens, and at least
     UNDEALT_WORDS words of the pool stay undealt, so no team can tell the other's keywords by elimination.
 
@@ -213,9 +216,9 @@ def _deal(game: Game, command: dict, rng: random.Random) -> dict[str, list[str]]
     if len(pool) < needed:
         raise RuleError("not_enough_words", min=needed)
     dealt = rng.sample(pool, 4 * len(teams))  # without replacement from distinct words
-    return {team: dealt[4 * i : 4 * i + 4] for i, team in enumerate(teams)}
+    return {team: tuple(dealt[4 * i : 4 * i + 4]) for i, team in enumerate(teams)}
 
 
-def timer_setting(command: dict) -> int | None:
+def timer_setting(command: CommandBody) -> int | None:
     """The sand timer's seconds from a command (None: no timer), or the RuleError saying what is allowed."""
     return TIMER.parse(command.get("timer"), "timer_length", min=TIMER_SECONDS[0], max=TIMER_SECONDS[1])

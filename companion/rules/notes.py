@@ -9,9 +9,12 @@ for the match, and a rematch starts blank. The tiebreak's keyword guesses start 
 
 from __future__ import annotations
 
+import random
+
 from .errors import RuleError
 from .fields import DIGIT, LINE
-from .guards import require_phase, seated_player
+from .event import Event
+from .guards import Actor, CommandBody, require_phase, seated_player
 from .events import NoteWritten
 from .state import KEYWORD_GUESSING, PLAYING, Game, other
 from .text import KEYWORD_GUESS_MAX_LENGTH, NOTE_LINE_MAX_LENGTH, clean_text
@@ -25,17 +28,17 @@ def takes_notes(game: Game, team: str) -> bool:
     return other(team) in game.transmitting
 
 
-def _note(game: Game, command: dict) -> tuple[str, int, int]:
+def _note(game: Game, command: CommandBody) -> tuple[str, int, int]:
     """Which note the command writes: ("keyword", 1 to 4) or ("line", a round so far), with its length limit."""
     keyword, line = command.get("keyword"), command.get("line")
     if line is None and DIGIT.accepts(keyword):
         return "keyword", keyword, KEYWORD_NOTE_MAX_LENGTH
-    if keyword is None and LINE.accepts(line) and line <= game.round.number:
+    if keyword is None and LINE.accepts(line) and line <= game.latest_round.number:
         return "line", line, NOTE_LINE_MAX_LENGTH
     raise RuleError("note_malformed")
 
 
-def write_note(game, command, actor, rng):
+def write_note(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     player = seated_player(game, actor)
     require_phase(game, PLAYING, KEYWORD_GUESSING)
     if not takes_notes(game, player.team):
@@ -46,4 +49,5 @@ def write_note(game, command, actor, rng):
     now = notes.keywords[number - 1] if kind == "keyword" else notes.lines.get(number, "")
     if text == now:
         return []  # the team's note already: writing it again changes nothing, and writes nothing
-    return [NoteWritten(team=player.team, **{kind: number}, text=text)]
+    keyword, line = (number, None) if kind == "keyword" else (None, number)
+    return [NoteWritten(team=player.team, keyword=keyword, line=line, text=text)]

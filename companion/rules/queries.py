@@ -5,13 +5,37 @@ A button the views show is a command the handlers accept, because both read thes
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import NotRequired, TypedDict
+
 from . import three_player
 from .errors import RuleError
-from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, Player, other
+from .state import (
+    KEYWORD_GUESSING,
+    KEYWORD_JUDGING,
+    LOBBY,
+    OVER,
+    PLAYING,
+    TEAMS,
+    Game,
+    Player,
+    Round,
+    Transmission,
+    other,
+)
 from .words import same_word
 
 
-def spare_words(game: Game, words) -> list[str]:
+class Entry(TypedDict):
+    """An entry the table screen may take back (`last_entry`): the fields of its `entry_taken_back` event."""
+
+    entry: str  # "guess" or "clues"
+    round: int
+    transmission: str  # whose transmission
+    by: NotRequired[str]  # whose guess, for a guess
+
+
+def spare_words(game: Game, words: Iterable[str]) -> list[str]:
     """The words not dealt yet in this game (a keyword swap draws from them)."""
     return [w for w in words if not any(same_word(w, d) for d in game.dealt)]
 
@@ -32,16 +56,16 @@ def start_problem(game: Game) -> RuleError | None:
         if not least <= sizes[team] <= most:
             return RuleError("team_size", team=team, min=least, max=most)
     if abs(sizes["white"] - sizes["black"]) > 1:
-        return RuleError("teams_uneven", team=max(TEAMS, key=sizes.get), **sizes)
+        return RuleError("teams_uneven", team=max(TEAMS, key=lambda team: sizes[team]), **sizes)
     return None
 
 
-def swap_problem(game: Game, team: str, words=None) -> str | None:
+def swap_problem(game: Game, team: str, words: Iterable[str] | None = None) -> str | None:
     """Why `team` can't swap a keyword now (a refusal code), or None. `words` is the list the swap draws
     from; by default the host's own list (the language's pack always has spare words)."""
     if game.phase != PLAYING or team not in game.keywords:
         return "no_keywords"
-    if game.round.number != 1 or game.round.transmissions[team].clues is not None:
+    if game.latest_round.number != 1 or game.latest_round.transmissions[team].clues is not None:
         return "swap_too_late"
     if team in game.swapped:
         return "already_swapped"
@@ -53,9 +77,9 @@ def swap_problem(game: Game, team: str, words=None) -> str | None:
 
 def skip_problem(game: Game, team: str) -> str | None:
     """Why the host can't skip `team`'s Encryptor now (a refusal code), or None."""
-    if team not in game.round.transmissions:
+    if team not in game.latest_round.transmissions:
         return "no_such_team"
-    if game.round.transmissions[team].clues is not None:
+    if game.latest_round.transmissions[team].clues is not None:
         return "clues_already_announced"
     if len(game.team_players(team)) < 2:
         return "nobody_to_skip_to"
@@ -66,24 +90,24 @@ def skippable(game: Game) -> list[str]:
     """The teams whose Encryptor the host may skip now."""
     if game.phase != PLAYING or game.correction is not None:
         return []
-    return [team for team in game.round.transmissions if skip_problem(game, team) is None]
+    return [team for team in game.latest_round.transmissions if skip_problem(game, team) is None]
 
 
-def last_entry(game: Game) -> dict | None:
+def last_entry(game: Game) -> Entry | None:
     """The last guess or clue entry not revealed yet, which the table screen may take back.
 
     A sealed guess of the transmission being guessed comes first; else the latest clues of a
     transmission not resolved yet."""
     if game.phase != PLAYING:
         return None
-    number = game.round.number
-    current = game.round.current
+    number = game.latest_round.number
+    current = game.latest_round.current
     if current is not None:
         for team in TEAMS:
             if current.guess_by(team).sealed:
                 return {"entry": "guess", "round": number, "transmission": current.team, "by": team}
-    for team in reversed(game.round.announced):
-        if not game.round.transmissions[team].resolved:
+    for team in reversed(game.latest_round.announced):
+        if not game.latest_round.transmissions[team].resolved:
             return {"entry": "clues", "round": number, "transmission": team}
     return None
 
@@ -93,7 +117,7 @@ def keywords_public(game: Game) -> bool:
     return game.phase in (KEYWORD_JUDGING, OVER)
 
 
-def correctable(game: Game):
+def correctable(game: Game) -> tuple[Round, Transmission] | None:
     """The last reveal, (round, transmission), while nothing but what followed it by itself came after it."""
     if game.phase not in (PLAYING, KEYWORD_GUESSING, OVER) or not game.rounds:
         return None
@@ -113,6 +137,7 @@ def correctable(game: Game):
 def proposed_verdicts(game: Game) -> dict[str, list[bool]]:
     """The app's proposal for the keyword tiebreak: a guess matches the keyword at its number
     when they are the same word but for case, accents or a plural ending."""
+    assert game.tiebreak is not None  # asked in phase keyword_judging, which a tiebreak leads to
     guesses = game.tiebreak.keyword_guesses
     return {
         team: [
@@ -130,12 +155,13 @@ def task(game: Game, me: Player) -> str:
     if game.phase == LOBBY:
         return "wait_for_start"
     if game.phase == KEYWORD_GUESSING:
+        assert game.tiebreak is not None  # the phase a tiebreak starts with
         return "keywords_sealed" if game.tiebreak.keyword_guesses[me.team] else "guess_keywords"
     if game.phase == KEYWORD_JUDGING:
         return "wait_for_judging"
     if game.phase == OVER:
         return "game_over"
-    round_ = game.round
+    round_ = game.latest_round
     own = round_.transmissions.get(me.team)
     current = round_.current
     if current is None:

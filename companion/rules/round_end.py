@@ -3,6 +3,9 @@
 Checked only once both transmissions of a round are resolved, never in the middle of a round.
 """
 
+from collections.abc import Mapping, Sequence
+from typing import Literal, TypedDict
+
 from .state import MAX_ROUNDS, TEAMS, TOKENS_TO_END, Game, Tokens, other
 
 # Why a game ended (the web layer words them for players).
@@ -17,15 +20,19 @@ SHARED = "shared"  # tiebreak step 3: still tied
 COLLISION = "collision"
 ROUND_LIMIT = "round_limit"
 
+# What the end of a round leads to (`round_end`): a win, (team, reason), or a tiebreak, its cause.
+Win = tuple[Literal["win"], tuple[str, str]]
+TiebreakNeeded = tuple[Literal["tiebreak"], str]
 
-def round_end(tokens: dict[str, Tokens], round_number: int) -> tuple[str, object] | None:
+
+def round_end(tokens: dict[str, Tokens], round_number: int) -> Win | TiebreakNeeded | None:
     """What the end of a round leads to.
 
     Returns ("win", (team, reason)), ("tiebreak", cause) or None to play the next round.
     Each condition *points* at a winner: 2 Interceptions at that team, 2 Miscommunications at the
     other team. One team pointed at is a win; both teams pointed at is a collision.
     """
-    pointed = {}
+    pointed: dict[str, set[str]] = {}  # team -> why it is pointed at
     for team in TEAMS:
         if tokens[team].interceptions >= TOKENS_TO_END:
             pointed.setdefault(team, set()).add(INTERCEPTIONS)
@@ -49,15 +56,21 @@ def score_winner(tokens: dict[str, Tokens]) -> str | None:
     return "white" if white > black else "black"
 
 
-def keyword_result(verdicts: dict[str, tuple]) -> tuple[tuple, str]:
+def keyword_result(verdicts: Mapping[str, Sequence[bool]]) -> tuple[tuple[str, ...], str]:
     """Tiebreak steps 2 and 3: more keywords guessed right wins; a tie shares the victory."""
     right = {team: sum(bool(v) for v in verdicts[team]) for team in TEAMS}
     if right["white"] == right["black"]:
         return TEAMS, SHARED
-    return (max(TEAMS, key=right.get),), KEYWORDS
+    return (max(TEAMS, key=lambda team: right[team]),), KEYWORDS
 
 
-def standings(game: Game) -> dict:
+class Standing(TypedDict):
+    interceptions: int
+    miscommunications: int
+    score: int  # Interceptions minus Miscommunications
+
+
+def standings(game: Game) -> dict[str, Standing]:
     """Each team's tokens and score, for views and the end screen."""
     return {
         team: {"interceptions": t.interceptions, "miscommunications": t.miscommunications, "score": t.score}

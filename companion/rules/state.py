@@ -6,6 +6,7 @@ Each event says what it changes (rules/events.py); nothing here knows the events
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import three_player
 from .audience import EVERYONE
@@ -50,7 +51,7 @@ class Settings:
     language: str = "en"
     try_out: bool = False  # one device plays every seat; nothing is secret
     timer: int | None = None  # seconds the late Encryptor gets once the first one announced
-    words: tuple | None = None  # the host's own word list, instead of the language's pack
+    words: tuple[str, ...] | None = None  # the host's own word list, instead of the language's pack
 
 
 @dataclass
@@ -62,7 +63,7 @@ class Player:
 
 @dataclass
 class Guess:
-    code: tuple | None = None
+    code: tuple[int, ...] | None = None
     sealed: bool = False
     entered_by: int | None = None  # the seat that entered it last (unknown in logs written before)
 
@@ -73,8 +74,8 @@ class Transmission:
 
     team: str
     encryptor: int
-    code: tuple
-    clues: tuple | None = None
+    code: tuple[int, ...]
+    clues: tuple[str, ...] | None = None
     announced_at: float | None = None
     decryption: Guess = field(default_factory=Guess)
     interception: Guess = field(default_factory=Guess)
@@ -83,7 +84,8 @@ class Transmission:
     miscommunicated: bool = False
 
     def guess_by(self, team: str) -> Guess:
-        return getattr(self, guess_of(self.team, team))
+        """`team`'s guess of this transmission: its decryption if the transmission is its own (`guess_of`)."""
+        return self.decryption if team == self.team else self.interception
 
 
 @dataclass
@@ -131,15 +133,15 @@ class Tokens:
 @dataclass
 class Tiebreak:
     cause: str  # "collision" or "round_limit"
-    keyword_guesses: dict[str, tuple | None] = field(
+    keyword_guesses: dict[str, tuple[str, ...] | None] = field(
         default_factory=lambda: {t: None for t in TEAMS}
     )  # team -> its guesses of the other's words
-    verdicts: dict[str, tuple] | None = None  # team -> which of its guesses the table accepted
+    verdicts: dict[str, tuple[bool, ...]] | None = None  # team -> which of its guesses the table accepted
 
 
 @dataclass
 class Result:
-    winners: tuple  # one team, or both for a shared victory
+    winners: tuple[str, ...]  # one team, or both for a shared victory
     reason: str  # see rules.round_end and rules.three_player for the reasons
     cause: str | None = None  # why a tiebreak was needed, when one was
 
@@ -149,11 +151,11 @@ class Notes:
     """What a team wrote on its note sheet about the other team (rules/notes.py): a guess above each of its
     four keyword columns, and a free line on each round (round number -> its line). Blank notes are left out."""
 
-    keywords: list = field(default_factory=lambda: [""] * 4)
-    lines: dict = field(default_factory=dict)
+    keywords: list[str] = field(default_factory=lambda: [""] * 4)
+    lines: dict[int, str] = field(default_factory=dict)
 
 
-def no_notes() -> dict:
+def no_notes() -> dict[str, Notes]:
     return {t: Notes() for t in TEAMS}
 
 
@@ -163,10 +165,10 @@ class Correction:
 
     round: int
     team: str  # whose transmission
-    decryption: tuple
-    interception: tuple | None
+    decryption: tuple[int, ...]
+    interception: tuple[int, ...] | None
     id: int = 1  # the proposal's number in this game: answers name it
-    confirmed: set = field(default_factory=set)  # teams that confirmed
+    confirmed: set[str] = field(default_factory=set)  # teams that confirmed
 
 
 @dataclass
@@ -178,23 +180,29 @@ class Game:
     players: list[Player] = field(default_factory=list)
     last_seat: int = 0  # the highest seat number given: a seat number names one player for good
     rotation: dict[str, int] = field(default_factory=lambda: {t: 0 for t in TEAMS})
-    keywords: dict[str, tuple] = field(default_factory=dict)
+    keywords: dict[str, tuple[str, ...]] = field(default_factory=dict)
     dealt: list[str] = field(default_factory=list)  # every keyword dealt in this game, all matches
-    swapped: set = field(default_factory=set)  # teams that swapped a keyword this match
+    swapped: set[str] = field(default_factory=set)  # teams that swapped a keyword this match
     rounds: list[Round] = field(default_factory=list)
     tokens: dict[str, Tokens] = field(default_factory=lambda: {t: Tokens() for t in TEAMS})
     tiebreak: Tiebreak | None = None
     result: Result | None = None
     correction: Correction | None = None
-    seat_links: dict = field(default_factory=dict)  # seat -> when the host issued its new link, not yet taken
-    waiting_phones: set = field(default_factory=set)  # seats whose new phone used its link and waits for a
+    seat_links: dict[int, float | None] = field(
+        default_factory=dict
+    )  # seat -> when the host issued its new link, not yet taken
+    waiting_phones: set[int] = field(default_factory=set)  # seats whose new phone used its link and waits for a
     # phone of its team to let it in (`let-in`)
-    unattended: dict = field(default_factory=dict)  # seat -> when a new phone took it while no phone of its
+    unattended: dict[int, float | None] = field(
+        default_factory=dict
+    )  # seat -> when a new phone took it while no phone of its
     # team was in use, until a teammate acknowledges it
     move_offered: bool = False  # the table screen's move link is showing
     moved_at: float | None = None  # when the table screen last moved to another device
-    last_encrypted: dict = field(default_factory=dict)  # seat -> (match, round) of its last turn as Encryptor
-    notices: list[dict] = field(default_factory=list)  # corrections and host actions, for everyone
+    last_encrypted: dict[int, tuple[int, int]] = field(
+        default_factory=dict
+    )  # seat -> (match, round) of its last turn as Encryptor
+    notices: list[dict[str, Any]] = field(default_factory=list)  # corrections and host actions, for everyone
     notes: dict[str, Notes] = field(default_factory=no_notes)  # each team's, this match; its team's only
     corrections_proposed: int = 0  # in this game, all matches
     # Per-viewer versions (rules/audience.py): how many events each audience had, and how many of the events
@@ -230,12 +238,25 @@ class Game:
         """A team's players in join order (the Encryptor rotation follows it)."""
         return [p for p in self.players if p.team == team]
 
-    def player(self, seat: int) -> Player | None:
+    def player(self, seat: int | None) -> Player | None:
+        """The player in `seat`, or None (None: a viewer or sender without a seat)."""
         return next((p for p in self.players if p.seat == seat), None)
+
+    def seated(self, seat: int) -> Player:
+        """The player in `seat`, for code that knows the seat is taken (an event decided on this game names it)."""
+        player = self.player(seat)
+        assert player is not None, f"no player in seat {seat}"
+        return player
 
     @property
     def round(self) -> Round | None:
         return self.rounds[-1] if self.rounds else None
+
+    @property
+    def latest_round(self) -> Round:
+        """The round under way, or the last one played: `round` for code that knows the game is past its lobby
+        (the event that ends a lobby is followed by round 1's)."""
+        return self.rounds[-1]
 
     def encryptor_for(self, team: str, round_number: int) -> Player:
         """The rotation: one new Encryptor per round in join order, moved on by skips; each match starts it
@@ -257,7 +278,9 @@ class Game:
         everyone sees): the number of events it could see (rules/audience.py), +1 for each, whatever the
         other team does meanwhile."""
         public = self.counts.get(EVERYONE, 0)
-        return public + self.private_seen.get(seat, 0) if self.player(seat) else public
+        if seat is None or self.player(seat) is None:
+            return public
+        return public + self.private_seen.get(seat, 0)
 
     def clues_used(self, team: str) -> list[str]:
         return [c for r in self.rounds if team in r.transmissions for c in (r.transmissions[team].clues or ())]
@@ -265,7 +288,7 @@ class Game:
 
 def token_awards(game: Game, team: str, intercepted: bool, miscommunicated: bool) -> list[tuple[str, str]]:
     """(team, kind of token) earned by the outcome of `team`'s transmission."""
-    awards = []
+    awards: list[tuple[str, str]] = []
     if intercepted:
         awards.append((other(team), "interceptions"))
     if miscommunicated:

@@ -7,8 +7,10 @@ sender finds each target in its view is declared with the command (rules.command
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from .errors import RuleError
+from .guards import Actor, CommandBody
 from .queries import correctable, last_entry
 from .state import PLAYING, Game
 
@@ -16,7 +18,7 @@ from .state import PLAYING, Game
 _WHERE = re.compile(r"\[(\w+)=\{(\w+)\}\]")
 
 
-def find(view, path: str, body: dict):
+def find(view: object, path: str, body: CommandBody) -> object:
     """The value at `path` in a view (a JSON dict), or None. A path's steps, separated by dots: a key; `-1`,
     a list's last item; `{field}`, the key `body[field]`; `[key={field}]`, the list item whose `key` is
     `body[field]`; `*`, any key of a dict (the first under which the rest of the path is found); `<*>`, the
@@ -24,7 +26,7 @@ def find(view, path: str, body: dict):
     return _find(view, path.split("."), body)
 
 
-def _find(node, steps: list[str], body: dict):
+def _find(node: object, steps: list[str], body: CommandBody) -> object:
     if not steps or node is None:
         return node
     step, rest = steps[0], steps[1:]
@@ -45,12 +47,12 @@ def _find(node, steps: list[str], body: dict):
     return _find(node.get(key) if isinstance(node, dict) and isinstance(key, str) else None, rest, body)
 
 
-def stale(change: str, **params) -> RuleError:
+def stale(change: str, **params: object) -> RuleError:
     """The refusal of a stale command; `change` names what changed (messages.STALE_CHANGES words it)."""
     return RuleError("stale", change=change, **params)
 
 
-def differs(command: dict, field: str, now) -> bool:
+def differs(command: CommandBody, field: str, now: object) -> bool:
     """The command names `field` and it is not `now` (a value of another type never matches: True is not 1)."""
     if field not in command:
         return False
@@ -62,7 +64,7 @@ def _round_number(game: Game) -> int:
     return game.round.number if game.round else 0
 
 
-def moved_on(game: Game, actor, command: dict) -> RuleError | None:
+def moved_on(game: Game, actor: Actor, command: CommandBody) -> RuleError | None:
     """The match and round every command may name."""
     if differs(command, "match", game.match):
         return stale("match_over")
@@ -71,12 +73,12 @@ def moved_on(game: Game, actor, command: dict) -> RuleError | None:
     return None
 
 
-def guess(game: Game, actor, command: dict) -> RuleError | None:
+def guess(game: Game, actor: Actor, command: CommandBody) -> RuleError | None:
     seen = command.get("transmission")
     player = game.player(actor.seat)
     if "transmission" not in command or game.phase != PLAYING or player is None:
         return None
-    transmission = game.round.transmissions.get(seen) if isinstance(seen, str) else None
+    transmission = game.latest_round.transmissions.get(seen) if isinstance(seen, str) else None
     if transmission is None:
         return RuleError("no_such_team")
     mine = transmission.guess_by(player.team)
@@ -85,27 +87,27 @@ def guess(game: Game, actor, command: dict) -> RuleError | None:
         return stale("guess_sealed_by", team=seen, name=by.name) if by else stale("guess_sealed", team=seen)
     if transmission.resolved:
         return stale("transmission_revealed", team=seen)
-    if game.round.current is not transmission:
+    if game.latest_round.current is not transmission:
         return stale("transmission_not_open", team=seen)
     return None
 
 
-def clues(game: Game, actor, command: dict) -> RuleError | None:
+def clues(game: Game, actor: Actor, command: CommandBody) -> RuleError | None:
     player = game.player(actor.seat)  # its team now (a capability keeps the team it was issued for)
-    own = game.round.transmissions.get(player.team) if game.phase == PLAYING and player else None
+    own = game.latest_round.transmissions.get(player.team) if game.phase == PLAYING and player else None
     if own is not None and own.clues is not None and ("round" in command or "match" in command):
         return stale("clues_announced")
     return None
 
 
-def swap_keyword(game: Game, actor, command: dict) -> RuleError | None:
+def swap_keyword(game: Game, actor: Actor, command: CommandBody) -> RuleError | None:
     player = game.player(actor.seat)
     if player is not None and player.team in game.swapped and ("round" in command or "match" in command):
         return stale("keyword_swapped")
     return None
 
 
-def keyword_guesses(game: Game, actor, command: dict) -> RuleError | None:
+def keyword_guesses(game: Game, actor: Actor, command: CommandBody) -> RuleError | None:
     player = game.player(actor.seat)
     if (
         player is not None
@@ -117,14 +119,14 @@ def keyword_guesses(game: Game, actor, command: dict) -> RuleError | None:
     return None
 
 
-def take_back(game: Game, actor, command: dict) -> RuleError | None:
-    entry = last_entry(game) or {}
+def take_back(game: Game, actor: Actor, command: CommandBody) -> RuleError | None:
+    entry: Mapping[str, object] = last_entry(game) or {}
     if any(differs(command, field, entry.get(field)) for field in ("entry", "transmission", "by")):
         return stale("entry_changed")
     return None
 
 
-def correction(game: Game, actor, command: dict) -> RuleError | None:
+def correction(game: Game, actor: Actor, command: CommandBody) -> RuleError | None:
     found = correctable(game)
     now = (found[0].number, found[1].team) if found else (None, None)
     if differs(command, "round", now[0]) or differs(command, "transmission", now[1]):
@@ -132,29 +134,33 @@ def correction(game: Game, actor, command: dict) -> RuleError | None:
     return None
 
 
-def answer_correction(game: Game, actor, command: dict) -> RuleError | None:
+def answer_correction(game: Game, actor: Actor, command: CommandBody) -> RuleError | None:
     problem = correction_named(game, actor, command)
     player = game.player(actor.seat)
-    if problem is None and "correction" in command and player is not None and player.team in game.correction.confirmed:
+    # A known crash, left as it was (no change of behaviour here): with no correction proposed, a command naming
+    # `"correction": null` passes `correction_named` and fails on the line below (AttributeError, a 500).
+    if problem is None and "correction" in command and player is not None and player.team in game.correction.confirmed:  # type: ignore[union-attr]
         return stale("correction_accepted")
     return problem
 
 
-def correction_named(game: Game, actor, command: dict) -> RuleError | None:
+def correction_named(game: Game, actor: Actor, command: CommandBody) -> RuleError | None:
     if differs(command, "correction", game.correction.id if game.correction else None):
         return stale("correction_changed")
     return None
 
 
-def skip_encryptor(game: Game, actor, command: dict) -> RuleError | None:
+def skip_encryptor(game: Game, actor: Actor, command: CommandBody) -> RuleError | None:
     team = command.get("team")
-    transmission = game.round.transmissions.get(team) if game.phase == PLAYING and isinstance(team, str) else None
+    transmission = (
+        game.latest_round.transmissions.get(team) if game.phase == PLAYING and isinstance(team, str) else None
+    )
     if transmission is not None and differs(command, "encryptor", transmission.encryptor):
         return stale("encryptor_changed")
     return None
 
 
-def move_player(game: Game, actor, command: dict) -> RuleError | None:
+def move_player(game: Game, actor: Actor, command: CommandBody) -> RuleError | None:
     seat = command.get("seat")
     player = game.player(seat) if type(seat) is int else None
     if player is not None and differs(command, "team", player.team):
@@ -162,14 +168,14 @@ def move_player(game: Game, actor, command: dict) -> RuleError | None:
     return None
 
 
-def switch_team(game: Game, actor, command: dict) -> RuleError | None:
+def switch_team(game: Game, actor: Actor, command: CommandBody) -> RuleError | None:
     player = game.player(actor.seat)
     if player is not None and differs(command, "team", player.team):
         return stale("you_switched")
     return None
 
 
-def issue_seat_link(game: Game, actor, command: dict) -> RuleError | None:
+def issue_seat_link(game: Game, actor: Actor, command: CommandBody) -> RuleError | None:
     seat = command.get("seat")
     player = game.player(seat) if type(seat) is int else None
     if player is not None and differs(command, "name", player.name):

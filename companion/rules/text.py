@@ -27,7 +27,7 @@ LANGUAGES = ("en", "fr", "ko")  # each has a keyword pack and a catalogue
 _ZERO_WIDTH_JOINER = "\u200d"
 
 
-def clean_text(value, max_length: int, error: str) -> str:
+def clean_text(value: object, max_length: int, error: str) -> str:
     """Trimmed text with single spaces; refuses non-strings, control characters and overlong text."""
     if not isinstance(value, str):
         raise RuleError(error)
@@ -45,7 +45,7 @@ def _visible(text: str) -> bool:
     return any(unicodedata.category(c)[0] in "LNPS" and c not in BLANKS and not ignorable(c) for c in text)
 
 
-def custom_words(text) -> list[str]:
+def custom_words(text: object) -> list[str]:
     """The host's own word list (one per line, or separated by commas), or the RuleError saying what is wrong."""
     if not isinstance(text, str):
         raise RuleError("words_malformed")

@@ -17,6 +17,7 @@ decomposed accents or Hangul to one spelling.
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
 from .skeleton import BLANKS, skeleton
@@ -128,9 +129,11 @@ def contains_word(phrase: str, word: str) -> bool:
     return False
 
 
-def distinct_words(words) -> list[str]:
+def distinct_words(words: Iterable[str]) -> list[str]:
     """The words in order, leaving out any that is the same word as an earlier one (MOON, Moon, MOONS)."""
-    kept, seen_words, seen_forms = [], set(), set()
+    kept: list[str] = []
+    seen_words: set[str] = set()
+    seen_forms: set[str] = set()
     for word in words:
         folded = _compact(normalize(word))
         if not folded or folded in seen_forms or _singulars(folded) & seen_words:

@@ -17,6 +17,7 @@ YEAR = 365 * 24 * 3600
 
 
 def init_assets(app: Flask) -> None:
+    assert app.static_folder is not None  # the app serves static/ (companion/app.py)
     fingerprints = {
         path.name: hashlib.sha256(path.read_bytes()).hexdigest()[:12]
         for path in Path(app.static_folder).iterdir()
@@ -39,7 +40,7 @@ def init_assets(app: Flask) -> None:
     def _cache_static(response):
         # (206: a part of the file, as browsers ask for a video)
         if request.endpoint == "static" and response.status_code in (200, 206):
-            name = (request.view_args or {}).get("filename")
+            name = (request.view_args or {}).get("filename", "")
             if request.args.get("v") and request.args.get("v") == fingerprints.get(name):
                 response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
             else:
@@ -66,10 +67,11 @@ def init_assets(app: Flask) -> None:
         if (
             request.endpoint == "static"
             and response.status_code == 200
-            and "gzip" in request.accept_encodings
+            # (werkzeug's Accept is a list of (name, quality) whose `in` takes a name: mypy sees only the list.)
+            and "gzip" in request.accept_encodings  # type: ignore[comparison-overlap]
             and response.mimetype in app.config["COMPRESS_MIMETYPES"]
         ):
-            name = (request.view_args or {}).get("filename")
+            name = (request.view_args or {}).get("filename", "")
             if name not in gzipped:
                 response.direct_passthrough = False
                 gzipped[name] = gzip.compress(response.get_data(), 9, mtime=0)

@@ -77,7 +77,7 @@ def from_token(
     phone's token still waiting to be let in only with `waiting`."""
     found = service().lookup(token)
     if found is None:  # said for the kind of link the page expected
-        raise Refused("no_capability", link=DEAD_LINKS.get(kinds[0] if kinds else None, "any"))
+        raise Refused("no_capability", link=DEAD_LINKS.get(kinds[0], "any") if kinds else "any")
     capability, version = found
     g.game_id = capability.game_id  # the game's language words any refusal (web.__init__._locale)
     if game_id is not None and capability.game_id != game_id:

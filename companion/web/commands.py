@@ -8,7 +8,8 @@ import re
 from flask import request
 from werkzeug.routing import BaseConverter
 
-from ..rules.commands import COMMANDS, commands_for  # noqa: F401  (the web layer's view of the registry)
+from ..rules.commands import COMMANDS as COMMANDS, commands_for as commands_for  # the web layer's view of the registry
+from ..rules.guards import CommandBody
 from .errors import Refused
 
 
@@ -20,7 +21,7 @@ class CommandName(BaseConverter):
     regex = r"(?!(?:stream|summary|summary\.json)$)[^/]+"
 
 
-def from_json(name: str, body) -> dict:
+def from_json(name: str, body: object) -> CommandBody:
     if not isinstance(body, dict):
         raise Refused("malformed_body")
     declared = COMMANDS[name]
@@ -30,11 +31,11 @@ def from_json(name: str, body) -> dict:
     }
 
 
-def from_form(name: str, form) -> dict:
+def from_form(name: str, form) -> CommandBody:
     """The same commands from an HTML form, each field read by its kind (rules.fields); a missing field is
     left out, or takes its default."""
     declared = COMMANDS[name]
-    command = {"type": declared.type}
+    command: CommandBody = {"type": declared.type}
     for f in (*declared.fields, *declared.targets):
         try:
             command[f.name] = f.kind.from_form(f.name, form.getlist)

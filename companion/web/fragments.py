@@ -136,7 +136,8 @@ class PieceEnvironments:
             extensions=["jinja2.ext.i18n"],
             auto_reload=self._auto_reload,
         )
-        environment.install_gettext_callables(*self._words(language), newstyle=False)
+        # (The i18n extension adds this method to the environment, unknown to mypy.)
+        environment.install_gettext_callables(*self._words(language), newstyle=False)  # type: ignore[attr-defined]
         environment.filters.update(self._filters, clock=bound(clock_time, locale=language))
         environment.globals.update(
             self._globals,

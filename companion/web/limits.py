@@ -11,6 +11,8 @@ Each limit counts per client (`client_key`): an IPv4 address, or an IPv6 address
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Callable
+from typing import Any
 
 from flask import Flask, request
 from flask_limiter import Limiter
@@ -59,7 +61,7 @@ def client_key_of(address: str | None) -> str:
 
 def _not_seating() -> bool:
     """Only the API's seating commands count against the join limit."""
-    return request.endpoint == "api.game_command" and request.view_args.get("command") not in _SEATING_COMMANDS
+    return request.endpoint == "api.game_command" and (request.view_args or {}).get("command") not in _SEATING_COMMANDS
 
 
 def _refused(response) -> bool:
@@ -78,7 +80,7 @@ def init_limits(app: Flask) -> None:
         headers_enabled=True,
     )
     for endpoint, keys in LIMITED.items():
-        view = app.view_functions[endpoint]
+        view: Callable[..., Any] = app.view_functions[endpoint]
         for key in keys:
             exempt = _not_seating if key == "RATE_LIMIT_JOIN" else None
             deduct = _refused if key == "RATE_LIMIT_JOIN_CODE" else None

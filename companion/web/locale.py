@@ -69,7 +69,8 @@ def catalogue_of(app: Flask, language: str) -> support.Translations:
     translations = support.Translations()
     for directory in babel.translation_directories:
         found = support.Translations.load(directory, [language], babel.default_domain)
-        translations.merge(found)
+        if isinstance(found, support.Translations):  # else none there (merging a NullTranslations adds nothing)
+            translations.merge(found)
         if hasattr(found, "plural"):  # merge() leaves the plural rule behind
             translations.plural = found.plural
     return translations
@@ -89,7 +90,8 @@ def template_words(app: Flask):
 def init_locale(app: Flask) -> None:
     Babel(app, locale_selector=_locale)
     # Pages translate through this request's catalogue (see `speak`).
-    app.jinja_env.install_gettext_callables(*gettext_callables(catalogue), newstyle=False)
+    # (jinja2.ext.i18n, which Flask-Babel loads, adds this method to the environment, unknown to mypy.)
+    app.jinja_env.install_gettext_callables(*gettext_callables(catalogue), newstyle=False)  # type: ignore[attr-defined]
 
     @app.before_request
     def _language_from_link():

@@ -69,8 +69,8 @@ def refusals(*codes: str) -> dict:
     }
 
 
-BEARER = [{"bearerAuth": []}]
-BEARER_OR_COOKIE = [{"bearerAuth": []}, {"seatCookie": [], "csrfHeader": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+BEARER_OR_COOKIE: list[dict[str, list[str]]] = [{"bearerAuth": []}, {"seatCookie": [], "csrfHeader": []}]
 
 
 def _field(f) -> dict:

@@ -158,7 +158,8 @@ def event_stream(caller: Caller, etag_of: Callable[[Caller], str]) -> Response:
     """The stream of `caller`'s page; `etag_of(caller)` is that page's ETag, as its poll answers it (it may
     not read the request: it runs after the request has been answered). Refused (`Refused`) past the
     process's budget."""
-    app = current_app._get_current_object()
+    # (current_app is a proxy, which Flask's types call the app itself: mypy doesn't know the proxy's method.)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
     ticket = app.extensions["stream_budget"].admit(caller.capability.token, client_key())
     stream = ViewStream(app, caller, etag_of, ticket)
     response = StreamResponse(
