@@ -169,6 +169,7 @@ REFUSED = [
     ("correction", "pending", "host", {"decryption": [1, 2, 3]}, 409, "correction_pending"),
     ("withdraw-correction", "revealed", "host", {}, 409, "no_correction"),
     ("answer-correction", "revealed", "seat", {"accept": True}, 409, "no_correction"),
+    ("answer-correction", "revealed", "seat", {"accept": True, "correction": None}, 409, "no_correction"),  # was a 500
     ("swap-keyword", "lobby", "seat", {"number": 1}, 409, "game_not_started"),
     ("swap-keyword", "revealed", "seat", {"number": 1}, 409, "swap_too_late"),
     ("swap-keyword", "over", "seat", {"number": 1}, 409, "game_over"),

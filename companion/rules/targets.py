@@ -137,9 +137,8 @@ def correction(game: Game, actor: Actor, command: CommandBody) -> RuleError | No
 def answer_correction(game: Game, actor: Actor, command: CommandBody) -> RuleError | None:
     problem = correction_named(game, actor, command)
     player = game.player(actor.seat)
-    # A known crash, left as it was (no change of behaviour here): with no correction proposed, a command naming
-    # `"correction": null` passes `correction_named` and fails on the line below (AttributeError, a 500).
-    if problem is None and "correction" in command and player is not None and player.team in game.correction.confirmed:  # type: ignore[union-attr]
+    correction = game.correction  # None: nothing to answer, which the handler says (no_correction)
+    if problem is None and "correction" in command and correction and player and player.team in correction.confirmed:
         return stale("correction_accepted")
     return problem
 
