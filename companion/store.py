@@ -250,6 +250,13 @@ def _private_sqlite_file(url: str) -> None:
             os.chmod(name, 0o600)
 
 
+# PostgreSQL connections a worker keeps, and how many more it may open for a moment. A gevent worker serves
+# a move and the nine pages it makes fetch at once, each query holding a connection while it waits: with
+# SQLAlchemy's 5 kept, 6 to 8 connections a second were opened and closed again at 200 tables, each a new
+# PostgreSQL process and a password exchange (docs/performance.md, "PostgreSQL's moves").
+POOL_SIZE, POOL_OVERFLOW = 20, 10
+
+
 def make_engine(url: str) -> Engine:
     # hide_parameters: an error's message (logged with its traceback) never shows the statement's values,
     # which are tokens, keywords, codes and guesses.
@@ -267,7 +274,9 @@ def make_engine(url: str) -> Engine:
     else:
         # No pre-ping (a round trip on every request): a connection the server dropped fails one request,
         # which SQLAlchemy answers by discarding the pool; phones poll again, an action was not acknowledged.
-        engine = create_engine(url, pool_recycle=1800, hide_parameters=True)
+        engine = create_engine(
+            url, pool_recycle=1800, hide_parameters=True, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW
+        )
     return engine
 
 

@@ -220,6 +220,13 @@ class Cluster:
                                 {s.name: f"127.0.0.1:{s.port}" for s in self.servers}, admin_socket)
         self.proxy = HAProxy(config, folder, admin_socket, folder / "haproxy.log" if logs else None)
 
+    def connections(self) -> int:
+        """What PostgreSQL must accept: each worker's pool at its fullest and its listening connection, and a
+        few for psql and the health checks' spare."""
+        from companion.store import POOL_OVERFLOW, POOL_SIZE
+        workers = len(self.servers) * int(self.env.get("WORKERS", "2"))
+        return workers * (POOL_SIZE + POOL_OVERFLOW + 1) + 10
+
     @property
     def public_url(self) -> str:
         return self.env["PUBLIC_URL"]
@@ -228,7 +235,8 @@ class Cluster:
         try:
             if not self.database_url:
                 self.postgres = Path(tempfile.mkdtemp(prefix="decrypto-pg."))
-                self.database_url = subprocess.run([str(ROOT / "scripts" / "postgres"), "start", str(self.postgres)],
+                self.database_url = subprocess.run([str(ROOT / "scripts" / "postgres"), "start", str(self.postgres),
+                                                    f"max_connections={self.connections()}"],
                                                    check=True, capture_output=True, text=True).stdout.strip()
             for server in self.servers:
                 server.env["DATABASE_URL"] = self.database_url
