@@ -59,6 +59,9 @@ def answers(url: str) -> bool:
         return False
 
 
+DRAIN_SETTLE_SECONDS = 1  # between taking a server out of HAProxy and stopping it (Cluster.restart)
+
+
 def _gone(pid: int) -> bool:
     """The process has exited (a zombie has closed its connections too)."""
     try:
@@ -256,6 +259,9 @@ class Cluster:
         answered; its streams end, and their pages reconnect through HAProxy to another server), started,
         and back in once HAProxy counts it up."""
         self.proxy.set_state(server.name, "drain")
+        # What HAProxy sent it just before may still wait in its queue of connections not yet taken in: a
+        # stopping server closes that queue, and HAProxy answers such a request 502 (seen once in CI).
+        time.sleep(DRAIN_SETTLE_SECONDS)
         server.stop()
         self.revive(server)
 
