@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from .browser import TABLE
 from .server import Server
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.across]
 
 
 @pytest.fixture

@@ -36,6 +36,7 @@ DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
 pytestmark = [
     pytest.mark.system,
     pytest.mark.slow,
+    pytest.mark.across,
     pytest.mark.skipif(not DATABASE_URL, reason="needs PostgreSQL: run under scripts/with-postgres (CI does)"),
 ]
 RECONNECT_SECONDS = 2.0  # the bound: a page whose server died has its stream back by then
