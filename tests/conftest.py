@@ -55,6 +55,9 @@ def pytest_collection_modifyitems(config, items):
         if found != "system" and "live_server" in item.fixturenames:
             raise pytest.UsageError(f"{item.nodeid} starts a live server: mark it `system` (or `browser`)")
         item.add_marker(found)
+    # The slow tests first: on every core (pytest-xdist hands out whole files in this order), a long file
+    # handed out last would keep one process busy while the other has nothing left.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def pytest_report_collectionfinish(config, items):

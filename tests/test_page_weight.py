@@ -26,7 +26,7 @@ from tools.driver import Driver
 
 from .browser import PHONE, ApiSession, Phone
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 BUDGET = 40_000  # bytes (kB as DevTools counts them), per page load with an empty cache
 YEAR_IMMUTABLE = "public, max-age=31536000, immutable"
