@@ -55,7 +55,15 @@ def production_command(port: int, workers: int) -> tuple[list[str], dict[str, st
 class Server:
     """gunicorn in its own process group; stdout (the access log) and stderr go to `log`."""
 
-    def __init__(self, log: Path, database_url: str | None = None, app: str = "app:app", workers: int = 2):
+    def __init__(
+        self,
+        log: Path,
+        database_url: str | None = None,
+        app: str = "app:app",
+        workers: int = 2,
+        env: dict[str, str] | None = None,
+    ):
+        """`env`: more settings for the server's processes."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
@@ -72,6 +80,7 @@ class Server:
         }
         if database_url:
             self.env["DATABASE_URL"] = database_url
+        self.env.update(env or {})
         self.argv, production_env = production_command(self.port, workers)
         self.production_env = {k: v for k, v in production_env.items() if k not in ("PORT", "PUBLIC_URL", "WORKERS")}
         self.env.update(self.production_env)
