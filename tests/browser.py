@@ -47,6 +47,34 @@ class Phone:
             viewport=PHONE, java_script_enabled=javascript, is_mobile=True, has_touch=True
         )
         self.page = self.context.new_page()
+        # Its requests the server may still be handling (a stream stays open: not counted), for `sleep`.
+        self.in_flight: set = set()
+
+        def sent(request):
+            if request.resource_type != "eventsource":
+                self.in_flight.add(request)
+
+        def over(request):
+            self.in_flight.discard(request)
+
+        self.context.on("request", sent)
+        self.context.on("requestfinished", over)
+        self.context.on("requestfailed", over)
+
+    def sleep(self) -> None:
+        """The phone goes to sleep: from now on none of its requests reaches the server (a fetch it was still
+        making is answered first), and its page is closed. `wake` brings it back."""
+        self.context.set_offline(True)
+        while self.in_flight:
+            self.page.wait_for_timeout(20)  # lets Playwright deliver the answers' events
+        self.page.close()
+
+    def wake(self, url: str):
+        """The phone opens `url` again: a new page of the same browser (its cookies, its seat)."""
+        self.context.set_offline(False)
+        self.page = self.context.new_page()
+        self.page.goto(url)
+        return self.page
 
     def join(self, url: str) -> None:
         self.page.goto(url)

@@ -54,16 +54,18 @@ def test_a_teams_phones_show_a_seat_link_at_once_and_turn_it_away(browser, live_
 
 
 @pytest.mark.parametrize("width", PHONES)
-def test_a_seat_taken_while_its_team_was_away_is_said_loudly_also_to_a_phone_coming_back(browser, live_server, width):
+def test_a_seat_taken_while_its_team_was_away_is_said_loudly_also_to_a_phone_coming_back(
+    browser, live_server, width, page_errors
+):
+    page_errors.allow("ERR_INTERNET_DISCONNECTED", "a sleeping phone's fetch fails: it is offline on purpose")
     service = live_server.server.app.extensions["games"]
     now = [service.clock()]
     service.clock = lambda: now[0]
     game, phones, table = seated(browser, live_server, PHONES[width])
     ann = next(p["seat"] for p in game.view(game.host)["teams"]["white"]["players"] if p["name"] == "Ann")
     link = game.ok(game.post("seat-link", game.host, seat=ann)).get_json()["seat_link"]["url"]
-    abe_context = phones["Abe"].context
-    for phone in phones.values():  # White's phones sleep
-        phone.page.close()
+    for phone in phones.values():  # White's phones sleep: a view they fetch after the clock moves would use them
+        phone.sleep()
     now[0] += PHONE_IN_USE_SECONDS + 1
 
     new = Phone(browser, "Ann")
@@ -75,8 +77,7 @@ def test_a_seat_taken_while_its_team_was_away_is_said_loudly_also_to_a_phone_com
     expect(banner).to_contain_text("a new phone took Ann's seat on White while no White phone was in use")
     shot(table, "authority-unattended-table-1280")
 
-    abe = abe_context.new_page()  # Abe's phone wakes up
-    abe.goto(f"{live_server.url}/play/{game.id}")
+    abe = phones["Abe"].wake(f"{live_server.url}/play/{game.id}")
     card = abe.locator(".seat-alert.unattended")
     expect(card).to_contain_text("a new phone took Ann's seat while no phone of your team was in use")
     shot(abe, f"authority-unattended-phone-{width}")
