@@ -607,11 +607,11 @@ def main(argv=None) -> int:
             args.measure or 2,
             args.action_every / 4,
             4,
-            8,
+            4,  # one capacity step per design
             4,
             ("sqlite",),
             args.profile,
-            6,
+            3,
             0,
             90,
         )
