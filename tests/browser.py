@@ -13,6 +13,9 @@ from playwright.sync_api import Page, expect
 
 PHONE = {"width": 390, "height": 844}
 TABLE = {"width": 1280, "height": 800}
+# The screens every page is looked at on: two phones, three table screens (labels name the screenshots).
+PHONE_SIZES = {"390": PHONE, "320": {"width": 320, "height": 700}}
+TABLE_SIZES = {"1280": TABLE, "1024": {"width": 1024, "height": 768}, "1920": {"width": 1920, "height": 1080}}
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR", Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"))
 
 
@@ -22,6 +25,17 @@ def shot(page: Page, name: str) -> None:
     assert overflow <= 0, f"{name}: the page is {overflow}px wider than the screen"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled")
+
+
+def shots(page: Page, name: str, sizes: dict = PHONE_SIZES, locator=None) -> None:
+    """A `shot` at each of `sizes` (`name`-label.png), scrolled to `locator` if given; the page is left at the
+    first size. One scene, several screens: the scene is played once."""
+    for label, size in sizes.items():
+        page.set_viewport_size(size)
+        if locator is not None:
+            locator.scroll_into_view_if_needed()
+        shot(page, f"{name}-{label}")
+    page.set_viewport_size(next(iter(sizes.values())))
 
 
 def refused(status: int | str, path: str = r"\S+") -> str:

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 from tools.driver import wrong
 
-from .browser import PHONE, TABLE, ApiSession, Phone, shot
+from .browser import PHONE, TABLE, ApiSession, Phone, shot, shots
 
 pytestmark = pytest.mark.browser
 
@@ -314,9 +314,7 @@ def test_a_phone_calls_its_player_when_their_turn_comes_and_the_table_only_if_as
         called(encryptors[team], 1)
         called(guessers[team], 0)
     assert cues(table) == {"vibrations": 0, "notes": 0}
-    for size, suffix in ((PHONE, "390"), ({"width": 320, "height": 700}, "320")):
-        phones[encryptors["white"]].page.set_viewport_size(size)
-        shot(phones[encryptors["white"]].page, f"awake-phone-sound-switch-{suffix}")
+    shots(phones[encryptors["white"]].page, "awake-phone-sound-switch")
     shot(table, "awake-table-sound-switch-1280")
 
     # Black's guesser mutes this phone (remembered there, across a reload); the host turns the table's on.

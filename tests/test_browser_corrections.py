@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from companion.messages import REFUSALS, TASKS
 from tools.driver import Driver, wrong
 
-from .browser import PHONE, TABLE, ApiSession, Phone, read_qr, refused, shot
+from .browser import TABLE, ApiSession, Phone, read_qr, refused, shot, shots
 
 pytestmark = pytest.mark.browser
 
@@ -283,10 +283,7 @@ def test_a_rematch_through_the_lobby(browser, live_server):
         expect(phone.page.locator("#keywords li")).to_have_count(0)
     linus = phones["Linus"].page
     expect(linus.get_by_role("button", name="Switch to White")).to_be_visible()
-    for size, viewport in (("390", PHONE), ("320", {"width": 320, "height": 700})):
-        linus.set_viewport_size(viewport)
-        shot(linus, f"51-phone-rematch-lobby-{size}")
-    linus.set_viewport_size(PHONE)
+    shots(linus, "51-phone-rematch-lobby")
     linus.get_by_role("button", name="Switch to White").click()  # a stray tap moves nobody:
     armed = linus.get_by_role("button", name="Tap again to switch to White")
     expect(armed).to_have_class(re.compile(r"\barmed\b"))

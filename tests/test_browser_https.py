@@ -49,8 +49,9 @@ WATCH = """
 """
 
 
-@pytest.fixture
-def proxied(tmp_path):
+@pytest.fixture(scope="module")  # the app and Caddy start once for the file's tests (10 s a start)
+def proxied(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("proxied")
     app_port = free_port()
     caddy = Caddy(tmp_path / "caddy", app_port)
     with ServedApp(database_url(tmp_path), f"{caddy.url}/", app_port), caddy:

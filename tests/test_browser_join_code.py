@@ -7,20 +7,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .browser import PHONE, TABLE, Phone, refused, shot
+from .browser import TABLE, TABLE_SIZES, Phone, refused, shot, shots
 from .test_browser_corrections import Tabletop
 
 pytestmark = pytest.mark.browser
-
-SMALL_PHONE = {"width": 320, "height": 700}
-TABLE_SIZES = {"1280": TABLE, "1024": {"width": 1024, "height": 768}, "1920": {"width": 1920, "height": 1080}}
-
-
-def both_phone_sizes(page, name):
-    for label, size in (("390", PHONE), ("320", SMALL_PHONE)):
-        page.set_viewport_size(size)
-        shot(page, f"{name}-{label}")
-    page.set_viewport_size(PHONE)
 
 
 def test_a_phone_without_a_camera_joins_by_typing_its_teams_code(browser, live_server, page_errors):
@@ -44,11 +34,11 @@ def test_a_phone_without_a_camera_joins_by_typing_its_teams_code(browser, live_s
     # Grace types Black's code on the home page, in lower case with a dash: no QR code scanned.
     grace = Phone(browser, "Grace")
     grace.page.goto(live_server.url)
-    both_phone_sizes(grace.page, "join-code-home")
+    shots(grace.page, "join-code-home")
     grace.page.get_by_label("Join with a code").fill(codes["black"][:2].lower() + "-" + codes["black"][2:].lower())
     grace.page.get_by_role("button", name="Join", exact=True).click()
     expect(grace.page.locator("h1")).to_contain_text("Join Black")
-    both_phone_sizes(grace.page, "join-code-join-open")
+    shots(grace.page, "join-code-join-open")
     grace.page.get_by_label("Your name").fill("Grace")
     grace.page.get_by_role("button", name="Take my seat").click()
     expect(grace.page.locator(".topbar .who")).to_contain_text("Grace")
@@ -59,7 +49,7 @@ def test_a_phone_without_a_camera_joins_by_typing_its_teams_code(browser, live_s
     back = grace.page.get_by_role("link", name="Back to your game")
     expect(back).to_be_visible()
     expect(grace.page.locator(".back-to-game")).to_contain_text("Grace · Black")
-    both_phone_sizes(grace.page, "join-code-home-back-to-game")
+    shots(grace.page, "join-code-home-back-to-game")
     back.click()
     expect(grace.page.locator(".topbar .who")).to_contain_text("Grace")
     # The rules open in a tab of their own: the game stays where it was.
@@ -81,7 +71,7 @@ def test_a_phone_without_a_camera_joins_by_typing_its_teams_code(browser, live_s
     ada.page.get_by_label("Join with a code").fill(codes["white"])
     ada.page.get_by_role("button", name="Join", exact=True).click()
     expect(ada.page.locator(".code-form .form-error")).to_contain_text("No game is taking players with this code")
-    both_phone_sizes(ada.page, "join-code-home-refused")
+    shots(ada.page, "join-code-home-refused")
     join_url = (
         live_server.url
         + "/join/"
@@ -90,7 +80,7 @@ def test_a_phone_without_a_camera_joins_by_typing_its_teams_code(browser, live_s
     ada.page.goto(join_url)
     expect(ada.page.locator("main .notice")).to_contain_text("Joining is locked")
     expect(ada.page.get_by_label("Your name")).to_have_count(0)
-    both_phone_sizes(ada.page, "join-code-join-locked")
+    shots(ada.page, "join-code-join-locked")
 
     # Reopened: the same code works again.
     table.get_by_role("button", name="Reopen joining").click()

@@ -8,9 +8,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .browser import PHONE, Phone, shot
+from .browser import Phone, shot, shots
 from .test_browser_corrections import Tabletop
-from .test_browser_join_code import SMALL_PHONE
 from .test_browser_secret_screen import freeze
 
 pytestmark = pytest.mark.browser
@@ -19,15 +18,6 @@ pytestmark = pytest.mark.browser
 def note(page, key: str):
     """A note's field on this phone: `keyword-2`, `line-1`..."""
     return page.locator(f'form.note[data-note="{key}"] input[name="text"]')
-
-
-def both_sizes(page, name: str, locator=None) -> None:
-    for label, size in (("390", PHONE), ("320", SMALL_PHONE)):
-        page.set_viewport_size(size)
-        if locator is not None:
-            locator.scroll_into_view_if_needed()
-        shot(page, f"{name}-{label}")
-    page.set_viewport_size(PHONE)
 
 
 def test_a_note_reaches_every_teammate_live_and_never_wipes_what_another_is_typing(browser, live_server):
@@ -79,7 +69,7 @@ def test_a_note_reaches_every_teammate_live_and_never_wipes_what_another_is_typi
         expect(note(linus, "keyword-4")).to_have_value("moon")
         expect(grace.locator('form.note[data-note="keyword-4"]')).to_have_class("note saved")
         note(grace, "keyword-4").blur()
-        both_sizes(grace, "notes-sheet", grace.locator(".sheet.team-edge-white"))
+        shots(grace, "notes-sheet", locator=grace.locator(".sheet.team-edge-white"))
     finally:
         game.close()
 
@@ -118,7 +108,7 @@ def test_the_tiebreaks_keyword_guesses_start_from_the_teams_notes(browser, live_
         expect(linus.locator("#kw2")).to_have_value("")
         expect(linus.locator("#kw3")).to_have_value("castle")
         expect(linus.locator("form.stack .hint").first).to_contain_text("Filled in from your team's notes")
-        both_sizes(linus, "notes-tiebreak-prefilled", linus.locator("#kw1"))
+        shots(linus, "notes-tiebreak-prefilled", locator=linus.locator("#kw1"))
         # A note written now is offered to a teammate whose form is untouched...
         note(grace, "keyword-2").press_sequentially("whale")
         expect(linus.locator("#kw2")).to_have_value("whale")

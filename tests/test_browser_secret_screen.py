@@ -9,20 +9,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .browser import PHONE, Phone, shot
+from .browser import Phone, shots
 from .test_browser_corrections import Tabletop
-from .test_browser_join_code import SMALL_PHONE
 
 pytestmark = pytest.mark.browser
 
 TAP_TO_SHOW = "Tap to show your code (hide it from your neighbours)"
-
-
-def both_sizes(page, name: str) -> None:
-    for label, size in (("390", PHONE), ("320", SMALL_PHONE)):
-        page.set_viewport_size(size)
-        shot(page, f"{name}-{label}")
-    page.set_viewport_size(PHONE)
 
 
 def freeze(page) -> None:
@@ -55,7 +47,7 @@ def test_the_code_hides_by_itself_a_few_seconds_after_a_tap_wherever_the_focus_i
         for label in peek.all():
             expect(label).to_be_hidden()  # the clue labels don't name the keywords either
         expect(page.get_by_label("Clue 1")).to_be_visible()  # yet the clues can be typed with the code hidden
-        both_sizes(page, "secret-code-hidden")
+        shots(page, "secret-code-hidden")
 
         form_top = page.locator(".clue-form").bounding_box()["y"]
         freeze(page)
@@ -66,7 +58,7 @@ def test_the_code_hides_by_itself_a_few_seconds_after_a_tap_wherever_the_focus_i
         expect(details).to_have_attribute("open", "")
         for label in peek.all():
             expect(label).to_be_visible()
-        both_sizes(page, "secret-code-shown")
+        shots(page, "secret-code-shown")
         # The player types a clue: the focus sits in the form, and the code still hides on time.
         page.locator("#clue1").fill("ocean")
         expect(page.locator("#clue1")).to_be_focused()
@@ -154,7 +146,7 @@ def test_cover_my_screen_blanks_the_keywords_through_live_updates_and_when_the_p
         for word in words.all() + sheet_words.all():
             expect(word).to_be_hidden()
         expect(page.locator("#keywords .when-covered")).to_be_visible()
-        both_sizes(page, "secret-covered")
+        shots(page, "secret-covered")
 
         # A live update replaces the keywords' region (the swap offer goes once the clues are announced):
         # the fresh keywords come in covered.
@@ -237,7 +229,7 @@ def test_a_covered_page_that_loads_again_still_hides_its_code_and_follows_the_ga
         expect(code).to_be_visible()
         page.clock.run_for(5000)
         expect(code).to_be_hidden()
-        both_sizes(page, "secret-covered-reloaded")
+        shots(page, "secret-covered-reloaded")
 
         game.announce("black")  # a live update: the sand timer starts for White
         expect(page.locator(".sand-timer")).to_contain_text("Sand timer: you have")

@@ -32,49 +32,64 @@ def test_a_database_from_before_migrations_is_upgraded_in_place(tmp_path, client
     assert store.events_after(game_id)[0][1]["type"] == "game_created"
 
 
-def _migrate_at_the_barrier(url, barrier, answers):
-    store = Store(make_engine(url))
-    barrier.wait()
-    try:
-        answers.put(store.migrate())
-    except Exception as error:  # noqa: BLE001 - the test reports what a starting worker would die of
-        answers.put(repr(error))
+def _migrate_at_the_barrier(urls, barrier, answers):
+    """A starting worker, once per url: its store made, it waits for the others, then migrates."""
+    for url in urls:
+        store = Store(make_engine(url))
+        barrier.wait()
+        try:
+            answers.put(store.migrate())
+        except Exception as error:  # noqa: BLE001 - the test reports what a starting worker would die of
+            answers.put(repr(error))
+        store.engine.dispose()
 
 
-def _key_at_the_barrier(instance, barrier, answers):
-    barrier.wait()
-    answers.put(secret_key(instance))
+def _key_at_the_barrier(instances, barrier, answers):
+    for instance in instances:
+        barrier.wait()
+        answers.put(secret_key(instance))
 
 
-def _race(target, argument, processes=6):
-    """`processes` processes released at one instant, each calling target(argument); their answers."""
+def _race(target, arguments: list, prepare=lambda argument: None, processes=6):
+    """`processes` processes released at one instant, each calling target on each of `arguments` in turn
+    (`prepare(argument)` runs before each release); their answers, a list per argument. The processes start
+    once: a start imports the app, which took most of the time when each race had processes of its own."""
     context = multiprocessing.get_context("spawn")
-    barrier, answers = context.Barrier(processes), context.Queue()
-    racers = [context.Process(target=target, args=(argument, barrier, answers)) for _ in range(processes)]
+    barrier, answers = context.Barrier(processes + 1), context.Queue()
+    racers = [context.Process(target=target, args=(arguments, barrier, answers)) for _ in range(processes)]
     for racer in racers:
         racer.start()
-    results = [answers.get(timeout=120) for _ in racers]
+    results = []
+    for argument in arguments:
+        prepare(argument)
+        barrier.wait(timeout=120)  # the last to arrive releases them all
+        results.append([answers.get(timeout=120) for _ in racers])
     for racer in racers:
         racer.join()
     return results
 
 
+def _empty_schema(url: str) -> None:
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
 @pytest.mark.system
 @pytest.mark.slow
 def test_processes_migrating_one_fresh_database_at_once_take_turns(tmp_path):
-    """Six processes released together on an empty database: every one finishes with the latest schema
-    (without the write lock, all but one died of 'table already exists' or 'database is locked')."""
-    for attempt in range(5):
-        if os.environ.get("TEST_DATABASE_URL"):
-            url = os.environ["TEST_DATABASE_URL"]
-            engine = make_engine(url)
-            with engine.begin() as conn:
-                conn.execute(text("DROP SCHEMA public CASCADE"))
-                conn.execute(text("CREATE SCHEMA public"))
-            engine.dispose()
-        else:
-            url = f"sqlite:///{tmp_path / f'race-{attempt}.sqlite3'}"
-        assert _race(_migrate_at_the_barrier, url) == [MIGRATIONS[-1][0]] * 6
+    """Six processes released together on an empty database, five times: every one finishes with the latest
+    schema (without the write lock, all but one died of 'table already exists' or 'database is locked')."""
+    if os.environ.get("TEST_DATABASE_URL"):
+        urls, prepare = [os.environ["TEST_DATABASE_URL"]] * 5, _empty_schema
+    else:
+        urls, prepare = [f"sqlite:///{tmp_path / f'race-{attempt}.sqlite3'}" for attempt in range(5)], lambda url: None
+
+    for attempt, (url, answers) in enumerate(zip(urls, _race(_migrate_at_the_barrier, urls, prepare))):
+        assert answers == [MIGRATIONS[-1][0]] * 6, f"race {attempt + 1}: {answers}"
+    for url in set(urls):  # (on PostgreSQL, the last race's database)
         with Store(make_engine(url)).engine.connect() as conn:
             assert conn.execute(select(func.count()).select_from(schema_version)).scalar_one() == len(MIGRATIONS)
 
@@ -82,7 +97,7 @@ def test_processes_migrating_one_fresh_database_at_once_take_turns(tmp_path):
 @pytest.mark.system
 def test_processes_starting_at_once_share_one_secret_key(tmp_path, monkeypatch):
     monkeypatch.delenv("SECRET_KEY", raising=False)
-    keys = _race(_key_at_the_barrier, str(tmp_path / "instance"))
+    [keys] = _race(_key_at_the_barrier, [str(tmp_path / "instance")])
     assert len(set(keys)) == 1 and len(keys[0]) == 64
     assert (tmp_path / "instance" / "secret_key").stat().st_mode & 0o077 == 0  # only the server reads it
     assert [p.name for p in (tmp_path / "instance").iterdir()] == ["secret_key"]
