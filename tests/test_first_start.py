@@ -23,8 +23,8 @@ from companion.store import MIGRATIONS, Store, make_engine
 from .server import ROOT, free_port
 
 pytestmark = [pytest.mark.system, pytest.mark.slow]
-# A start takes ~7 s with every core busy; the races a start can lose (migrations, the secret key) are run
-# five times each by tests/test_schema.py.
+# A start takes ~7 s with every core busy; the races a start can lose have tests of their own: the migration
+# race released five times, the secret key's once (tests/test_schema.py).
 STARTS = 3
 
 
