@@ -1112,6 +1112,7 @@ PHASE_BOUND = {
     "remove-player": ("lobby", {"seat": 1}),
     "start": ("lobby", {}),
     "switch-team": ("lobby", {}),
+    "leave": ("lobby", {}),
     "shuffle-teams": ("lobby", {}),
     "set-timer": ("lobby", {"timer": 30}),
     "skip-encryptor": ("playing", {"team": "white"}),

@@ -581,6 +581,21 @@ def test_a_player_switches_team_from_their_phone_in_the_lobby():
     assert refused(try_out, {"type": "switch_team"}, try_out.seat(1)) == "try_out_fixed_seats"
 
 
+def test_a_player_leaves_from_their_phone_in_the_lobby():
+    table = Table(white=("Ann", "Abe", "Amy"), black=("Bea", "Bob"), start=False)
+    assert table.do({"type": "leave"}, table.seat(2)) == [{"type": "player_left", "seat": 2}]
+    assert [p.name for p in table.game.team_players("white")] == ["Ann", "Amy"]
+    assert refused(table, {"type": "leave"}, Actor("seat", "white", 2)) == "players_only"  # gone: a repeat leaves nobody
+    assert refused(table, {"type": "leave"}) == "players_only"
+    assert refused(table, {"type": "leave"}, Actor("join", "white")) == "players_only"
+    table.do({"type": "join", "name": "Abe"}, Actor("join", "white"))  # back after all: a new seat
+    assert table.game.team_players("white")[-1].seat == 6
+    table.do({"type": "start", "words": WORDS}, HOST)
+    assert refused(table, {"type": "leave"}, table.seat(1)) == "game_in_progress"
+    try_out = Table(white=(), black=(), start=False, try_out=True, players={"white": ["W1", "W2"], "black": ["B1"]})
+    assert refused(try_out, {"type": "leave"}, try_out.seat(1)) == "try_out_fixed_seats"
+
+
 def _shuffled(names_by_team, seed, **settings):
     table = Table(white=names_by_team[0], black=names_by_team[1], start=False, seed=seed, **settings)
     table.do({"type": "shuffle_teams"}, HOST)

@@ -959,6 +959,25 @@ def test_switching_team_without_javascript_takes_a_second_tap(app, client):
     assert locked.status_code == 409 and 'name="confirmed"' not in locked.get_data(as_text=True)
 
 
+def test_a_phone_leaves_the_lobby_and_its_seat_is_gone_everywhere(app, client):
+    """The lobby's "Leave the game" (behind a disclosure: two taps, with or without JavaScript): the seat is
+    freed on every screen, the phone's cookie no longer opens the game, and its team's link seats it again."""
+    game = state(client, "lobby")
+    abe = browser(app, game.id, game.seats["Abe"])
+    lobby = html.unescape(abe.get(f"/play/{game.id}").get_data(as_text=True))
+    assert re.search(r'<details id="leave-game"[^>]*>\s*<summary>Not playing this time\? Leave the game</summary>', lobby)
+    before = log(game)
+    left = abe.post(f"/play/{game.id}/leave", data={"csrf_token": abe.csrf})
+    assert left.status_code == 303 and [event["type"] for _, event, _ in log(game)[len(before) :]] == ["player_left"]
+    assert "Abe" not in [p["name"] for p in game.view(game.tokens["host"])["teams"]["white"]["players"]]
+    assert abe.get(f"/play/{game.id}").status_code in (401, 403)  # this phone is out of the game
+    again = abe.post(f"/play/{game.id}/leave", data={"csrf_token": abe.csrf})
+    assert again.status_code in (401, 403) and len(log(game)) == len(before) + 1  # a repeat changes nothing
+    playing = ApiGame(client)
+    page = browser(app, playing.id, playing.seats["Ann"]).get(f"/play/{playing.id}").get_data(as_text=True)
+    assert 'id="leave-game"' not in page  # the lobby's only
+
+
 def test_the_table_screen_offers_each_careful_button_with_its_second_tap_named(app, client):
     game = state(client, "lobby")
     page = html.unescape(client.get(table_path(client, game.tokens['host'])).get_data(as_text=True))

@@ -621,6 +621,18 @@ COMMANDS = {
             example={"team": "white"},
         ),
         Command(
+            "leave",
+            "leave",
+            lobby.leave,
+            "seat",
+            "leaveGame",
+            "Leave the game",
+            "By a seated player, in the lobby (a new game or a rematch): the player leaves; the seat is freed and "
+            "this token stops working (event `player_left`). To play after all, join again from the team's link. "
+            "No body is needed.",
+            refusals=LOBBY_ONLY,
+        ),
+        Command(
             "keyword-guesses",
             "keyword_guesses",
             play.keyword_guesses,

@@ -110,7 +110,8 @@ class PlayerJoined(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class PlayerLeft(Event):
-    """A seated phone joined the other team from its join link: it leaves its seat (a new one follows)."""
+    """A player left their seat in the lobby: by leaving the game, or by joining the other team from its join
+    link (a new seat follows)."""
 
     TYPE = "player_left"
     seat: int

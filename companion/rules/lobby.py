@@ -121,6 +121,15 @@ def switch_team(game: Game, command: CommandBody, actor: Actor, rng: random.Rand
     return [PlayerMoved(seat=player.seat, team=other(player.team))]
 
 
+def leave(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
+    """A seated player leaves before the start (a phone that joined by mistake, or someone sitting this match
+    out): the seat is freed, and the phone's token stops working."""
+    player = seated_player(game, actor)
+    require_phase(game, LOBBY)
+    require_real_game(game)
+    return [PlayerLeft(seat=player.seat)]
+
+
 def shuffle_teams(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
     """The seated players split at random, as evenly as possible, into two teams other than today's (when
     another split exists: a shuffle that gives back the same teams, or only swaps their colours, looks
