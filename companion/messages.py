@@ -308,7 +308,7 @@ REFUSALS = {
     "seat_gone": refused(
         403,
         _l(
-            "This phone no longer has its seat: it moved to another phone, or the table screen removed it. Ask the table screen for a new seat link to play here."
+            "This phone no longer has its seat: its player left the game, the seat moved to another phone, or the table screen removed it. To play here, scan your team's code before the game starts, or ask the table screen for a new seat link."
         ),
     ),
     "malformed_body": refused(400, _l("The request could not be read: send a JSON object.")),
