@@ -48,6 +48,17 @@ class Browser:
 
     name: str
     native_touch: bool  # WebDriver actions with pointerType "touch" reach the page as touch input
+    stale: type[Exception]  # what the driver raises for an element the page has since replaced
+
+    def again_if_stale(self, action, attempts: int = 5):
+        """`action()` (find an element, then act on it) again when the page replaced the element in between:
+        a live update redraws a region as the game changes, until a field in it holds the focus."""
+        for attempt in range(attempts):
+            try:
+                return action()
+            except self.stale:
+                if attempt == attempts - 1:
+                    raise
 
     def go(self, url: str) -> None: ...
     def reload(self) -> None: ...
@@ -129,7 +140,10 @@ class WebKit(Browser):
         from selenium import webdriver
         from selenium.webdriver.remote.client_config import ClientConfig
         from selenium.webdriver.remote.remote_connection import RemoteConnection
+        from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.webkitgtk.options import Options
+
+        self.stale = StaleElementReferenceException
 
         self.home = Path(tempfile.mkdtemp(prefix="webkit-"))
         (self.home / "gtk-3.0").mkdir()
@@ -222,7 +236,10 @@ class Firefox(Browser):
     name, native_touch = "firefox", True
 
     def __init__(self):
+        from marionette_driver.errors import StaleElementException
         from marionette_driver.marionette import Marionette
+
+        self.stale = StaleElementException
 
         self.profile = Path(tempfile.mkdtemp(prefix="firefox-"))
         port = free_port()
@@ -371,11 +388,14 @@ class Phone:
         )
 
     def click(self, selector: str) -> None:
-        self.browser.click(selector)
+        self.browser.again_if_stale(lambda: self.browser.click(selector))
 
     def fill(self, selector: str, text: str) -> None:
-        self.js("document.querySelector(arguments[0]).value = ''", selector)
-        self.browser.type(selector, text)
+        def typed():
+            self.js("document.querySelector(arguments[0]).value = ''", selector)
+            self.browser.type(selector, text)
+
+        self.browser.again_if_stale(typed)
 
     def center(self, selector: str) -> tuple[int, int]:
         box = self.js(
