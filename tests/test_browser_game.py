@@ -103,7 +103,7 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server, page_erro
     enc = {team: encryptor(team) for team in phones}
     codes = {team: enc[team].reveal_code() for team in phones}
     enc["white"].announce(["lunar", "needle", "moat"])
-    enc["black"].announce(["surf", "jaws", "rampart"])
+    enc["black"].announce(["harbour", "jaws", "rampart"])
     interceptor = guesser("black", enc["black"])
     interceptor.see("lunar")
     shot(interceptor.page, "10-phone-intercept-390")
@@ -118,7 +118,7 @@ def test_a_full_game_from_new_game_to_the_winner(browser, live_server, page_erro
     expect(table.locator(".reveal")).to_contain_text("+1 Interception for Black")
     # Black's transmission still happens before the game ends.
     expect(table.locator(".round-title")).to_contain_text("Round 2 of 8")
-    guesser("white", enc["white"]).see("surf")
+    guesser("white", enc["white"]).see("harbour")
     guesser("white", enc["white"]).guess(wrong(codes["black"]))
     guesser("black", enc["black"]).guess(codes["black"])
 

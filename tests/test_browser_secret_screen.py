@@ -60,7 +60,7 @@ def test_the_code_hides_by_itself_a_few_seconds_after_a_tap_wherever_the_focus_i
             expect(label).to_be_visible()
         shots(page, "secret-code-shown")
         # The player types a clue: the focus sits in the form, and the code still hides on time.
-        page.locator("#clue1").fill("ocean")
+        page.locator("#clue1").fill("tide")
         expect(page.locator("#clue1")).to_be_focused()
         page.clock.run_for(2000)
         expect(summary).to_have_text("Hiding in 3 s…", use_inner_text=True)
@@ -70,7 +70,7 @@ def test_the_code_hides_by_itself_a_few_seconds_after_a_tap_wherever_the_focus_i
         expect(summary).to_have_text(TAP_TO_SHOW, use_inner_text=True)
         for label in peek.all():
             expect(label).to_be_hidden()
-        expect(page.locator("#clue1")).to_have_value("ocean")
+        expect(page.locator("#clue1")).to_have_value("tide")
 
         # A second tap hides it at once; Enter on the summary shows it as a tap does.
         summary.click()
@@ -115,7 +115,7 @@ def test_the_code_hides_when_the_page_is_hidden_and_when_the_clues_are_announced
 
         # Announcing hides it at once, as the clues are sent (not once the page has heard back).
         summary.click()
-        for i, clue in enumerate(("ocean", "crown", "lantern"), start=1):
+        for i, clue in enumerate(("tide", "velvet", "lantern"), start=1):
             page.locator(f"#clue{i}").fill(clue)
         expect(code).to_be_visible()
         assert page.evaluate("""() => {

@@ -12,7 +12,7 @@ from .browser import TABLE, ApiSession, Phone, read_qr, shot
 
 pytestmark = pytest.mark.browser
 
-CLUES = ["glimmer", "tundra", "whisker", "lantern", "pebble", "comet", "saddle", "thistle", "fjord"]
+CLUES = ["glimmer", "tundra", "whisker", "lantern", "pebble", "ember", "quiver", "thistle", "fjord"]
 
 
 def clues_for(keywords: list[str], start: int) -> list[str]:
