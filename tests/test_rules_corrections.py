@@ -585,7 +585,8 @@ def test_a_player_leaves_from_their_phone_in_the_lobby():
     table = Table(white=("Ann", "Abe", "Amy"), black=("Bea", "Bob"), start=False)
     assert table.do({"type": "leave"}, table.seat(2)) == [{"type": "player_left", "seat": 2}]
     assert [p.name for p in table.game.team_players("white")] == ["Ann", "Amy"]
-    assert refused(table, {"type": "leave"}, Actor("seat", "white", 2)) == "players_only"  # gone: a repeat leaves nobody
+    # Gone: a repeat leaves nobody.
+    assert refused(table, {"type": "leave"}, Actor("seat", "white", 2)) == "players_only"
     assert refused(table, {"type": "leave"}) == "players_only"
     assert refused(table, {"type": "leave"}, Actor("join", "white")) == "players_only"
     table.do({"type": "join", "name": "Abe"}, Actor("join", "white"))  # back after all: a new seat

@@ -965,7 +965,9 @@ def test_a_phone_leaves_the_lobby_and_its_seat_is_gone_everywhere(app, client):
     game = state(client, "lobby")
     abe = browser(app, game.id, game.seats["Abe"])
     lobby = html.unescape(abe.get(f"/play/{game.id}").get_data(as_text=True))
-    assert re.search(r'<details id="leave-game"[^>]*>\s*<summary>Not playing this time\? Leave the game</summary>', lobby)
+    assert re.search(
+        r'<details id="leave-game"[^>]*>\s*<summary>Not playing this time\? Leave the game</summary>', lobby
+    )
     before = log(game)
     left = abe.post(f"/play/{game.id}/leave", data={"csrf_token": abe.csrf})
     assert left.status_code == 303 and [event["type"] for _, event, _ in log(game)[len(before) :]] == ["player_left"]
