@@ -70,6 +70,15 @@ def database_url(tmp_path) -> str:
     return os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp_path / 'decrypto.sqlite3'}"
 
 
+def empty_postgresql(url: str) -> None:
+    """The PostgreSQL database at `url` as a new user has it: no tables at all."""
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory):
     """An SQLite file with every migration applied, made once per run (per worker under xdist)."""

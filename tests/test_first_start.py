@@ -16,10 +16,10 @@ import urllib.request
 from contextlib import contextmanager
 
 import pytest
-from sqlalchemy import text
 
 from companion.store import MIGRATIONS, Store, make_engine
 
+from .conftest import empty_postgresql
 from .server import ROOT, free_port
 
 pytestmark = [pytest.mark.system, pytest.mark.slow]
@@ -118,15 +118,6 @@ def test_two_servers_on_one_machine_share_no_file_outside_their_database(tmp_pat
             server.stop()
 
 
-def _empty(database_url: str) -> None:
-    """The PostgreSQL database as a new user has it: no tables at all."""
-    engine = make_engine(database_url)
-    with engine.begin() as conn:
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
-
-
 @pytest.mark.alone
 def test_two_servers_starting_together_on_a_fresh_postgresql_database_both_answer():
     url = os.environ.get("TEST_DATABASE_URL")
@@ -134,7 +125,7 @@ def test_two_servers_starting_together_on_a_fresh_postgresql_database_both_answe
         pytest.skip("needs PostgreSQL: run under scripts/with-postgres (CI does)")
     with busy_cpu():
         for attempt in range(STARTS):
-            _empty(url)
+            empty_postgresql(url)
             servers = [Production(url, workers=2), Production(url, workers=2)]
             try:
                 answered = [server.answers_healthz() for server in servers]

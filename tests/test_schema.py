@@ -10,7 +10,7 @@ from sqlalchemy import func, insert, inspect, select, text
 from companion.app import secret_key
 from companion.store import MIGRATIONS, Store, make_engine, schema_version
 
-from .conftest import database_url
+from .conftest import database_url, empty_postgresql
 
 
 def test_a_new_database_gets_every_migration_once(tmp_path):
@@ -69,21 +69,13 @@ def _race(target, arguments: list, prepare=lambda argument: None, processes=6):
     return results
 
 
-def _empty_schema(url: str) -> None:
-    engine = make_engine(url)
-    with engine.begin() as conn:
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
-
-
 @pytest.mark.system
 @pytest.mark.slow
 def test_processes_migrating_one_fresh_database_at_once_take_turns(tmp_path):
     """Six processes released together on an empty database, five times: every one finishes with the latest
     schema (without the write lock, all but one died of 'table already exists' or 'database is locked')."""
     if os.environ.get("TEST_DATABASE_URL"):
-        urls, prepare = [os.environ["TEST_DATABASE_URL"]] * 5, _empty_schema
+        urls, prepare = [os.environ["TEST_DATABASE_URL"]] * 5, empty_postgresql
     else:
         urls, prepare = [f"sqlite:///{tmp_path / f'race-{attempt}.sqlite3'}" for attempt in range(5)], lambda url: None
 
