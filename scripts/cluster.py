@@ -59,7 +59,23 @@ def answers(url: str) -> bool:
         return False
 
 
-DRAIN_SETTLE_SECONDS = 1  # between taking a server out of HAProxy and stopping it (Cluster.restart)
+DRAIN_SETTLE_SECONDS = 0.5  # between taking a server out of HAProxy and looking at its queue (Cluster.restart)
+
+
+def waiting_connections(port: int) -> int | None:
+    """Connections the kernel completed on the listening socket of `port` that no worker has taken in yet
+    (a listening socket's rx_queue in /proc/net/tcp and tcp6: `ss -ltn`'s Recv-Q); None when nothing listens."""
+    waiting = None
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:  # 0A: LISTEN
+                waiting = (waiting or 0) + int(fields[4].split(":")[1], 16)
+    return waiting
 
 
 def _gone(pid: int) -> bool:
@@ -101,6 +117,15 @@ class AppServer:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{self.name} did not answer on port {self.port}")
             time.sleep(0.1)
+
+    def wait_until_taken_in(self) -> None:
+        """Every connection waiting on its listening socket taken in by a worker (which then answers it, even
+        when told to stop)."""
+        deadline = time.monotonic() + WAIT
+        while waiting_connections(self.port):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.name} has not taken in the connections waiting on port {self.port}")
+            time.sleep(0.05)
 
     def workers(self) -> list[int]:
         try:
@@ -259,9 +284,12 @@ class Cluster:
         answered; its streams end, and their pages reconnect through HAProxy to another server), started,
         and back in once HAProxy counts it up."""
         self.proxy.set_state(server.name, "drain")
-        # What HAProxy sent it just before may still wait in its queue of connections not yet taken in: a
-        # stopping server closes that queue, and HAProxy answers such a request 502 (seen once in CI).
+        # What HAProxy sent it just before may still wait in the kernel's queue of connections no worker has
+        # taken in: a stopping server closes that queue, and HAProxy answers such a request 502 (seen twice
+        # in CI, with a fixed second's wait: a busy worker had not taken them in yet). Once drained, only
+        # HAProxy's checks still come.
         time.sleep(DRAIN_SETTLE_SECONDS)
+        server.wait_until_taken_in()
         server.stop()
         self.revive(server)
 

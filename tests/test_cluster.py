@@ -25,7 +25,7 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import expect
 
-from scripts.cluster import Cluster, answers
+from scripts.cluster import DRAIN_SETTLE_SECONDS, Cluster, answers, waiting_connections
 
 from .browser import TABLE, Phone
 from .server import ROOT, free_port
@@ -285,6 +285,42 @@ def test_a_rolling_restart_during_play_fails_no_request_and_loses_nothing(both_u
     assert len(opens(page)) >= 2
     table.close()
     assert errors_in_logs(cluster) == []
+
+
+def test_a_restart_stops_a_server_only_once_it_has_taken_in_what_haproxy_sent_it(both_up):
+    """A connection HAProxy opened just before the drain can still wait in the kernel's queue when the
+    worker is busy (here: frozen). Stopped then, the server resets it and HAProxy answers its request 502
+    (CI saw it twice during a rolling restart); the restart waits until the worker has taken it in."""
+    cluster = both_up
+    busy, other = cluster.servers
+    cluster.proxy.set_state(other.name, "drain")  # the request goes to the busy server
+    (worker,) = busy.workers()
+    os.kill(worker, signal.SIGSTOP)
+    answered, bot = [], ProxiedBot(cluster.proxy_port, 0, "collision")
+
+    def send():
+        try:
+            answered.append(bot.request("POST", "/api/games", {}))
+        except Unreachable as error:  # HAProxy answered itself (502)
+            answered.append(error)
+
+    try:
+        sent = threading.Thread(target=send)
+        sent.start()
+        while not waiting_connections(busy.port):
+            time.sleep(0.01)
+        cluster.proxy.set_state(other.name, "ready")
+        cluster.proxy.wait_until_up(other.name)
+        restart = threading.Thread(target=cluster.restart, args=(busy,))
+        restart.start()
+        time.sleep(2 * DRAIN_SETTLE_SECONDS)  # the restart has drained it and is waiting (HAProxy's checks too)
+        assert busy.process.poll() is None and waiting_connections(busy.port) >= 1
+    finally:
+        os.kill(worker, signal.SIGCONT)
+    sent.join()
+    restart.join()
+    [answer] = answered
+    assert isinstance(answer, tuple) and answer[0] == 201, answer
 
 
 @pytest.mark.browser
