@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import random
 import resource
 import signal
 import socket
@@ -22,6 +24,22 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def free_ports_in_a_row(count: int) -> int:
+    """The first of `count` consecutive free ports, for a command that takes one port and counts on from it
+    (scripts/cluster: PORT, PORT+1...). Below the kernel's ephemeral range, which free_port() and every
+    outgoing connection draw from: a port after a free_port() one could be taken by any of them meanwhile."""
+    lowest = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    for first in random.sample(range(10000, lowest - count), 200):
+        try:
+            with contextlib.ExitStack() as held:
+                for port in range(first, first + count):
+                    held.enter_context(socket.socket()).bind(("0.0.0.0", port))
+            return first
+        except OSError:
+            continue
+    raise RuntimeError(f"no {count} free ports in a row below {lowest}")
 
 
 class Server:

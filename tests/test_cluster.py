@@ -28,7 +28,7 @@ from playwright.sync_api import expect
 from scripts.cluster import DRAIN_SETTLE_SECONDS, Cluster, answers, waiting_connections
 
 from .browser import TABLE, Phone
-from .server import ROOT, free_port
+from .server import ROOT, free_port, free_ports_in_a_row
 from .test_load_gunicorn import Bot, Unreachable, check_acknowledged, check_result, log_of, request, store_for
 from .test_stream_handover import Wire
 
@@ -421,7 +421,7 @@ def test_a_server_killed_mid_game_loses_no_acknowledged_command_and_its_pages_ar
 def test_scripts_cluster_starts_postgresql_the_servers_and_haproxy_and_stops_them_all(tmp_path):
     wrapper = (ROOT / "scripts" / "cluster").read_text().strip().splitlines()
     assert wrapper[-1] == 'exec .venv/bin/python -m scripts.cluster "$@"'  # after installing what it needs
-    port = free_port()
+    port = free_ports_in_a_row(3)  # HAProxy's, then the two servers'
     env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "PUBLIC_URL")}
     process = subprocess.Popen(
         [sys.executable, "-m", "scripts.cluster", "2"],
