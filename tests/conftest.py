@@ -15,7 +15,7 @@ from werkzeug.serving import make_server
 
 from companion import create_app
 from companion.store import Store, make_engine
-from tools.chromium import CHROMIUM, CHROMIUM_ARGS
+from tools.chromium import CHROMIUM_ARGS, TEST_CHROMIUM
 
 logging.getLogger("werkzeug").setLevel(logging.WARNING)  # the live server stays quiet
 
@@ -139,7 +139,7 @@ def live_server(migrated_database_url):
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     # Playwright can't download its own browser here: use Debian's Chromium.
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+    return {**browser_type_launch_args, "executable_path": TEST_CHROMIUM, "args": CHROMIUM_ARGS}
 
 
 class PageErrors:

@@ -61,6 +61,8 @@ def proxied(tmp_path_factory):
 @pytest.fixture
 def trusting_browser(browser_type, proxied, tmp_path):
     home = chromium_home_trusting(proxied.root_certificate, tmp_path / "chromium-home")
+    # The whole browser, as a phone runs it: the headless shell the other tests use has no screen Wake Lock,
+    # which a page served over HTTPS takes.
     browser = browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env={**os.environ, "HOME": str(home)})
     yield browser
     browser.close()
