@@ -307,7 +307,9 @@ def test_a_restart_stops_a_server_only_once_it_has_taken_in_what_haproxy_sent_it
     try:
         sent = threading.Thread(target=send)
         sent.start()
-        while not waiting_connections(busy.port):
+        deadline = time.monotonic() + 10
+        while not waiting_connections(busy.port):  # the request waits there, the worker frozen
+            assert time.monotonic() < deadline, "the request never reached the busy server"
             time.sleep(0.01)
         cluster.proxy.set_state(other.name, "ready")
         cluster.proxy.wait_until_up(other.name)
