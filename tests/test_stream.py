@@ -324,10 +324,23 @@ def test_a_held_streams_heartbeats_keep_their_schedule_while_the_other_team_draf
     black.close()
 
 
+class Rings:
+    """A listener of the hub that counts the rings of its game."""
+
+    def __init__(self):
+        self.count = 0
+
+    def set(self) -> None:
+        self.count += 1
+
+
 def test_a_change_costs_one_look_at_the_game_for_all_of_its_streams(app, client):
     """Woken, no stream looks its token or its game up by itself: the game's new events say whether its token
-    was withdrawn, and one look serves every stream of the game (there were two queries a stream)."""
+    was withdrawn, and one look serves every stream of the game (there were two queries a stream): a look
+    per ring of the game's bell, whatever the number of its streams."""
     game = ApiGame(client)
+    rings = Rings()
+    app.extensions["push"].subscribe(game.id, rings)  # before any stream: it hears every ring they do
     streams = [
         Stream(client, f"/api/games/{game.id}/stream", bearer(token))
         for token in (game.host, game.tokens["spectator"], *game.seats.values())
@@ -349,7 +362,9 @@ def test_a_change_costs_one_look_at_the_game_for_all_of_its_streams(app, client)
     finally:
         event.remove(engine, "before_cursor_execute", count)
     assert not [q for q in queries if "capabilities" in q], queries
-    # One look for the command's own ring, one for the watcher's (SQLite) or the notification's (PostgreSQL).
-    assert len(queries) <= 2, queries
+    # The rings: the command's own, the watcher's (SQLite) or the notification's (PostgreSQL), and on SQLite
+    # the watcher's first look at the game when it comes after the streams opened (seen once in CI: 3 rings).
+    assert len(queries) <= rings.count < len(streams), (rings.count, queries)
     for stream in streams:
         stream.close()
+    app.extensions["push"].unsubscribe(game.id, rings)
