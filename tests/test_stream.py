@@ -328,10 +328,11 @@ class Rings:
     """A listener of the hub that counts the rings of its game."""
 
     def __init__(self):
-        self.count = 0
+        self.count, self._lock = 0, threading.Lock()
 
-    def set(self) -> None:
-        self.count += 1
+    def set(self) -> None:  # from the command's thread and the watcher's
+        with self._lock:
+            self.count += 1
 
 
 def test_a_change_costs_one_look_at_the_game_for_all_of_its_streams(app, client):
