@@ -38,6 +38,14 @@ def shots(page: Page, name: str, sizes: dict = PHONE_SIZES, locator=None) -> Non
     page.set_viewport_size(next(iter(sizes.values())))
 
 
+def freeze(page: Page) -> None:
+    """Stop the page's clock (`page.clock.install()` first) a second ahead of its own now: time then moves only
+    when the test says (`clock.run_for`). Playwright for Python takes Unix time in seconds, where the page's
+    `Date.now()` counts milliseconds: given those, it jumped 56,000 years ahead, and every timer of the page
+    fired at once, the stream's 10-second "never spoke" timer among them when its first message was late."""
+    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)
+
+
 def refused(status: int | str, path: str = r"\S+") -> str:
     """The console error a browser logs for an answer with this status (a number, or a pattern) at an address
     ending with `path`, for a test that causes that refusal to allow it (conftest.py: page_errors.allow)."""

@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import threading
+import time
 import uuid
 
 import pytest
@@ -145,12 +146,21 @@ def browser_type_launch_args(browser_type_launch_args):
 class PageErrors:
     """Every uncaught error and console error of the pages a browser test opens. Any of them fails the test
     (where it starts, not three steps later), unless the test allows it by name (`allow`): only an error the
-    test itself causes on purpose, such as a refused request's status or a server it stops."""
+    test itself causes on purpose, such as a refused request's status or a server it stops.
+
+    It also keeps the pages' requests as they went (`timeline`): a failing browser test's report shows them, so
+    a failure seen once (on CI) says which request was sent, answered, refused or never answered."""
 
     def __init__(self):
         self.seen: list[str] = []
         self.allowed: list[tuple[re.Pattern, str]] = []
         self.watched: list[tuple[object, str, object]] = []
+        self.started = time.monotonic()
+        self.timeline: list[str] = []
+
+    def _log(self, what: str, request) -> None:
+        path = re.sub(r"^https?://[^/]+", "", request.url)
+        self.timeline.append(f"{time.monotonic() - self.started:7.3f} s  {what:<9} {request.method} {path}")
 
     def allow(self, pattern: str, why: str) -> None:
         """Let errors matching `pattern` (a regular expression searched in "kind on url: text") through."""
@@ -166,7 +176,17 @@ class PageErrors:
                 where = message.location.get("url") or (message.page.url if message.page else "?")
                 self.seen.append(f"console error on {where}: {message.text}")
 
-        for event, listener in (("weberror", uncaught), ("console", console)):
+        def answered(response):
+            self._log(str(response.status), response.request)
+
+        listeners = (
+            ("weberror", uncaught),
+            ("console", console),
+            ("request", lambda request: self._log("sent", request)),
+            ("response", answered),  # its head: a stream's, as soon as it opens
+            ("requestfailed", lambda request: self._log("failed", request)),
+        )
+        for event, listener in listeners:
             context.on(event, listener)
             self.watched.append((context, event, listener))
 
@@ -175,6 +195,16 @@ class PageErrors:
         for context, event, listener in self.watched:
             context.remove_listener(event, listener)
         return [seen for seen in self.seen if not any(pattern.search(seen) for pattern, _ in self.allowed)]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing browser test's report ends with its pages' requests (PageErrors.timeline)."""
+    report = yield
+    errors = item.funcargs.get("page_errors") if hasattr(item, "funcargs") else None
+    if report.failed and isinstance(errors, PageErrors) and errors.timeline:
+        report.sections.append(("the pages' requests (seconds since the test started)", "\n".join(errors.timeline)))
+    return report
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .browser import TABLE, shot
+from .browser import TABLE, freeze, shot
 from .test_browser_awake import Host
 
 pytestmark = pytest.mark.browser
@@ -23,10 +23,9 @@ def table_screen(browser, host: Host):
     """The table screen on its own browser, its clock stopped: time moves only when the test says."""
     table = browser.new_context(viewport=TABLE).new_page()
     table.clock.install()
-    # Paused before its stream answered, the page never heard it (one run in three): pause once it has.
-    with table.expect_response(lambda response: response.url.endswith("/stream")):
+    with table.expect_response(lambda response: response.url.endswith("/stream")):  # updates come by stream
         table.goto(host.urls["table"])
-    table.clock.pause_at(table.evaluate("Date.now()") + 1000)
+    freeze(table)
     return table
 
 

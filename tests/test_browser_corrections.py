@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from companion.messages import REFUSALS, TASKS
 from tools.driver import Driver, wrong
 
-from .browser import TABLE, ApiSession, Phone, read_qr, refused, shot, shots
+from .browser import TABLE, ApiSession, Phone, freeze, read_qr, refused, shot, shots
 
 pytestmark = pytest.mark.browser
 
@@ -472,7 +472,7 @@ def test_a_command_refused_as_stale_shows_what_is_current_and_says_why_for_a_whi
 
     table.route(re.compile(rf"/table/{re.escape(game.game_id)}(/take-back)?(\?.*)?$"), updates_lost)
     game.announce("black")  # the last entry is now Black's clues
-    table.clock.pause_at(table.evaluate("Date.now()") + 1000)  # time moves when the test says
+    freeze(table)  # time moves when the test says
     store = live_server.server.app.extensions["games"].store
     before = store.events_after(game.game_id)
     take_back.click()  # the form names White's clues: the server refuses it as stale

@@ -9,17 +9,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .browser import Phone, shots
+from .browser import Phone, freeze, shots
 from .test_browser_corrections import Tabletop
 
 pytestmark = pytest.mark.browser
 
 TAP_TO_SHOW = "Tap to show your code (hide it from your neighbours)"
-
-
-def freeze(page) -> None:
-    """Stop this page's clock where it is: time then moves only when the test says (run_for)."""
-    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
 
 
 def hide_page(page, hidden: bool) -> None:
