@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import secrets
 import threading
 import time
@@ -32,6 +33,9 @@ TOKEN_BYTES = 24  # 192 bits: capabilities are unguessable
 GAME_ID_BYTES = 9
 GAME_ID_LENGTH = len(secrets.token_urlsafe(GAME_ID_BYTES))  # 12: shorter than any token
 TOKEN_LENGTH = len(secrets.token_urlsafe(TOKEN_BYTES))  # 32: a longer "token" is looked up nowhere
+# What `token_urlsafe` writes: anything else (a NUL byte from a URL's %00, which PostgreSQL refuses to compare
+# with text) is no token and is looked up nowhere either.
+TOKEN_SHAPE = re.compile(rf"[A-Za-z0-9_-]{{1,{TOKEN_LENGTH}}}")
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 20
@@ -323,7 +327,7 @@ class GameService:
     def lookup(self, token: str | None) -> tuple[Capability, int] | None:
         """As `resolve`, but a host token the table screen moved away from is found too (kind `moved`), so that
         its holder can be told where the table screen went."""
-        if not token or len(token) > TOKEN_LENGTH:
+        if not token or not TOKEN_SHAPE.fullmatch(token):
             return None
         return self.store.capability(token)
 

@@ -354,6 +354,33 @@ def test_every_route_allows_exactly_its_methods_and_refuses_the_others_with_405(
                 )
 
 
+# Values no token, game id or seat can be. PostgreSQL refuses to compare text holding a NUL byte (a URL's
+# %00) and to read a number past 64 bits, where SQLite just finds nothing: a lookup that reached it answered 500.
+NOT_A_TOKEN = ["\x00", "a\x00b", "x" * 33, "é", "a b", "..", "%"]
+
+
+def test_a_token_or_game_id_no_token_can_be_is_refused_by_every_route_and_changes_nothing(tmp_path):
+    app = make_app(tmp_path, RATE_LIMITS="off")
+    client = app.test_client()
+    game = ApiGame(client)
+    store = app.extensions["games"].store
+    before = store.events_after(game.id)
+    adapter = app.url_map.bind("localhost")
+    samples = {"filename": "style.css", "command": "start", "seat": 1}
+    for rule in app.url_map.iter_rules():
+        for name in {"token", "game_id", "seat"} & set(rule.arguments):
+            for value in [2**70] if name == "seat" else NOT_A_TOKEN:
+                values = {**samples, "token": game.host, "game_id": game.id, name: value}
+                path = adapter.build(rule.endpoint, {arg: values[arg] for arg in rule.arguments})
+                for method in sorted(rule.methods & {"GET", "POST"}):
+                    answer = client.open(path, method=method, headers={"Authorization": f"Bearer {game.host}"})
+                    assert 400 <= answer.status_code < 500, f"{method} {path}: {answer.status_code}"
+    for value in NOT_A_TOKEN[1:]:  # a header holds no NUL byte, but any of the others
+        answer = client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {value}"})
+        assert answer.status_code == 403, value
+    assert store.events_after(game.id) == before
+
+
 def test_an_oversized_chunked_body_is_413(tmp_path):
     client = make_app(tmp_path).test_client()
     chunked = {
