@@ -1,8 +1,11 @@
 """The web layer per role: every refusal is a 4xx with a sentence, and leaves the event log as it was."""
 
+import os
 import re
 
+import psycopg
 import pytest
+from sqlalchemy import make_url
 
 from companion.addresses import public_base_url
 from companion.store import Store, make_engine
@@ -437,3 +440,23 @@ def test_an_anonymous_visitor_learns_nothing_in_any_phase(client):
             assert 400 <= answer.status_code < 500, (phase, answer.request.path)
             body = answer.get_data(as_text=True) + str(answer.headers)
             assert not [s for s in secrets if s in body], (phase, answer.request.path)
+
+
+def test_a_connection_postgresql_dropped_costs_no_request(app, client):
+    """Tokens are looked up on the pool's own driver connection (store.DriverQuery): one the server dropped
+    (a restart, an idle timeout) is discarded and the lookup runs again on a new one, so the page answers."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not url:
+        pytest.skip("needs PostgreSQL: run under scripts/with-postgres (CI does)")
+    game = ApiGame(client)
+    look = lambda: client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {game.host}"})
+    assert look().status_code == 200
+    engine = app.extensions["games"].store.engine
+    held = engine.pool.checkedin()
+    with psycopg.connect(make_url(url).set(drivername="postgresql").render_as_string(False), autocommit=True) as admin:
+        dropped = admin.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchone()[0]
+    assert dropped >= held >= 1  # every connection the app keeps (and its stream listener's, if any)
+    assert [look().status_code for _ in range(3)] == [200, 200, 200]
