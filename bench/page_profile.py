@@ -14,42 +14,41 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import gzip
 import pstats
 import random
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 from companion import create_app
 from companion.store import Store, make_engine
+from companion.web.fragments import KEYS_HEADER
 
 from .games import action_script, insert_games, started_game, with_cookies
 from .server import SECRET_KEY
-from .tables import REGION_KEY
+from .tables import Screen as Page
 
 COOKIE = "decrypto"
+ROOT = f"{Path(__file__).resolve().parent.parent}/"  # the project's folder, left out of file names
 # Flask's steps of a request, printed first: the whole, its session and context, the view, the after-request.
 LAYERS = {"wsgi_app", "push", "full_dispatch_request", "preprocess_request", "dispatch_request", "finalize_request"}
 
 
-class Screen:
+class Screen(Page):
     """A page as its script knows it (bench/tables.py `Screen`), fetched through the test client."""
 
     def __init__(self, client, game, seat):
-        self.client, self.path, self.etag, self.keys = client, game.page(seat), game.etag(seat), {}
-        self.cookie = game.cookies[seat].split("=", 1)[1]
+        super().__init__(game, seat)
+        self.client, self.cookie_value = client, game.cookies[seat].split("=", 1)[1]
 
     def fetch(self, whole: bool = False) -> int:
-        self.client.set_cookie(COOKIE, self.cookie)
+        self.client.set_cookie(COOKIE, self.cookie_value)
         headers = {"Accept": "text/html", "Accept-Encoding": "gzip"}
         if not whole:
-            headers |= {"If-None-Match": self.etag, "X-Live-Keys": b" ".join(self.keys.values()).decode()}
+            headers |= {"If-None-Match": self.etag, KEYS_HEADER: b" ".join(self.keys.values()).decode()}
         answer = self.client.get(self.path, headers=headers)
-        if answer.status_code == 200:
-            self.etag = answer.headers.get("ETag", self.etag)
-            body = gzip.decompress(answer.data) if answer.headers.get("Content-Encoding") == "gzip" else answer.data
-            self.keys.update(REGION_KEY.findall(body))
+        self.take((answer.status_code, {name.lower(): value for name, value in answer.headers.items()}, answer.data))
         return answer.status_code
 
 
@@ -105,6 +104,16 @@ def unchanged_polls(app, polls: int, profile: cProfile.Profile | None) -> float:
     return time.perf_counter() - start
 
 
+class Row(NamedTuple):
+    """One function of a profile, its times in seconds over all fetches."""
+
+    inclusive: float
+    own: float
+    calls: int
+    name: str  # "function (file:line)"
+    apps: bool  # the app's own code (companion/, templates/)
+
+
 def top(profile: cProfile.Profile, fetches: int, count: int) -> str:
     """Per fetch: the app's own functions (companion/, templates/) with the largest inclusive time, then every
     function with the largest time of its own (libraries included), the test client's left out."""
@@ -112,23 +121,25 @@ def top(profile: cProfile.Profile, fetches: int, count: int) -> str:
     for (path, line, name), (_, calls, own, inclusive, _) in pstats.Stats(profile).stats.items():  # type: ignore[attr-defined]
         if path.endswith(("werkzeug/test.py", "flask/testing.py")) or "/bench/" in path:
             continue
-        where = path.split("site-packages/")[-1].split("/work/main/")[-1]
-        rows.append((inclusive, own, calls, f"{name} ({where}:{line})", where.startswith(("companion/", "templates/"))))
+        where = path.split("site-packages/")[-1].split(ROOT)[-1]
+        rows.append(
+            Row(inclusive, own, calls, f"{name} ({where}:{line})", where.startswith(("companion/", "templates/")))
+        )
 
     def listed(chosen, key) -> str:
         return "\n".join(
-            f"  {1000 * key(row) / fetches:6.3f} ms  {row[2] / fetches:6.1f} calls  {row[3]}"
+            f"  {1000 * key(row) / fetches:6.3f} ms  {row.calls / fetches:6.1f} calls  {row.name}"
             for row in sorted(chosen, key=key, reverse=True)[:count]
         )
 
-    layers = [r for r in rows if r[3].split(" ", 1)[0] in LAYERS and r[3].split("(", 1)[1].startswith("flask/")]
+    layers = [r for r in rows if r.name.split(" ", 1)[0] in LAYERS and r.name.split("(", 1)[1].startswith("flask/")]
     return (
         "the request's layers (Flask), inclusive:\n"
-        + listed(layers, lambda r: r[0])
+        + listed(layers, lambda r: r.inclusive)
         + "\nthe app's functions, inclusive:\n"
-        + listed([r for r in rows if r[4]], lambda r: r[0])
+        + listed([r for r in rows if r.apps], lambda r: r.inclusive)
         + "\nall functions, own time:\n"
-        + listed(rows, lambda r: r[1])
+        + listed(rows, lambda r: r.own)
     )
 
 
