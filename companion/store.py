@@ -296,16 +296,17 @@ class DriverQuery:
     server dropped), that connection is discarded and the read runs again through SQLAlchemy, which raises its
     `DBAPIError` and handles a dropped connection as it does everywhere else."""
 
-    def __init__(self, engine: Engine, statement, name: str):
-        compiled = statement.compile(dialect=engine.dialect)
+    def __init__(self, reader: Engine, statement, name: str):
+        """`reader`: `Store.reader`, whose options say whether reads run outside a transaction."""
+        compiled = statement.compile(dialect=reader.dialect)
         if list(compiled.binds) != [name]:
             raise ValueError(f"a DriverQuery binds one value, {name}: {list(compiled.binds)}")
-        self.engine, self.statement, self.name = engine, statement, name
+        self.reader, self.statement, self.name = reader, statement, name
         self.sql, self.positional = compiled.string, compiled.positional
-        self.autocommit = engine.dialect.name == "postgresql"
+        self.autocommit = reader.get_execution_options().get("isolation_level") == "AUTOCOMMIT"
 
     def first(self, value) -> tuple | None:
-        connection = self.engine.raw_connection()
+        connection = self.reader.raw_connection()
         driver: Any = connection.dbapi_connection  # the driver's own connection, just checked out
         try:
             if self.autocommit:
@@ -316,7 +317,7 @@ class DriverQuery:
             cursor.close()
             if self.autocommit:
                 driver.autocommit = False
-        except self.engine.dialect.loaded_dbapi.Error as error:
+        except self.reader.dialect.loaded_dbapi.Error as error:
             connection.invalidate(error)
             row = _FAILED
         except BaseException:  # interrupted mid-query (a worker stopping): its state is unknown
@@ -326,8 +327,7 @@ class DriverQuery:
             connection.close()  # back to the pool, or away if invalidated
         if row is not _FAILED:
             return row
-        reader = self.engine.execution_options(isolation_level="AUTOCOMMIT") if self.autocommit else self.engine
-        with reader.connect() as conn:
+        with self.reader.connect() as conn:
             found = conn.execute(self.statement, {self.name: value}).first()
         return None if found is None else tuple(found)
 
@@ -343,7 +343,7 @@ class Store:
         self.reader = (
             engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else engine
         )
-        self._capability = DriverQuery(engine, _CAPABILITY_WITH_VERSION, "token")
+        self._capability = DriverQuery(self.reader, _CAPABILITY_WITH_VERSION, "token")
 
     def migrate(self) -> int:
         """Create or upgrade the tables: every migration this database has not had yet, in order, while
