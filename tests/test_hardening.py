@@ -355,7 +355,7 @@ def test_every_route_allows_exactly_its_methods_and_refuses_the_others_with_405(
 
 
 # Values no token, game id or seat can be. PostgreSQL refuses to compare text holding a NUL byte (a URL's
-# %00) and to read a number past 64 bits, where SQLite just finds nothing: a lookup that reached it answered 500.
+# %00), where SQLite just finds nothing: a token lookup that reached it answered 500. A seat past 64 bits too.
 NOT_A_TOKEN = ["\x00", "a\x00b", "x" * 33, "é", "a b", "..", "%"]
 
 
