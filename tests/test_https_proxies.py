@@ -20,8 +20,9 @@ pytestmark = [pytest.mark.system, pytest.mark.slow]
 WAIT = 20  # seconds a stream read may wait before the test fails (a message ends the wait)
 
 
-@pytest.fixture
-def nginx(tmp_path):
+@pytest.fixture(scope="module")  # the app and nginx start once for the file's tests (10 to 25 s a start)
+def nginx(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("nginx")
     app_port = free_port()
     proxy = Nginx(tmp_path, app_port)
     with ServedApp(database_url(tmp_path), f"{proxy.url}/", app_port), proxy:
