@@ -28,6 +28,7 @@
         return;
       }
       if (busy(current) && (current.dataset.task || "") === (region.dataset.task || "")) return;
+      if (pressed && current.contains(pressed)) { heldWhilePressed = true; return; }
       // Panels the player opened stay open across updates, and the focus stays on what it was on.
       var opened = Array.prototype.map.call(current.querySelectorAll("details[id][open]"), function (d) { return d.id; });
       var focused = current.contains(document.activeElement) ? what(document.activeElement) : null;
@@ -53,6 +54,21 @@
     awake();                                // the game may have started or ended
     dropStaleDrafts();
   }
+
+  // A region the player is pressing in (a finger or the mouse down on it) is replaced only once the press
+  // ends: a button or panel replaced between the touch and the release gets no click, so the tap would do
+  // nothing. The page then fetches what it held back (without its ETag: the version is the one it shows).
+  var pressed = null, heldWhilePressed = false;
+  document.addEventListener("pointerdown", function (event) { pressed = event.target; }, true);
+  function released() {
+    pressed = null;
+    if (!heldWhilePressed) return;
+    heldWhilePressed = false;
+    etag = null;
+    poll();
+  }
+  ["pointerup", "pointercancel"].forEach(function (type) { document.addEventListener(type, released, true); });
+  window.addEventListener("blur", released);
 
   // A region is busy while its player fills in a form: the focus in a field, or a form changed. A focused
   // button or panel is not: the region follows the game (an armed button too, see keepArmed).

@@ -447,6 +447,27 @@ def test_the_table_skips_an_encryptor_who_stepped_away(browser, live_server):
     game.close()
 
 
+def test_a_live_update_between_a_tap_and_its_release_waits_for_the_release(browser, live_server):
+    """The host presses "Fix a mistake" just as White announces, which changes that panel (White's Encryptor
+    can no longer be skipped). The update waits until the finger lifts: a summary replaced under the finger
+    would get no click at all, and the tap would do nothing. The rest of the page follows at once, and the
+    panel as it now is comes right after the release."""
+    game = Tabletop(browser, live_server)
+    table = game.table
+    skip_white = table.locator("#host-tools button", has_text="stepped away: the next White")  # in the closed panel
+    expect(skip_white).to_have_count(1)
+    table.locator("#fix-a-mistake summary").hover()
+    table.mouse.down()
+    game.announce("white")
+    expect(table.locator(".guess-status")).to_contain_text("(White): clues ready")  # this fetch is applied
+    expect(skip_white).to_have_count(1)  # held back while pressed
+    table.mouse.up()
+    expect(table.locator("#fix-a-mistake")).to_have_attribute("open", "")
+    expect(skip_white).to_have_count(0)
+    expect(table.locator(".seat-link-choice")).to_be_visible()
+    game.close()
+
+
 def test_a_command_refused_as_stale_shows_what_is_current_and_says_why_for_a_while(browser, live_server, page_errors):
     """The table screen's updates don't get through for a moment, so it still offers to take back White's clues
     after Black announced. The server refuses that tap as `stale`; the page shows the current panel with the
