@@ -181,6 +181,30 @@ def test_cover_my_screen_holds_through_live_updates_and_a_reload(phone, server):
     phone.wait(f"!({COVERED}) && {WORDS_SHOWN}", what="the keywords uncovered")
 
 
+# The keys of a page's live regions but the one holding `pressed`, in one string.
+OTHER_REGIONS_KEYS = (
+    "[...document.querySelectorAll('[data-live]')].filter(r => !r.querySelector('{pressed}'))"
+    ".map(r => r.id + ':' + r.dataset.key).join(' ')"
+)
+
+
+def test_a_live_update_waits_while_the_player_presses_in_its_region(phone, server):
+    """A press in a region holds that region's update until the release (static/live.js): a button replaced
+    under the finger would get no click. White's announce changes other regions of Alan's phone and takes
+    the keyword swap away; pressed on the swap's summary, the others follow at once and the swap goes once
+    the press ends."""
+    game = EngineGame(server.url, phone, "Alan")
+    phone.wait("document.getElementById('swap-keyword')", what="the keyword swap offered")
+    others = OTHER_REGIONS_KEYS.format(pressed="#swap-keyword")
+    before = phone.js(f"return {others}")
+    phone.mouse("down", "#swap-keyword summary")
+    game.announce("white")
+    phone.wait(f"{others} !== args[0]", before, what="the other regions' live update")
+    assert phone.js("return !!document.getElementById('swap-keyword')"), "the pressed region was replaced"
+    phone.mouse("up")
+    phone.wait("!document.getElementById('swap-keyword')", what="the held-back region after the release")
+
+
 def test_the_encryptor_covers_the_screen_reloads_and_the_page_still_works(phone, server):
     game = EngineGame(server.url, phone, "Ada")
     phone.click("[data-cover]")
