@@ -4,9 +4,11 @@ requests, conformance at the edges."""
 import io
 import os
 import stat
+import time
 import uuid
 from datetime import datetime, timedelta, timezone
 
+import flask
 import pytest
 from sqlalchemy import event, func, select, update
 
@@ -238,6 +240,67 @@ def test_the_seat_cookie_keeps_only_live_games_and_stays_under_4_kb(tmp_path):
     client.post("/try", data={"mode": "standard", "csrf_token": csrf})
     with client.session_transaction() as session:
         assert newest in session["seats"] and len(session["seats"]) == 2 and len(session["try_out"]) == 2
+
+
+# --- the seat cookie's signature is checked once per process, its age on every request --------------------
+
+
+def _seated_phone(tmp_path):
+    app = make_app(tmp_path, RATE_LIMITS="off")
+    client = app.test_client()
+    game = ApiGame(client, white=(), black=(), start=False)
+    joined = client.post(f"/join/{game.tokens['white']}", data={"name": "Ann", "csrf_token": _csrf(client.get("/"))})
+    assert joined.status_code == 303
+    return app, client, game
+
+
+def test_a_seat_cookie_checked_before_still_expires_and_a_forged_one_still_fails(tmp_path):
+    app, client, game = _seated_phone(tmp_path)
+    assert client.get(f"/play/{game.id}").status_code == 200  # its signature checked, and kept
+    cookie = client.get_cookie("decrypto").value
+    forged = cookie[:-1] + ("A" if cookie[-1] != "A" else "B")  # the same content, another signature
+    client.set_cookie("decrypto", forged)
+    assert client.get(f"/play/{game.id}").status_code == 401  # not seated
+    client.set_cookie("decrypto", cookie)
+    assert client.get(f"/play/{game.id}").status_code == 200
+    lifetime = app.permanent_session_lifetime.total_seconds()
+    app.session_interface.clock = lambda: time.time() + lifetime + 60  # a week and a minute later
+    assert client.get(f"/play/{game.id}").status_code == 401
+    del app.session_interface.clock
+    client.set_cookie("decrypto", cookie)  # (the refusal's page gave the phone a new, seatless cookie)
+    assert client.get(f"/play/{game.id}").status_code == 200
+
+
+def test_a_request_that_changes_its_seat_cookie_in_place_does_not_change_the_next_ones(tmp_path):
+    app, client, game = _seated_phone(tmp_path)
+    cookie = client.get_cookie("decrypto").value
+    headers = {"Cookie": f"decrypto={cookie}"}
+    with app.test_request_context(f"/play/{game.id}", headers=headers):
+        first = app.session_interface.open_session(app, flask.request)
+        first["seats"].clear()
+    with app.test_request_context(f"/play/{game.id}", headers=headers):
+        assert game.id in app.session_interface.open_session(app, flask.request)["seats"]
+
+
+def test_a_phone_keeps_one_csrf_token_that_works_and_another_phone_gets_its_own(tmp_path):
+    app, client, game = _seated_phone(tmp_path)
+    tokens = {_meta_csrf(client.get(f"/play/{game.id}")) for _ in range(3)}
+    assert len(tokens) == 1  # signed once for this phone
+    other = app.test_client()
+    others = _csrf(other.get("/"))
+    assert others not in tokens
+    switch = {"team": "white", "confirmed": "1"}  # (the team it switches from: a stale tap changes nothing)
+    answer = client.post(f"/play/{game.id}/switch-team", data={**switch, "csrf_token": tokens.pop()})
+    assert answer.status_code == 303
+    assert [p["name"] for p in game.view(game.tokens["host"])["teams"]["black"]["players"]] == ["Ann"]
+    other.set_cookie("decrypto", client.get_cookie("decrypto").value)  # Ann's cookie with another phone's token
+    back = {"team": "black", "confirmed": "1", "csrf_token": others}
+    assert other.post(f"/play/{game.id}/switch-team", data=back).status_code == 400
+    assert [p["name"] for p in game.view(game.tokens["host"])["teams"]["black"]["players"]] == ["Ann"]
+
+
+def _meta_csrf(page) -> str:
+    return page.data.split(b'name="csrf-token" content="')[1].split(b'"')[0].decode()
 
 
 # --- other sites can't act through a visitor's browser ---------------------------------------------------
