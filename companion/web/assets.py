@@ -56,6 +56,9 @@ def init_assets(app: Flask) -> None:
     # gzip's fastest level: half the CPU of the default (6) for a page, about 12 % more bytes (on a LAN, and
     # far below the 40 kB budget: tests/test_page_weight.py). Pages are compressed anew on every change.
     app.config.setdefault("COMPRESS_LEVEL", 1)
+    # What it compresses answers its own If-None-Match already (a page or a view: 304 before anything is
+    # rendered); its second check of the compressed page was 2 % of a changed page.
+    app.config.setdefault("COMPRESS_EVALUATE_CONDITIONAL_REQUEST", False)
     Compress(app)
 
     gzipped: dict[str, bytes] = {}  # static file name -> its content, gzipped once at the best level

@@ -40,7 +40,6 @@ from functools import partial as bound
 from typing import Callable, NamedTuple
 
 from flask import current_app, g, request, url_for
-from flask_wtf.csrf import generate_csrf
 from jinja2 import BaseLoader, Environment, Undefined, UndefinedError, pass_context
 from jinja2.runtime import Macro
 from jinja2.utils import missing
@@ -48,6 +47,7 @@ from markupsafe import Markup, escape
 
 from ..messages import clock_time, side_text, task_text, team_name
 from ..rules import other
+from .security import csrf_token
 
 # Where a reused piece's form puts the CSRF token. Escaped text (a clue, a name) never holds a raw "<".
 CSRF_SLOT = Markup("<csrf-token>")
@@ -237,7 +237,7 @@ def partial() -> bool:
 
 def fill_csrf(html: str) -> str:
     """A page with its own CSRF token in every slot its reused pieces left."""
-    return html.replace(CSRF_SLOT, generate_csrf()) if CSRF_SLOT in html else html
+    return html.replace(CSRF_SLOT, csrf_token()) if CSRF_SLOT in html else html
 
 
 def init_fragments(app, words: Callable, shared_globals: dict) -> None:

@@ -1,9 +1,11 @@
 """CSRF for browser sessions, cross-site requests refused, and the response headers every answer carries."""
 
+from functools import lru_cache
 from urllib.parse import urlsplit
 
-from flask import Flask, current_app, request
-from flask_wtf.csrf import CSRFProtect
+from flask import Flask, current_app, g, request, session
+from flask_wtf.csrf import CSRFProtect, generate_csrf
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .errors import Refused
@@ -34,8 +36,26 @@ def cross_site() -> bool:
     return urlsplit(origin).netloc.lower() not in ours
 
 
+def csrf_token() -> str:
+    """This phone's CSRF token (Flask-WTF's `generate_csrf`), signed once per process: Flask-WTF signs it anew
+    for every page, which was a thirtieth of a changed page, and a signed token has no time limit here
+    (WTF_CSRF_TIME_LIMIT), so one signature serves every page the phone gets."""
+    raw = session.get("csrf_token")
+    if raw and "csrf_token" not in g:
+        g.csrf_token = _signed_csrf(current_app.config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key, raw)
+    return generate_csrf()
+
+
+@lru_cache(maxsize=4096)  # a phone each, as the seat cookies (web/auth.py)
+def _signed_csrf(secret_key: str, raw: str) -> str:
+    return URLSafeTimedSerializer(secret_key, salt="wtf-csrf-token").dumps(raw)  # (Flask-WTF's own salt)
+
+
 def init_security(app: Flask) -> None:
     csrf.init_app(app)
+    # In place of Flask-WTF's generate_csrf, which it gives templates both ways.
+    app.jinja_env.globals["csrf_token"] = csrf_token
+    app.context_processor(lambda: {"csrf_token": csrf_token})
 
     @app.before_request
     def _refuse_oversized_stream():
