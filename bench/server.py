@@ -62,8 +62,10 @@ class Server:
         app: str = "app:app",
         workers: int = 2,
         env: dict[str, str] | None = None,
+        root: Path = ROOT,
     ):
-        """`env`: more settings for the server's processes."""
+        """`env`: more settings for the server's processes; `root`: the checkout to serve (another revision's
+        worktree: bench/revisions.py), with this checkout's virtualenv."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
@@ -86,6 +88,11 @@ class Server:
         self.env.update(self.production_env)
         self.argv = [a.replace(f"0.0.0.0:{self.port}", f"127.0.0.1:{self.port}") for a in self.argv]
         self.argv[-1] = app
+        self.root = root
+        if root != ROOT:
+            self.env["PYTHONPATH"] = str(root)  # its own code first, not this checkout's (installed editable)
+            config = self.argv.index("--config") + 1
+            self.argv[config] = str(root / Path(self.argv[config]).relative_to(ROOT))
         self.process: subprocess.Popen | None = None
 
     def describe(self) -> str:
@@ -94,7 +101,7 @@ class Server:
     def start(self, timeout: float = 60) -> "Server":
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                self.argv, cwd=ROOT, env=self.env, start_new_session=True, stdout=log, stderr=log
+                self.argv, cwd=self.root, env=self.env, start_new_session=True, stdout=log, stderr=log
             )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
