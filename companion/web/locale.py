@@ -96,6 +96,8 @@ def init_locale(app: Flask) -> None:
     @app.before_request
     def _language_from_link():
         """`?lang=fr` on any page: this phone's interface language from now on (other phones keep theirs)."""
+        if b"lang=" not in request.query_string:  # (most requests: their query is not even parsed)
+            return None
         language = request.args.get("lang")
         if request.method == "GET" and language in LANGUAGES:
             session["language"] = language
