@@ -13,7 +13,7 @@ from ..answers import command_answer
 from ..auth import Caller, seated_caller, service
 from ..commands import from_form
 from ..errors import Refused, status_of, wants_json
-from ..fragments import KEYS_HEADER, fill_csrf, speech_of
+from ..fragments import KEYS_HEADER, fill_csrf, page_pieces, speech_of
 from ..locale import speak
 from ..stream import event_stream
 
@@ -54,7 +54,7 @@ def render_view(template: str, caller: Caller, refused: RuleError | Refused | No
                 view=view,
                 game_id=caller.game_id,
                 error=error,
-                speech=speech_of(str(get_locale()), view["mode"]),  # what the page's pieces are rendered for
+                **page_pieces(speech_of(str(get_locale()), view["mode"])),  # its pieces, in its language
                 poll_interval=current_app.config["POLL_INTERVAL_MS"],
                 stream_poll=current_app.config["STREAM_POLL_MS"],
                 etag=f'W/"{etag}"',  # the script polls this page with it: 304 until the view changes
