@@ -23,14 +23,19 @@ def post_worker_init(worker):
     shared out between the requests it serves at once and the streams it holds (web/stream_budget.py).
 
     A worker told to stop ends its streams at once (web/stream.py): a graceful restart then waits for no
-    page, and each page reconnects to a worker that stays."""
+    page, and each page reconnects to a worker that stays.
+
+    The worker gives the memory it freed back to the system now and then (companion/heap.py)."""
+    import threading
+    import time
+
+    from companion.heap import trim_while
     from companion.web.stream_budget import fit_worker
     fit_worker(worker)
+    threading.Thread(target=trim_while, args=(lambda: worker.alive,), name="heap-trimmer", daemon=True).start()
     hub = getattr(worker.wsgi, "extensions", {}).get("push")
     if hub is None:
         return
-    import threading
-    import time
 
     def close_when_stopping():
         while worker.alive:
