@@ -36,6 +36,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.heap import TRIM_SECONDS
 from companion.store import Store, make_engine
 
 from . import cluster as CL
@@ -385,6 +386,8 @@ def capacity(db: Database, settings: Settings, workdir: Path, rng: random.Random
             else:
                 bad = n
         rss_after = server.rss_mb()
+        time.sleep(TRIM_SECONDS + 2)  # the workers give back what they freed (companion/heap.py) by then
+        rss_settled = server.rss_mb()
         # Every stored game read once by a worker (its state folded and cached, up to the cache's size).
         host_tokens = [g.token("host") for g in finished]
         for g, token in zip(finished, host_tokens):
@@ -399,6 +402,7 @@ def capacity(db: Database, settings: Settings, workdir: Path, rng: random.Random
         "first_fail": bad,
         "rss_idle": rss_idle,
         "rss_after": rss_after,
+        "rss_settled": rss_settled,
         "rss_read": rss_read,
         "stored": len(finished) + len(tables),
         "errors": errors,
@@ -536,6 +540,8 @@ def report(settings: Settings, results: dict, extra: dict, started: float, heade
             + ", ".join(f"{x:.1f}" for x in cap["rss_idle"])
             + f" MB; after the capacity run ({cap['stored']:,} games stored): "
             + ", ".join(f"{x:.1f}" for x in cap["rss_after"])
+            + f" MB, {TRIM_SECONDS + 2:.0f} s later: "
+            + ", ".join(f"{x:.1f}" for x in cap["rss_settled"])
             + " MB; after every stored game was read once: "
             + ", ".join(f"{x:.1f}" for x in cap["rss_read"])
             + f" MB (target < {TARGET_RSS_MB} MB)"

@@ -6,7 +6,7 @@ there, as bench/revisions.py does), on a fresh database of the same kind: `--sto
 capacity steps at each of `--steps` tables (8 phones holding their streams, a table screen, a bot; a move
 every 10 s a table; the tables of one step are kept for the next, as the capacity search climbs), then every
 stored game read once (the state cache fills). Printed for each worker: its resident memory idle after start,
-after each step, after the reads, and its peak (VmHWM). No thresholds: the figures go into
+after each step, 12 s after the last (its memory trimmed), after the reads, and its peak (VmHWM). No thresholds: the figures go into
 docs/performance.md.
 
 Usage: `python -m bench.memory REV [REV ...] [--steps 50 100 200 300] [--stored 1000] [--database sqlite]`.
@@ -18,7 +18,10 @@ import argparse
 import random
 import subprocess
 import tempfile
+import time
 from pathlib import Path
+
+from companion.heap import TRIM_SECONDS
 
 from . import games as G
 from . import tables as T
@@ -68,6 +71,8 @@ def main() -> None:
                             server.port, tables[:count], 5, args.measure, 10, step, server.workers(), "stream"
                         )
                         print(f"  after {count:4d} tables {mb(server.rss_mb())}   ({result.brief()})", flush=True)
+                    time.sleep(TRIM_SECONDS + 2)  # the workers give back what they freed (companion/heap.py)
+                    print(f"  {TRIM_SECONDS + 2:.0f} s later {mb(server.rss_mb())}", flush=True)
                     for game in finished:
                         server.get(f"/api/games/{game.game_id}", {"Authorization": f"Bearer {game.token('host')}"})
                     print(f"  after {len(finished)} stored games read {mb(server.rss_mb())}", flush=True)
