@@ -96,6 +96,14 @@ class Unreachable(Exception):
     """No answer: the connection was refused or cut (the server was killed)."""
 
 
+class Refused(AssertionError):
+    """A command the bot expected to succeed was refused: (game, command, body, status, answer)."""
+
+    @property
+    def status(self) -> int:
+        return self.args[0][3]
+
+
 def request(port: int, method: str, path: str, body=None, token: str | None = None):
     """One request on its own connection (http.client: no proxy settings get in the way)."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -183,7 +191,8 @@ class Bot:
     def post(self, command: str, token: str, body=None, team: str | None = None) -> dict:
         """A command that must succeed; its acknowledgement is recorded."""
         status, answer = self.request("POST", f"/api/games/{self.game_id}/{command}", body or {}, token)
-        assert 200 <= status < 300, (self.game_id, command, body, status, answer)
+        if not 200 <= status < 300:
+            raise Refused((self.game_id, command, body, status, answer))
         seat = next((seat for seat, t in self.seats.items() if t == token), None)
         self.acks.append(
             {
