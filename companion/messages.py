@@ -10,8 +10,7 @@ from typing import NamedTuple
 
 from babel.dates import format_time
 from flask import g, has_request_context
-from flask_babel import get_locale, get_translations
-from flask_babel import lazy_gettext as _l
+from flask_babel import LazyString, get_locale, get_translations
 
 
 def N_(message: str) -> str:
@@ -29,6 +28,13 @@ def catalogue():
 def translate(message: str) -> str:
     """`message` in this request's language."""
     return catalogue().ugettext(message)
+
+
+def _l(message: str) -> LazyString:
+    """`message`, translated each time it is shown, into the language of the request that shows it: through
+    `catalogue`, where Flask-Babel's lazy_gettext looks the catalogue up again for every message (a third of
+    a note sheet's render, for the three sentences that name its team)."""
+    return LazyString(translate, message)
 
 
 # French elides « de » and « que » before a word that starts with a vowel sound: « le lien d’Amélie », not
