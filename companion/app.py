@@ -89,6 +89,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         # Rendered page pieces reused across viewers and versions (0: off). Their reuse is within a move (a
         # table's screens fetch at once): 50,000 did as well as 4 million (bench/fragment_cache.py).
         FRAGMENT_CACHE_CHARS=200_000,
+        # A phone's update after a move, shared by its teammates showing the same regions (0: off). Each is
+        # needed for the moment a table's phones fetch at once: a few hundred tables' moves fit.
+        SHARED_ANSWER_CHARS=200_000,
         POLL_INTERVAL_MS=1500,  # pages without a stream (no EventSource, a buffering proxy)
         STREAM_POLL_MS=30_000,  # pages with a stream still poll this often, in case a signal was lost
         # a comment on an idle stream, so proxies and NATs keep it open

@@ -47,8 +47,8 @@ def regions(html: str) -> dict[str, tuple[str | None, str]]:
 
 def two_apps(tmp_path):
     settings = {"TESTING": True, "SECRET_KEY": "test-" + uuid.uuid4().hex, "DATABASE_URL": database_url(tmp_path)}
-    reusing = create_app({**settings, "FRAGMENT_CACHE_CHARS": 4_000_000})
-    fresh = create_app({**settings, "FRAGMENT_CACHE_CHARS": 0})
+    reusing = create_app({**settings, "FRAGMENT_CACHE_CHARS": 4_000_000, "SHARED_ANSWER_CHARS": 200_000})
+    fresh = create_app({**settings, "FRAGMENT_CACHE_CHARS": 0, "SHARED_ANSWER_CHARS": 0})
     for app in (reusing, fresh):
         app.extensions["games"].clock = lambda: 1_000_000.0  # the sand timer reads the same on both
     return reusing, fresh
@@ -85,7 +85,7 @@ class ComparedGame(ApiGame):
 
     def compare(self):
         for path, (reusing, fresh) in self.screens:
-            self.follow(path, reusing)
+            self.follow(path, reusing, fresh)
             pages = [client.get(path) for client in (reusing, fresh)]
             assert [p.status_code for p in pages] == [200, 200], path
             tokens = set(re.findall(r'name="csrf_token" value="([^"]*)"', pages[0].get_data(as_text=True)))
@@ -95,13 +95,18 @@ class ComparedGame(ApiGame):
             )
         self.compared += 1
 
-    def follow(self, path, client):
+    def follow(self, path, client, fresh):
         """What the page's script does after a change: fetch the page naming the regions it shows, put in
-        what comes. Its regions must then be the whole page's."""
+        what comes. Its regions must then be the whole page's; and the answer, which a teammate's phone may
+        have rendered (a shared answer), is byte for byte what the app that shares nothing answers."""
         shown = self.shown[path]
         keys = {key for key, _ in shown.values() if key}
         answer = client.get(path, headers={"X-Live-Keys": " ".join(sorted(keys))})
         assert answer.status_code == 200, path
+        alone = fresh.get(path, headers={"X-Live-Keys": " ".join(sorted(keys))})
+        assert CSRF.sub("", answer.get_data(as_text=True)) == CSRF.sub("", alone.get_data(as_text=True)), (
+            f"{path}: its update differs after {self.compared} commands"
+        )
         sent = regions(answer.get_data(as_text=True))
         assert not keys & {key for key, _ in sent.values()}, f"{path}: a region it shows was sent again"
         shown.update(sent)
@@ -111,6 +116,9 @@ class ComparedGame(ApiGame):
 
     def reused(self) -> int:
         return self.apps[0].extensions["fragments"].hits
+
+    def shared(self) -> int:
+        return self.apps[0].extensions["shared_answers"].hits
 
 
 @pytest.mark.slow  # eight rounds, every page rendered twice: the full run, not --fast
@@ -130,6 +138,8 @@ def test_every_page_of_a_whole_game_is_the_same_with_reused_pieces(tmp_path, lan
     assert game.compared > 40
     assert game.reused() > game.compared  # pieces were shared, or this compared nothing
     assert game.left_out > game.compared  # and regions left out
+    # and updates: White's two phones in English share theirs whenever neither is the Encryptor
+    assert game.shared() > 10
 
 
 def test_every_page_of_a_three_player_game_is_the_same_with_reused_pieces(tmp_path):
@@ -202,3 +212,47 @@ def test_a_reused_piece_that_reads_the_request_fails(tmp_path):
             app.jinja_env.from_string(macro).module.piece()  # the pages' environment has them
         assert pieces.from_string('{{ _("Table log") }}').render() == "Table log"
     assert not {"request", "session", "g"} & set(pieces.globals)
+
+
+def test_teammates_share_an_update_only_when_it_is_the_same_for_both(tmp_path):
+    """After a move, two of a team's phones showing the same regions get one rendering of their update (the
+    second is the first's, shared); a phone that speaks another language, or of the other team, gets its own,
+    even when every region is unchanged and the update is only the page's frame. Each answer is byte for byte
+    the one an app that shares nothing gives."""
+    shared_app, fresh_app = two_apps(tmp_path)
+    game = ApiGame(shared_app.test_client(use_cookies=False), white=("Ann", "Abe", "Ada"))  # round 1
+    path, shared = f"/play/{game.id}", shared_app.extensions["shared_answers"]
+    x, y = [name for name in ("Ann", "Abe", "Ada") if not game.view(game.seats[name])["you"]["encryptor"]]
+    z = next(name for name in ("Bea", "Bob") if not game.view(game.seats[name])["you"]["encryptor"])
+    phones = {name: [browser(app, game.id, game.seats[name]) for app in (shared_app, fresh_app)] for name in (x, y, z)}
+
+    def shown_by(name) -> str:
+        page = phones[name][0].get(path).get_data(as_text=True)
+        return " ".join(sorted(key for key, _ in regions(page).values() if key))
+
+    def updates_after(move) -> list[str]:
+        """Each phone's update after `move`, as its script fetches it, naming the regions it showed before."""
+        shown = {name: shown_by(name) for name in phones}
+        move()
+        got = []
+        for name in phones:
+            mine, alone = (client.get(path, headers={"X-Live-Keys": shown[name]}) for client in phones[name])
+            assert CSRF.sub("", mine.get_data(as_text=True)) == CSRF.sub("", alone.get_data(as_text=True)), name
+            got.append(mine.get_data(as_text=True))
+        return got
+
+    before = shared.hits
+    first, second, black = updates_after(lambda: game.announce("white"))  # White's clues: White now decrypts
+    assert shared.hits == before + 1 and first == second and 'id="task"' in first and first != black
+
+    for client in phones[y]:
+        client.get(f"{path}?lang=fr")
+    before = shared.hits
+    first, second, _ = updates_after(lambda: game.announce("black"))
+    assert shared.hits == before and first != second
+
+    before = shared.hits
+    # Nothing changed: each update is only the page's frame, in its language and its team's colours.
+    first, second, black = updates_after(lambda: None)
+    assert "data-live" not in first + second + black and shared.hits == before
+    assert len({first, second, black}) == 3

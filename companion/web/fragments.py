@@ -97,6 +97,11 @@ def key_of(piece: Piece, speech: Speech, args: tuple) -> bytes:
     return hashlib.blake2b(what, digest_size=16).digest()
 
 
+def short_key(key: bytes) -> str:
+    """A region's key as its page holds it (`data-key`, and `X-Live-Keys`): 64 bits, in letters."""
+    return key[:8].hex().translate(_LETTERS)
+
+
 class Unknown(Undefined):
     """In a piece, a name that is neither an argument nor a global of its environment (`request`, `session`,
     `g`...) fails the page, where Jinja would write nothing. A key an argument lacks stays Jinja's lenient
@@ -195,11 +200,15 @@ def _render(speech: Speech, piece: Piece, args: tuple, key: bytes | None = None)
     return fragments.render(render, key or key_of(piece, speech, args))
 
 
-def page_pieces(speech: Speech) -> dict:
+def shown_keys() -> frozenset[str]:
+    """The keys of the regions this request's script says its page shows (`X-Live-Keys`)."""
+    return frozenset(request.headers.get(KEYS_HEADER, "").split()[:MAX_SHOWN_KEYS])
+
+
+def page_pieces(speech: Speech, shown: frozenset[str]) -> dict:
     """What a page's template reuses pieces with: its `speech`, and `live` and `reuse` bound to it and to the
-    keys of the regions this request's script says it shows. (Plain callables, not `pass_context`: Jinja
+    keys of the regions the page shows already (`shown_keys`). (Plain callables, not `pass_context`: Jinja
     derives a new context for each such call made in a block that sets variables, 5 % of a page.)"""
-    shown = frozenset(request.headers.get(KEYS_HEADER, "").split()[:MAX_SHOWN_KEYS])
     return {"speech": speech, "live": bound(live, speech, shown), "reuse": bound(reuse, speech)}
 
 
@@ -215,7 +224,7 @@ def live(
     when the page's script said it shows this region as it is (`shown`, see above). An attribute that is True
     is written without a value; one that is None or False is left out. The page's `speech` says for whom."""
     key = key_of(piece, speech, (tag, element_id, attributes, args))
-    short = key[:8].hex().translate(_LETTERS)
+    short = short_key(key)
     if short in shown:
         return Markup("")
     written = "".join(
@@ -245,6 +254,8 @@ def init_fragments(app, words: Callable, shared_globals: dict) -> None:
     chars = app.config["FRAGMENT_CACHE_CHARS"]
     if chars:
         app.extensions["fragments"] = Fragments(chars)
+    if app.config["SHARED_ANSWER_CHARS"]:  # web/pages/rendering.py `render_view`
+        app.extensions["shared_answers"] = Fragments(app.config["SHARED_ANSWER_CHARS"])
     filters = {
         "other": other,
         "sheet_rows": sheet_rows,

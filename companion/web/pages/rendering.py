@@ -13,9 +13,12 @@ from ..answers import command_answer
 from ..auth import Caller, seated_caller, service
 from ..commands import from_form
 from ..errors import Refused, status_of, wants_json
-from ..fragments import KEYS_HEADER, fill_csrf, page_pieces, speech_of
+from ..fragments import KEYS_HEADER, fill_csrf, page_pieces, partial, shown_keys, speech_of
 from ..locale import speak
 from ..stream import event_stream
+from .regions import answer_key, phone_body_class, phone_regions
+
+PHONE_PAGE = "pages/play.html"
 
 
 def page_etag(caller: Caller, version: int, chosen: str | None = None) -> str:
@@ -47,23 +50,35 @@ def render_view(template: str, caller: Caller, refused: RuleError | Refused | No
     speak(view["mode"], view["language"])
     error = refusal(refused.code, **refused.params) if refused is not None else None
     etag = page_etag(caller, version, session.get("language"))
-    response = make_response(
-        fill_csrf(
-            render_template(
-                template,
-                view=view,
-                game_id=caller.game_id,
-                error=error,
-                **page_pieces(speech_of(str(get_locale()), view["mode"])),  # its pieces, in its language
-                poll_interval=current_app.config["POLL_INTERVAL_MS"],
-                stream_poll=current_app.config["STREAM_POLL_MS"],
-                etag=f'W/"{etag}"',  # the script polls this page with it: 304 until the view changes
-                try_out_bar=try_out_bar(caller.game_id) if view["try_out"] else None,
-                **extra,
-            )
-        ),
-        status,
-    )
+    speech, shown = speech_of(str(get_locale()), view["mode"]), shown_keys()
+    if template == PHONE_PAGE:
+        extra |= {
+            "regions": phone_regions(view, caller.game_id, extra.get("armed")),
+            "body_class": phone_body_class(view),
+        }
+
+    def render() -> str:
+        return render_template(
+            template,
+            view=view,
+            game_id=caller.game_id,
+            error=error,
+            **page_pieces(speech, shown),  # its pieces, in its language
+            poll_interval=current_app.config["POLL_INTERVAL_MS"],
+            stream_poll=current_app.config["STREAM_POLL_MS"],
+            etag=f'W/"{etag}"',  # the script polls this page with it: 304 until the view changes
+            try_out_bar=try_out_bar(caller.game_id) if view["try_out"] else None,
+            **extra,
+        )
+
+    shared = current_app.extensions.get("shared_answers")
+    if shared is not None and template == PHONE_PAGE and partial() and error is None and extra.get("armed") is None:
+        # A phone's update: its teammates that show the same regions get the same HTML (regions.py).
+        key = answer_key(template, extra["body_class"], view["try_out"], speech, extra["regions"], shown)
+        html = shared.render(render, key)
+    else:
+        html = render()
+    response = make_response(fill_csrf(html), status)
     response.set_etag(etag, weak=True)
     response.vary.add(KEYS_HEADER)  # what changed of the page, for its script; else the whole page
     return response
