@@ -31,12 +31,17 @@ BACKEND = "decrypto"           # docs/haproxy.cfg's backend
 WAIT = 60                      # seconds a server or HAProxy may take to come up (a busy two-core machine)
 
 
-def haproxy_config(bind: str, servers: dict[str, str], admin_socket: Path) -> str:
+def haproxy_config(bind: str, servers: dict[str, str], admin_socket: Path, request_log: bool = False) -> str:
     """docs/haproxy.cfg with the frontend bound to `bind`, `servers` (name -> host:port) in place of its
-    example servers, and its admin socket at `admin_socket`; nothing else changes."""
+    example servers, and its admin socket at `admin_socket`; with `request_log`, every request is logged on
+    HAProxy's stderr too (its server, timings and how it ended: what a proxy's own 502 says); nothing else
+    changes."""
     lines, found = [], set()
     for line in CONFIG.read_text().splitlines():
         words = line.split()
+        if request_log and words[:1] in (["global"], ["defaults"]):
+            lines += [line, "    log stderr format raw local0" if words == ["global"] else "    log global\n    option httplog"]
+            continue
         if words[:1] == ["bind"]:
             line, _ = line.replace(words[1], bind), found.add("bind")
         elif words[:2] == ["stats", "socket"]:
@@ -245,7 +250,7 @@ class Cluster:
                         for n, port in enumerate(ports, start=1)]
         admin_socket = folder / "haproxy.sock"
         config = haproxy_config(f"{bind_host}:{proxy_port}",
-                                {s.name: f"127.0.0.1:{s.port}" for s in self.servers}, admin_socket)
+                                {s.name: f"127.0.0.1:{s.port}" for s in self.servers}, admin_socket, logs)
         self.proxy = HAProxy(config, folder, admin_socket, folder / "haproxy.log" if logs else None)
 
     def connections(self) -> int:

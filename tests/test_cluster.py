@@ -73,6 +73,14 @@ def both_up(cluster):
     return cluster
 
 
+def proxy_failures(cluster) -> str:
+    """HAProxy's log of the requests it answered 5xx (each one's server, timings and how it ended: HAProxy's
+    termination state), and of its servers going down and up."""
+    log = cluster.folder / "haproxy.log"
+    failed = re.compile(r"-?\d+/-?\d+/-?\d+/-?\d+/-?\d+ 5\d\d |^Server ")
+    return "\n".join(line for line in log.read_text(errors="replace").splitlines() if failed.search(line))
+
+
 def new_game(cluster) -> dict:
     status, game = request(cluster.proxy_port, "POST", "/api/games", {})
     assert status == 201, game
@@ -444,7 +452,7 @@ def test_a_server_killed_mid_game_loses_no_acknowledged_command_and_its_pages_ar
     store.engine.dispose()
     # HAProxy sent every request from the kill on to the other server: only those under way got no answer.
     late = [(sent - killed["at"], what) for bot in bots for sent, what in bot.unanswered if sent >= killed["at"]]
-    assert late == [], f"requests sent after the kill got no answer: {late}"
+    assert late == [], f"requests sent after the kill got no answer: {late}\n" + proxy_failures(cluster)
     assert errors_in_logs(cluster) == []
     print(
         f"\nkilled {doomed.name} after {sum(killed['acks'])} acknowledged commands "
