@@ -4,7 +4,6 @@ command run and answered, and the careful buttons' first tap."""
 from __future__ import annotations
 
 from flask import current_app, jsonify, make_response, redirect, render_template, request, session, url_for
-from flask_babel import get_locale
 
 from ...messages import refusal
 from ...rules import Actor, RuleError
@@ -47,10 +46,10 @@ def render_view(template: str, caller: Caller, refused: RuleError | Refused | No
     """A game page from the caller's view; `refused` is a command's refusal, worded on the page."""
     version, game = caller.state()
     view = view_for(game, caller.viewer, now=service().clock())
-    speak(view["mode"], view["language"])
+    speech = speech_of(speak(view["mode"], view["language"]), view["mode"])  # its pieces, in its language
     error = refusal(refused.code, **refused.params) if refused is not None else None
     etag = page_etag(caller, version, session.get("language"))
-    speech, shown = speech_of(str(get_locale()), view["mode"]), shown_keys()
+    shown = shown_keys()
     if template == PHONE_PAGE:
         extra |= {
             "regions": phone_regions(view, caller.game_id, extra.get("armed")),
@@ -63,7 +62,7 @@ def render_view(template: str, caller: Caller, refused: RuleError | Refused | No
             view=view,
             game_id=caller.game_id,
             error=error,
-            **page_pieces(speech, shown),  # its pieces, in its language
+            **page_pieces(speech, shown),
             poll_interval=current_app.config["POLL_INTERVAL_MS"],
             stream_poll=current_app.config["STREAM_POLL_MS"],
             etag=f'W/"{etag}"',  # the script polls this page with it: 304 until the view changes
