@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from ...rules import OVER, PLAYING, other
+from ...rules import LOBBY, OVER, PLAYING, other
 from ...views import TURN_TASKS
 from ..fragments import Pieces, Speech, key_of, names, sheets_of, short_key, writers
 
@@ -121,7 +121,7 @@ def phone_regions(view: Any, game_id: str, armed: tuple | None = None) -> dict[s
 def phone_body_class(view: Any) -> str:
     """The page's body classes: its team's colours, a game under way, the team intercepting."""
     classes = f"phone team-{view['viewer']['team']}"
-    if view["phase"] not in ("lobby", OVER):
+    if view["phase"] not in (LOBBY, OVER):
         classes += " in-game"
     if view["you"]["task"] in INTERCEPTING:
         classes += " intercepting"
