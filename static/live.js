@@ -347,9 +347,11 @@
             if (notice) notice.remove();
             // Done with this form: focus left on its button must not hold its region's updates back.
             if (form.contains(document.activeElement)) document.activeElement.blur();
-            // A fix is done: the panel closes and the table screen shows the round again.
+            // A fix is done: the panel closes and the table screen shows the round again. The panel the
+            // page shows now: the table's own update may have replaced the region while the answer came.
             var panel = form.closest("details.host-tools");
             if (panel) {
+              panel = document.getElementById(panel.id) || panel;
               panel.open = false;
               if (panel.contains(document.activeElement)) document.activeElement.blur();
               var round = document.getElementById("board");

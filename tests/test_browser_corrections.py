@@ -619,6 +619,26 @@ def test_careful_host_buttons_take_a_second_tap_naming_the_player(browser, live_
     game.close()
 
 
+def test_the_fix_a_mistake_panel_closes_even_when_the_table_updated_before_the_answer(browser, live_server):
+    """The table screen's own update (its stream, woken by the command) can replace the panel's region before
+    the command's answer comes back: the panel that closes is then the one the page shows. The answer is
+    held here until that update is in (CI once saw the panel stay open this way)."""
+    game = Tabletop(browser, live_server)
+    table = game.table
+    game.open_tools()
+    held = []
+    table.route("**/skip-encryptor", lambda route: held.append((route, route.fetch())))  # done; answer held
+    named = game.encryptor("white")
+    table.get_by_role("button", name=f"{named} stepped away: the next White player takes the round").click()
+    table.get_by_role("button", name=f"Tap again to skip {named}").click()
+    expect(table.locator(".notices")).to_contain_text(f"{named} stepped away")  # the update, before the answer
+    expect(table.locator("details.host-tools[open]")).to_have_count(1)  # kept open across it, as the host left it
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    expect(table.locator("details.host-tools[open]")).to_have_count(0)
+    game.close()
+
+
 def test_careful_host_buttons_work_without_javascript(browser, live_server, page_errors):
     """Without JavaScript the first tap posts and the table page comes back with that button asking again
     (focused, so it is in view); the second tap acts."""
