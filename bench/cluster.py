@@ -318,10 +318,13 @@ def main(argv=None) -> int:
     parser.add_argument("--smoke", action="store_true", help="two servers, one small level (CI)")
     parser.add_argument("--measure", type=float, help="seconds measured per level (default 20)")
     parser.add_argument("--levels", help="table counts to try, e.g. 25,50,100 (default: the whole ladder)")
+    parser.add_argument("--layouts", help="app servers, one layout after the other, e.g. 2 (default: 1,2)")
     args = parser.parse_args(argv)
     settings = SMOKE if args.smoke else FULL
     if args.levels:
         settings = replace(settings, levels=tuple(int(n) for n in args.levels.split(",")))
+    if args.layouts:
+        settings = replace(settings, layouts=tuple(int(n) for n in args.layouts.split(",")))
     if args.measure:
         settings = replace(settings, measure=args.measure)
     workdir = Path(tempfile.mkdtemp(prefix="decrypto-bench-cluster."))

@@ -137,6 +137,37 @@ def test_a_tap_on_one_server_wakes_the_streams_another_holds_and_haproxy_passes_
         wire.connection.close()
 
 
+def test_haproxy_sends_a_tables_screens_to_one_server_and_spreads_the_tables(both_up):
+    """docs/haproxy.cfg hashes the game's id in the path: a table's phones, table screen, API calls and
+    streams meet on one server (its caches and its streams' wake-ups stay there), and tables spread."""
+    cluster = both_up
+
+    def served() -> dict[str, int]:  # requests HAProxy sent each server so far (its checks not counted)
+        return {name: int(row["stot"]) for name, row in cluster.proxy.servers().items()}
+
+    homes = []
+    for _ in range(24):
+        game = new_game(cluster)
+        game_id, host = game["game_id"], game["tokens"]["host"]
+        before = served()
+        for method, path in [
+            ("GET", f"/api/games/{game_id}"),
+            ("POST", f"/api/games/{game_id}/start"),
+            ("GET", f"/table/{game_id}"),
+            ("GET", f"/play/{game_id}"),
+            ("POST", f"/play/{game_id}/join"),
+        ]:
+            connection = http.client.HTTPConnection("127.0.0.1", cluster.proxy_port, timeout=30)
+            connection.request(method, path, headers={"Authorization": f"Bearer {host}"})
+            connection.getresponse().read()  # the answer is not the point here: where it came from is
+            connection.close()
+        sent = {name: count - before[name] for name, count in served().items() if count > before[name]}
+        assert len(sent) == 1 and sum(sent.values()) == 5, sent  # all five on one server
+        homes += sent
+    # 24 games' ids, random: all on one server by chance once in 8 million runs
+    assert set(homes) == {server.name for server in cluster.servers}, homes
+
+
 # --- bots and pages, through HAProxy ------------------------------------------------------------
 
 
