@@ -8,8 +8,8 @@ that changed (web/stream.py). What wakes the hub:
 - PostgreSQL: a `NOTIFY` sent in the same transaction as the events (delivered on commit), which one
   `LISTEN`ing connection per worker hears, whichever worker or server appended: the database the deployment
   already has is the fan-out, no new service;
-- SQLite (one machine): one watcher per worker reads the latest event number of the games it has streams
-  for, every `interval` seconds, in one query.
+- SQLite (one machine): one watcher per worker reads which games got events since its last look, every
+  `interval` seconds, in one query.
 
 A lost signal costs no update: a stream reconnecting starts with the viewer's current ETag, and pages poll
 now and then even while their stream is open.
@@ -133,17 +133,19 @@ class Hub:
                     self.ring(game_id)
 
     def _look(self) -> None:
-        """SQLite: the latest event number of every game with a stream, compared with the last look."""
-        known: dict[str, int] = {}
+        """SQLite: the games with new events since the last look (`Store.games_changed_since`: the changes
+        alone are read, however many games have streams here); those with a stream ring."""
+        watched: set[str] = set()
+        after: int | None = None
         while True:
             time.sleep(self.interval)
             games = self._games()
             if not games:
                 return
-            latest = self.store.versions(games)
+            changed, after = self.store.games_changed_since(after)
             for game_id in games:
                 # A game seen for the first time rings too: its new stream may have read its ETag just
                 # before an event this look is the first to see.
-                if latest.get(game_id, 0) != known.get(game_id):
+                if changed is None or game_id in changed or game_id not in watched:
                     self.ring(game_id)
-            known = {game_id: latest.get(game_id, 0) for game_id in games}
+            watched = set(games)

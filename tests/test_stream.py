@@ -8,6 +8,7 @@ import re
 import threading
 import time
 import uuid
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from sqlalchemy import event
@@ -216,6 +217,26 @@ def test_a_change_made_by_another_process_wakes_the_stream(app, client, tmp_path
     assert other.extensions["push"].streams() == 0 and app.extensions["push"].streams() == 1
     assert stream.next()["data"] != first["data"]
     stream.close()
+
+
+def test_the_sqlite_watcher_reads_the_games_changed_since_its_last_look_and_misses_none(app, client):
+    """What SQLite's push watcher asks (`Store.games_changed_since`): only games with new events, and
+    "any may have changed" when the rows it counted from were deleted (SQLite then numbers new rows again)."""
+    store = app.extensions["games"].store
+    first = ApiGame(client, start=False)
+    changed, after = store.games_changed_since(None)
+    assert changed is None and after > 0  # the first look: every watched game rings
+    second = ApiGame(client, start=False)
+    changed, after = store.games_changed_since(after)
+    assert changed == {second.id}
+    assert store.games_changed_since(after) == (set(), after)  # nothing new
+    first.ok(first.command(first.host, "start"))
+    changed, after = store.games_changed_since(after)
+    assert changed == {first.id}
+    store.delete_idle_games(datetime.now(timezone.utc) + timedelta(days=1))  # every game, the newest rows too
+    third = ApiGame(client, start=False)
+    changed, _ = store.games_changed_since(after)
+    assert changed is None or changed == {third.id}  # SQLite: None (row numbers given again); never a miss
 
 
 def bearer(token: str) -> dict:
