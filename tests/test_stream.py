@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import queue
 import re
+import socket
 import threading
 import time
 import uuid
@@ -15,6 +16,7 @@ from sqlalchemy import event
 
 from companion import create_app
 from companion.messages import REFUSALS
+from companion.web.stream import HEARTBEAT, Courier
 from tools.driver import ApiGame, wrong, wrong2
 
 from .api import browser, table_path
@@ -237,6 +239,49 @@ def test_the_sqlite_watcher_reads_the_games_changed_since_its_last_look_and_miss
     third = ApiGame(client, start=False)
     changed, _ = store.games_changed_since(after)
     assert changed is None or changed == {third.id}  # SQLite: None (row numbers given again); never a miss
+
+
+class QuietStream:
+    """What the courier needs of a stream whose view never changes (its heartbeats are under test)."""
+
+    game_id = "quiet"
+    ends = float("inf")
+
+    def news(self) -> str:
+        return ""
+
+    def release(self) -> None:
+        pass
+
+
+def test_handed_over_streams_beat_in_turns_each_on_its_own_schedule(app):
+    """A worker's courier beats its streams a turn at a time (`BEAT_TURNS`), each about a heartbeat after it
+    came: two streams taken 0.75 s apart beat 0.75 s apart, where they used to beat in one burst."""
+    heartbeat = 1.5
+    courier = Courier(app.extensions["push"], heartbeat)
+    pairs, taken = [], []
+    for wait in (0, 0.75):
+        time.sleep(wait)
+        ours, theirs = socket.socketpair()
+        theirs.settimeout(0)
+        pairs.append(theirs)
+        taken.append(time.monotonic())
+        courier.take(QuietStream(), ours)
+    beats: list[list[float]] = [[], []]
+    deadline = time.monotonic() + 2 * heartbeat + 0.5
+    while time.monotonic() < deadline:
+        for n, theirs in enumerate(pairs):
+            try:
+                if theirs.recv(100) == HEARTBEAT.encode():
+                    beats[n].append(time.monotonic())
+            except BlockingIOError:
+                pass
+        time.sleep(0.005)
+    app.extensions["push"].close()  # the worker stops: the courier ends its streams, and its thread
+    assert all(len(found) >= 1 for found in beats), beats
+    for found, came in zip(beats, taken):
+        assert heartbeat - 0.3 <= found[0] - came <= heartbeat + 0.5  # about a heartbeat after it came
+    assert beats[1][0] - beats[0][0] >= 0.4  # not in the same burst
 
 
 def bearer(token: str) -> dict:

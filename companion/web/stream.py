@@ -56,6 +56,9 @@ log = logging.getLogger(__name__)
 RETRY_MS = 1000
 HEARTBEAT = ": still here\n\n"
 HEARTBEATS_BETWEEN_YIELDS = 200  # a worker with thousands of streams lets requests in between
+# A worker's handed-over streams beat in turns, a fifteenth of them at a time: all at once, 3,000 streams'
+# beats were a burst that held up the requests behind it every 15 s (docs/performance.md).
+BEAT_TURNS = 15
 GONE = "event: gone\ndata: gone\n\n"
 
 
@@ -253,12 +256,12 @@ def _connection(environ):
 
 
 class Handed:
-    """A stream handed over to the courier: its connection, and a listener of its game."""
+    """A stream handed over to the courier: its connection, a listener of its game, and its turn to beat."""
 
-    __slots__ = ("courier", "stream", "connection")
+    __slots__ = ("courier", "stream", "connection", "turn")
 
-    def __init__(self, courier: Courier, stream: ViewStream, connection: socket.socket):
-        self.courier, self.stream, self.connection = courier, stream, connection
+    def __init__(self, courier: Courier, stream: ViewStream, connection: socket.socket, turn: int):
+        self.courier, self.stream, self.connection, self.turn = courier, stream, connection, turn
 
     def set(self) -> None:  # the hub: its game may have changed
         self.courier.due(self)
@@ -279,22 +282,28 @@ class Handed:
 class Courier:
     """Writes every handed-over stream of this process, from one thread (a greenlet in the gevent worker):
     a look at each stream whose game may have changed, heartbeats, and the end of streams whose lifetime is
-    over or whose worker is stopping. Its heartbeats keep their own schedule, which no change moves."""
+    over or whose worker is stopping. Its heartbeats keep their own schedule, which no change moves: the
+    streams take turns (`BEAT_TURNS`, one every `heartbeat / BEAT_TURNS` seconds), each stream in the turn
+    that had just beaten when it came, so its first heartbeat comes about `heartbeat` seconds later."""
 
     def __init__(self, hub: Hub, heartbeat: float):
         self.hub, self.heartbeat = hub, heartbeat
         self._lock = threading.Lock()
         self._streams: set[Handed] = set()
+        self._turns: list[set[Handed]] = [set() for _ in range(BEAT_TURNS)]
+        self._turn = 0  # the turn that beat last
         self._due: set[Handed] = set()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
 
     def take(self, stream: ViewStream, connection: socket.socket) -> None:
         connection.setblocking(False)
-        handed = Handed(self, stream, connection)
+        with self._lock:
+            handed = Handed(self, stream, connection, self._turn)
         self.hub.subscribe(stream.game_id, handed)  # before its first look: no change slips in between
         with self._lock:
             self._streams.add(handed)
+            self._turns[handed.turn].add(handed)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="stream-courier", daemon=True)
                 self._thread.start()
@@ -308,6 +317,7 @@ class Courier:
     def drop(self, handed: Handed) -> None:
         with self._lock:
             self._streams.discard(handed)
+            self._turns[handed.turn].discard(handed)
             self._due.discard(handed)
         self.hub.unsubscribe(handed.stream.game_id, handed)
         handed.stream.release()
@@ -321,7 +331,8 @@ class Courier:
             return len(self._streams)
 
     def _run(self) -> None:
-        beat = time.monotonic() + self.heartbeat
+        every = self.heartbeat / BEAT_TURNS
+        beat = time.monotonic() + every
         while True:
             self._wake.wait(max(0.0, beat - time.monotonic()))
             self._wake.clear()
@@ -329,7 +340,7 @@ class Courier:
                 due, self._due = self._due, set()
             if self.hub.closing:
                 due = set()
-                self._end(lambda handed: True)
+                self._end_all()
             for handed in due:
                 try:
                     message = handed.stream.news()
@@ -341,14 +352,17 @@ class Courier:
                     self.drop(handed)
             now = time.monotonic()
             if now >= beat:
-                beat += self.heartbeat  # on its own clock: no wake moves it
+                beat += every  # on its own clock: no wake moves it
                 if beat <= now:
-                    beat = now + self.heartbeat
-                self._end(lambda handed: now >= handed.stream.ends)
+                    beat = now + every
                 with self._lock:
-                    streams = list(self._streams)
+                    self._turn = (self._turn + 1) % BEAT_TURNS
+                    streams = list(self._turns[self._turn])
                 for count, handed in enumerate(streams, 1):
-                    handed.send(HEARTBEAT)
+                    if now >= handed.stream.ends:  # its lifetime is over: its page reconnects
+                        self.drop(handed)
+                    else:
+                        handed.send(HEARTBEAT)
                     if count % HEARTBEATS_BETWEEN_YIELDS == 0:
                         time.sleep(0)
             with self._lock:
@@ -356,9 +370,9 @@ class Courier:
                     self._thread = None
                     return
 
-    def _end(self, ended: Callable[[Handed], bool]) -> None:
+    def _end_all(self) -> None:
         with self._lock:
-            streams = [handed for handed in self._streams if ended(handed)]
+            streams = list(self._streams)
         for handed in streams:
             self.drop(handed)
 
