@@ -57,7 +57,8 @@ RETRY_MS = 1000
 HEARTBEAT = ": still here\n\n"
 HEARTBEATS_BETWEEN_YIELDS = 200  # a worker with thousands of streams lets requests in between
 # A worker's handed-over streams beat in turns, a fifteenth of them at a time: all at once, 3,000 streams'
-# beats were a burst that held up the requests behind it every 15 s (docs/performance.md).
+# beats were a burst that held up the requests behind it every 15 s (docs/performance.md). Streams join the
+# turns in rotation, so that thousands reconnecting together (a restart) are spread too.
 BEAT_TURNS = 15
 GONE = "event: gone\ndata: gone\n\n"
 
@@ -283,8 +284,8 @@ class Courier:
     """Writes every handed-over stream of this process, from one thread (a greenlet in the gevent worker):
     a look at each stream whose game may have changed, heartbeats, and the end of streams whose lifetime is
     over or whose worker is stopping. Its heartbeats keep their own schedule, which no change moves: the
-    streams take turns (`BEAT_TURNS`, one every `heartbeat / BEAT_TURNS` seconds), each stream in the turn
-    that had just beaten when it came, so its first heartbeat comes about `heartbeat` seconds later."""
+    streams take turns (`BEAT_TURNS`, one every `heartbeat / BEAT_TURNS` seconds), each joining the next turn
+    in rotation, so a stream beats every `heartbeat` seconds, the first time within `heartbeat`."""
 
     def __init__(self, hub: Hub, heartbeat: float):
         self.hub, self.heartbeat = hub, heartbeat
@@ -292,6 +293,7 @@ class Courier:
         self._streams: set[Handed] = set()
         self._turns: list[set[Handed]] = [set() for _ in range(BEAT_TURNS)]
         self._turn = 0  # the turn that beat last
+        self._joined = 0  # the turn the last stream joined
         self._due: set[Handed] = set()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
@@ -299,7 +301,8 @@ class Courier:
     def take(self, stream: ViewStream, connection: socket.socket) -> None:
         connection.setblocking(False)
         with self._lock:
-            handed = Handed(self, stream, connection, self._turn)
+            self._joined = (self._joined + 1) % BEAT_TURNS
+            handed = Handed(self, stream, connection, self._joined)
         self.hub.subscribe(stream.game_id, handed)  # before its first look: no change slips in between
         with self._lock:
             self._streams.add(handed)
