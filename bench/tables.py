@@ -8,6 +8,13 @@ nothing changed, else what changed of the page (it names the regions it shows, `
 each answer as the script does). A screen first loads its whole page.
 The bot reads the table screen's view, learns each round's codes from the Encryptors' views, and makes
 one legal move every `action_every` seconds on average (clues, guesses, keyword guesses, verdicts, rematch).
+
+A step starts every screen within 1.5 s, as a restart of the server would (every page reconnecting at once).
+Its measured window opens `warmup` seconds after the last screen is following its game (its first poll
+answered, or its stream's first message come): that start is play as it never is, and at 650 tables it took
+longer than a fixed warm-up to absorb, so the window measured it (`StepResult.settled`: how long it took).
+Screens and bots carry on `GRACE` seconds past the window, so the requests it counts don't meet the end of
+thousands of streams at once.
 """
 
 from __future__ import annotations
@@ -29,10 +36,13 @@ except ImportError:  # the plain event loop works too, at a higher cost per requ
     uvloop = None
 
 POLL_INTERVAL = 1.5  # seconds, as POLL_INTERVAL_MS
-SAFETY_POLL = 30.0  # seconds, as STREAM_POLL_MS: a page with a stream still polls this often
+SAFETY_POLL = 30.0  # seconds, as STREAM_POLL_MS: a page with a stream still polls this often (a quarter
+# either way, at random, as static/live.js)
 DESIGNS = ("poll", "stream")
 TIMEOUT = 10.0  # seconds; a request slower than this counts as an error
 KEEP_ALIVE = 5.0  # seconds: the server closes a connection idle this long (gunicorn --keep-alive 5)
+SETTLE_LIMIT = 60.0  # seconds: a step whose screens are not all following by then is measured anyway
+GRACE = 3.0  # seconds screens and bots carry on past the measured window
 
 
 class Http:
@@ -93,8 +103,10 @@ class Http:
 
 @dataclass
 class Stats:
-    start: float  # the measurement window, loop time
+    start: float  # the measurement window, loop time (set once every screen follows its game)
     end: float
+    stop: float = float("inf")  # when screens and bots stop (past the window)
+    following: int = 0  # screens whose first poll was answered, or whose stream's first message came
     latencies: dict[str, list[float]] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
     first_errors: list[str] = field(default_factory=list)
@@ -140,19 +152,22 @@ async def _timed(
     return answer
 
 
-async def phone(port: int, screen: Screen, stats: Stats, stop: float, delay: float) -> None:
+async def phone(port: int, screen: Screen, stats: Stats, delay: float) -> None:
     """The polling design: the page asks for itself every 1.5 s (as without a stream)."""
     loop = asyncio.get_running_loop()
     await asyncio.sleep(delay)
     conn = Http(port)
-    while loop.time() < stop:
+    following = False
+    while loop.time() < stats.stop:
         await asyncio.sleep(POLL_INTERVAL)
         screen.take(await _timed(stats, "poll", conn, "GET", screen.path, screen.fetch_headers(), ok=(200, 304)))
+        if not following:
+            following, stats.following = True, stats.following + 1
     conn.close()
     stats.connects += conn.connects
 
 
-async def streaming_phone(port: int, screen: Screen, stats: Stats, stop: float, delay: float) -> None:
+async def streaming_phone(port: int, screen: Screen, stats: Stats, delay: float) -> None:
     """The streaming design (static/live.js with EventSource): the page holds its stream open and fetches
     itself when a message brings an ETag it doesn't have; and every SAFETY_POLL seconds anyway."""
     loop = asyncio.get_running_loop()
@@ -169,10 +184,10 @@ async def streaming_phone(port: int, screen: Screen, stats: Stats, stop: float, 
             f"GET {page}/stream HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n{screen.cookie}\r\n"
         ).encode()
     )
-    buffer, safety_at = b"", loop.time() + SAFETY_POLL
-    while loop.time() < stop:
+    buffer, safety_at, following = b"", loop.time() + safety_delay(), False
+    while loop.time() < stats.stop:
         try:
-            chunk = await asyncio.wait_for(reader.read(4096), max(0.01, min(stop, safety_at) - loop.time()))
+            chunk = await asyncio.wait_for(reader.read(4096), max(0.01, min(stats.stop, safety_at) - loop.time()))
         except asyncio.TimeoutError:
             chunk = None
         if chunk == b"":
@@ -186,13 +201,19 @@ async def streaming_phone(port: int, screen: Screen, stats: Stats, stop: float, 
                 for line in block.split(b"\n"):
                     if line.startswith(b"data: W/"):
                         wanted = line[len(b"data: ") :].decode()
+            if wanted and not following:  # its first view message: it follows its game
+                following, stats.following = True, stats.following + 1
         if (wanted and wanted != screen.etag) or loop.time() >= safety_at:
             kind = "fetch" if wanted and wanted != screen.etag else "poll"
             screen.take(await _timed(stats, kind, conn, "GET", page, screen.fetch_headers(), ok=(200, 304)))
-            safety_at = loop.time() + SAFETY_POLL
+            safety_at = loop.time() + safety_delay()
     writer.close()
     conn.close()
     stats.connects += conn.connects + 1
+
+
+def safety_delay() -> float:
+    return SAFETY_POLL * random.uniform(0.75, 1.25)
 
 
 REGION_KEY = re.compile(rb'<(?:div|p) id="([\w-]+)" data-live data-key="([a-p]+)"')
@@ -249,7 +270,7 @@ def _json(answer) -> dict:
     return json.loads(body)
 
 
-async def bot(port: int, game: Prepared, stats: Stats, stop: float, every: float, rng: random.Random) -> None:
+async def bot(port: int, game: Prepared, stats: Stats, every: float, rng: random.Random) -> None:
     """Plays the table's game through the API with bearer tokens, one move every `every` s on average."""
     loop = asyncio.get_running_loop()
     await asyncio.sleep(rng.uniform(0, every))
@@ -260,7 +281,7 @@ async def bot(port: int, game: Prepared, stats: Stats, stop: float, every: float
     def bearer(token):
         return _headers(Accept="application/json", Authorization=f"Bearer {token}")
 
-    while loop.time() < stop:
+    while loop.time() < stats.stop:
         answer = await _timed(stats, "bot_read", conn, "GET", api, bearer(host))
         if answer is None:
             await asyncio.sleep(every)
@@ -307,6 +328,7 @@ class StepResult:
     connects: int
     other_cpu: float = 0.0  # cores used by other processes on the machine meanwhile
     rates: dict[str, float] = field(default_factory=dict)  # each probe's growth per second in the window
+    settled: float = 0.0  # seconds from the start until every screen was following its game
 
     @property
     def total(self) -> int:
@@ -332,7 +354,7 @@ class StepResult:
             f"{self.tables:4d} tables: p99 {self.p99_all_ms:6.1f} ms (p50 {self.p50_ms['all']:.1f} ms), "
             f"{self.total / self.seconds:.0f} req/s [{kinds}]; loop lag p99 {self.loop_lag_p99_ms:.0f} ms, "
             f"generator {self.generator_cpu:.0%} of a core, workers {self.server_cpu:.2f} cores, "
-            f"other processes {self.other_cpu:.2f} cores{errors}"
+            f"other processes {self.other_cpu:.2f} cores; all following after {self.settled:.1f} s{errors}"
         )
 
 
@@ -364,16 +386,21 @@ async def _step(
     loop = asyncio.get_running_loop()
     screens = {(n, seat): Screen(game, seat) for n, game in enumerate(tables) for seat in game.cookies}
     await load_all(port, list(screens.values()))
-    now = loop.time()
-    start, end = now + warmup, now + warmup + measure
-    stats = Stats(start, end)
+    stats = Stats(float("inf"), float("inf"))
     rng = random.Random(seed)
     tasks = []
     follow = phone if design == "poll" else streaming_phone
+    began = loop.time()
     for n, game in enumerate(tables):
         for seat in game.cookies:  # 8 phones and the table screen
-            tasks.append(asyncio.create_task(follow(port, screens[n, seat], stats, end, rng.uniform(0, POLL_INTERVAL))))
-        tasks.append(asyncio.create_task(bot(port, game, stats, end, every, random.Random(f"{seed}/{n}"))))
+            tasks.append(asyncio.create_task(follow(port, screens[n, seat], stats, rng.uniform(0, POLL_INTERVAL))))
+        tasks.append(asyncio.create_task(bot(port, game, stats, every, random.Random(f"{seed}/{n}"))))
+    while stats.following < len(screens) and loop.time() < began + SETTLE_LIMIT:
+        await asyncio.sleep(0.05)
+    settled = loop.time() - began
+    start = loop.time() + warmup
+    end = start + measure
+    stats.start, stats.end, stats.stop = start, end, end + GRACE
     lags = []
 
     async def ticker():
@@ -411,6 +438,7 @@ async def _step(
         stats.connects,
         machine.other_cores(m0, m1),
         {name: (probed1[name] - probed0[name]) / (wall1 - wall0) for name in probes},
+        settled,
     )
 
 

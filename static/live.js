@@ -124,6 +124,9 @@
 
   var timer = null, polling = false, again = false;
   function schedule(ms) { clearTimeout(timer); timer = setTimeout(poll, ms); }
+  // The safety poll's delay, a quarter either way: pages that reconnected together (a server restarted)
+  // would otherwise all poll in the same instant, every time.
+  function safetyDelay() { return safety * (0.75 + Math.random() / 2); }
 
   function poll() {
     if (polling) { again = true; return; }     // once this one is back, at once again: a change came meanwhile
@@ -134,7 +137,7 @@
       .then(function () {
         polling = false;
         if (again) return poll();
-        schedule(streaming ? safety : document.hidden ? interval * 4 : interval);   // a sleeping phone polls less
+        schedule(streaming ? safetyDelay() : document.hidden ? interval * 4 : interval);   // a sleeping phone polls less
       });
   }
 
@@ -150,7 +153,7 @@
     source.addEventListener("view", function (e) {
       heard = streaming = true;
       if (e.data !== etag) poll();
-      else if (!polling) schedule(safety);
+      else if (!polling) schedule(safetyDelay());
     });
     source.addEventListener("gone", function () {
       source.close();
@@ -158,7 +161,7 @@
     });
     source.onerror = function () {
       if (streaming) { streaming = false; schedule(interval); }
-      if (source.readyState === EventSource.CLOSED && heard) setTimeout(listen, safety);
+      if (source.readyState === EventSource.CLOSED && heard) setTimeout(listen, safetyDelay());
     };
   }
 
