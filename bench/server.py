@@ -8,10 +8,12 @@ benchmark runs the same worker class, worker count and threads as `scripts/serve
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 from unittest import mock
@@ -52,6 +54,22 @@ def production_command(port: int, workers: int) -> tuple[list[str], dict[str, st
     return captured["argv"], captured["env"]
 
 
+def revision_command(root: Path, port: int, workers: int) -> tuple[list[str], dict[str, str]]:
+    """`production_command` of another revision's checkout, read by its own code: a change to how
+    `companion.serve` starts gunicorn (its options, the environment it sets) is part of what a revision is."""
+    capture = f"import json; from bench.server import production_command as c; print(json.dumps(c({port}, {workers})))"
+    answer = subprocess.run(
+        [sys.executable, "-c", capture],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    argv, env = json.loads(answer.stdout.splitlines()[-1])
+    return argv, env
+
+
 class Server:
     """gunicorn in its own process group; stdout (the access log) and stderr go to `log`."""
 
@@ -83,16 +101,16 @@ class Server:
         if database_url:
             self.env["DATABASE_URL"] = database_url
         self.env.update(env or {})
-        self.argv, production_env = production_command(self.port, workers)
+        if root == ROOT:
+            self.argv, production_env = production_command(self.port, workers)
+        else:  # its own code first, not this checkout's (installed editable)
+            self.argv, production_env = revision_command(root, self.port, workers)
+            self.env["PYTHONPATH"] = str(root)
         self.production_env = {k: v for k, v in production_env.items() if k not in ("PORT", "PUBLIC_URL", "WORKERS")}
         self.env.update(self.production_env)
         self.argv = [a.replace(f"0.0.0.0:{self.port}", f"127.0.0.1:{self.port}") for a in self.argv]
         self.argv[-1] = app
         self.root = root
-        if root != ROOT:
-            self.env["PYTHONPATH"] = str(root)  # its own code first, not this checkout's (installed editable)
-            config = self.argv.index("--config") + 1
-            self.argv[config] = str(root / Path(self.argv[config]).relative_to(ROOT))
         self.process: subprocess.Popen | None = None
 
     def describe(self) -> str:
