@@ -125,7 +125,10 @@ class StateCache:
             for game_id in game_ids:
                 self._items.pop(game_id, None)
 
-    def put(self, game_id: str, version: int, game: Game) -> None:
+    def put(self, game_id: str, version: int, game: Game) -> Game:
+        """Keeps `game` as the game's state at `version` unless a later one is kept. Returns the state kept at
+        that version, this one or an equal one kept before, so that callers holding a state (the streams' looks
+        at their games) hold the cache's: one copy of a game's state in a process, not one each."""
         with self._lock:
             known = self._items.get(game_id)
             if known is None or known[0] < version:
@@ -133,6 +136,8 @@ class StateCache:
                 self._items.move_to_end(game_id)
                 while len(self._items) > self._size:
                     self._items.popitem(last=False)
+                return game
+            return known[1] if known[0] == version else game
 
 
 class GameService:
@@ -199,8 +204,7 @@ class GameService:
             return start_seq, state or Game()
         state = replay([read(data) for _, data, _ in rows], state)
         version = rows[-1][0]
-        self.cache.put(game_id, version, state)
-        return version, state
+        return version, self.cache.put(game_id, version, state)
 
     def catch_up(self, game_id: str, version: int, game: Game) -> tuple[int, Game, list[tuple[int, Changes]]]:
         """`game`, the state at `version`, brought to the latest version in one query: that version, its state
@@ -215,7 +219,7 @@ class GameService:
             game = replay([event], game)
         if rows:
             version = rows[-1][0]
-            self.cache.put(game_id, version, game)
+            game = self.cache.put(game_id, version, game)
         return version, game, changes
 
     def load_match(self, game_id: str, match: int) -> Game | None:

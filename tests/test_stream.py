@@ -437,3 +437,22 @@ def test_a_change_costs_one_look_at_the_game_for_all_of_its_streams(app, client)
     for stream in streams:
         stream.close()
     app.extensions["push"].unsubscribe(game.id, rings)
+
+
+def test_a_process_holds_one_state_of_a_game_for_its_pages_and_its_streams(app, client):
+    """The streams' look at a game and the pages' fetches share this process's state of it, whichever folds a
+    move first: they held a copy each, two states a table in every worker (issue 23, item 5)."""
+    game = ApiGame(client)
+    looks, service = app.extensions["stream_looks"], app.extensions["games"]
+    other = create_app(
+        {"TESTING": True, "SECRET_KEY": app.config["SECRET_KEY"], "DATABASE_URL": app.config["DATABASE_URL"]}
+    )
+    looks.latest(game.id, 0)
+    game.client = other.test_client()
+    game.announce("white")  # a move made by another worker
+    game.client = client
+    version, fetched = service.load(game.id)  # a page here folds it first, then the streams look
+    assert looks.latest(game.id, version).game is fetched
+    game.announce("black")  # a move made here
+    version, kept = service.load(game.id)
+    assert looks.latest(game.id, version).game is kept
