@@ -1,5 +1,6 @@
 """Host corrections, seats, the keyword swap, custom words, rematch and the try-out, through the pure rules."""
 
+import copy
 import pytest
 
 from companion.rules import HOST, LOBBY, OVER, PLAYING, Actor, RuleError
@@ -179,10 +180,10 @@ def test_either_team_can_reject_a_correction_and_nothing_changes():
     table.round()
     last = table.game.rounds[1].transmissions["black"]
     _propose(table, wrong(last.code), last.interception.code)
-    tokens = {t: vars(v).copy() for t, v in table.game.tokens.items()}
+    tokens = copy.deepcopy(table.game.tokens)
     _answer(table, "black", accept=False)
     assert table.game.correction is None
-    assert {t: vars(v) for t, v in table.game.tokens.items()} == tokens
+    assert table.game.tokens == tokens
     assert table.game.notices[-1] == {"kind": "correction_answered", "round": 3, "team": "black", "accept": False}
 
 

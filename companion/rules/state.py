@@ -43,7 +43,7 @@ def other(team: str) -> str:
     return "black" if team == "white" else "white"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Settings:
     """What the host chose when creating the game; kept by its rematches (the timer can change in a lobby)."""
 
@@ -54,21 +54,21 @@ class Settings:
     words: tuple[str, ...] | None = None  # the host's own word list, instead of the language's pack
 
 
-@dataclass
+@dataclass(slots=True)
 class Player:
     seat: int
     name: str
     team: str
 
 
-@dataclass
+@dataclass(slots=True)
 class Guess:
     code: tuple[int, ...] | None = None
     sealed: bool = False
     entered_by: int | None = None  # the seat that entered it last (unknown in logs written before)
 
 
-@dataclass
+@dataclass(slots=True)
 class Transmission:
     """One team's transmission in one round: its code, clues, the two guesses and the outcome."""
 
@@ -88,7 +88,7 @@ class Transmission:
         return self.decryption if team == self.team else self.interception
 
 
-@dataclass
+@dataclass(slots=True)
 class Round:
     number: int
     transmissions: dict[str, Transmission]  # the teams that transmit, in the order they are guessed
@@ -120,7 +120,7 @@ class Round:
         return resolved[-1] if resolved else None
 
 
-@dataclass
+@dataclass(slots=True)
 class Tokens:
     interceptions: int = 0
     miscommunications: int = 0
@@ -130,7 +130,7 @@ class Tokens:
         return self.interceptions - self.miscommunications
 
 
-@dataclass
+@dataclass(slots=True)
 class Tiebreak:
     cause: str  # "collision" or "round_limit"
     keyword_guesses: dict[str, tuple[str, ...] | None] = field(
@@ -139,14 +139,14 @@ class Tiebreak:
     verdicts: dict[str, tuple[bool, ...]] | None = None  # team -> which of its guesses the table accepted
 
 
-@dataclass
+@dataclass(slots=True)
 class Result:
     winners: tuple[str, ...]  # one team, or both for a shared victory
     reason: str  # see rules.round_end and rules.three_player for the reasons
     cause: str | None = None  # why a tiebreak was needed, when one was
 
 
-@dataclass
+@dataclass(slots=True)
 class Notes:
     """What a team wrote on its note sheet about the other team (rules/notes.py): a guess above each of its
     four keyword columns, and a free line on each round (round number -> its line). Blank notes are left out."""
@@ -159,7 +159,7 @@ def no_notes() -> dict[str, Notes]:
     return {t: Notes() for t in TEAMS}
 
 
-@dataclass
+@dataclass(slots=True)
 class Correction:
     """A proposed correction of the last reveal, waiting for both teams to confirm it on their phones."""
 
@@ -171,7 +171,7 @@ class Correction:
     confirmed: set[str] = field(default_factory=set)  # teams that confirmed
 
 
-@dataclass
+@dataclass(slots=True)
 class Game:
     settings: Settings = field(default_factory=Settings)
     phase: str = LOBBY
