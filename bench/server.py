@@ -20,6 +20,9 @@ from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRET_KEY = "bench-secret-key"
+# The servers run from what production installs (scripts/serve), not from the benchmark's own environment
+# with the test tools: qrcode imports Pillow when it is installed, 4 MB of a worker (bench/install).
+SERVE_ENV = ROOT / ".venv-serve"
 
 
 def free_port() -> int:
@@ -83,7 +86,7 @@ class Server:
         root: Path = ROOT,
     ):
         """`env`: more settings for the server's processes; `root`: the checkout to serve (another revision's
-        worktree: bench/revisions.py), with this checkout's virtualenv."""
+        worktree: bench/revisions.py), run from the servers' environment (`SERVE_ENV`)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
@@ -109,6 +112,9 @@ class Server:
         self.production_env = {k: v for k, v in production_env.items() if k not in ("PORT", "PUBLIC_URL", "WORKERS")}
         self.env.update(self.production_env)
         self.argv = [a.replace(f"0.0.0.0:{self.port}", f"127.0.0.1:{self.port}") for a in self.argv]
+        self.argv[0] = str(SERVE_ENV / "bin" / "gunicorn")
+        if not os.path.exists(self.argv[0]):
+            raise RuntimeError(f"no {self.argv[0]}: run bench/install first")
         self.argv[-1] = app
         self.root = root
         self.process: subprocess.Popen | None = None
