@@ -28,7 +28,7 @@ from playwright.sync_api import expect
 from companion.rules import LOBBY, OVER
 from scripts.cluster import DRAIN_SETTLE_SECONDS, Cluster, answers, waiting_connections
 
-from .browser import TABLE, Phone
+from .browser import TABLE, Phone, refused
 from .server import ROOT, free_port, free_ports_in_a_row
 from .test_load_gunicorn import Bot, Refused, Unreachable, check_acknowledged, check_result, log_of, request, store_for
 from .test_stream_handover import Wire
@@ -310,6 +310,11 @@ def opened_pages(browser, cluster, game) -> dict:
     return pages
 
 
+def sent_at(answer) -> tuple[str, float]:
+    """A page's request answered with `answer`: its path, and when the browser sent it (Unix time, seconds)."""
+    return re.sub(r"^https?://[^/]+", "", answer.url), answer.request.timing["startTime"] / 1000
+
+
 def opens(page) -> list[float]:
     return [at / 1000 for at in page.evaluate("window.streamOpens")]
 
@@ -430,14 +435,22 @@ def test_the_pages_of_a_server_that_hangs_are_moved_to_another_once_haproxy_coun
 
 
 @pytest.mark.browser
-def test_a_server_killed_mid_game_loses_no_acknowledged_command_and_its_pages_are_back_within_2_s(both_up, browser):
+def test_a_server_killed_mid_game_loses_no_acknowledged_command_and_its_pages_are_back_within_2_s(
+    both_up, browser, page_errors
+):
     cluster = both_up
     doomed, other = cluster.servers
     bots = [ProxiedBot(cluster.proxy_port, number, "collision") for number in range(4)]  # short games
     game = new_game(cluster)
+    # A page's fetch the doomed server was still answering gets HAProxy's 502 (the page fetches again at once),
+    # as a bot's request under way gets no answer: allowed, but only for a fetch sent before the kill (below).
+    page_errors.allow(refused(502, "/(play|table)/[\\w-]+"), "the pages' fetches under way when their server dies")
+    cut_short: list[tuple[str, float]] = []  # the pages' requests HAProxy answered 502: (path, sent at)
     cluster.proxy.set_state(other.name, "drain")  # every page's stream, and every game, on the doomed server
     try:
         pages = opened_pages(browser, cluster, game)
+        for page in pages.values():
+            page.on("response", lambda answer: answer.status == 502 and cut_short.append(sent_at(answer)))
         for bot in bots:
             bot.set_up()
         assert int(cluster.proxy.servers()[doomed.name]["scur"]) >= len(pages)
@@ -484,6 +497,8 @@ def test_a_server_killed_mid_game_loses_no_acknowledged_command_and_its_pages_ar
     # HAProxy sent every request from the kill on to the other server: only those under way got no answer.
     late = [(sent - killed["at"], what) for bot in bots for sent, what in bot.unanswered if sent >= killed["at"]]
     assert late == [], f"requests sent after the kill got no answer: {late}\n" + proxy_failures(cluster)
+    late = [(path, round(sent - killed["time"], 3)) for path, sent in cut_short if sent >= killed["time"]]
+    assert late == [], f"the pages' fetches sent after the kill got a 502: {late}\n" + proxy_failures(cluster)
     assert errors_in_logs(cluster) == []
     print(
         f"\nkilled {doomed.name} after {sum(killed['acks'])} acknowledged commands "
