@@ -14,6 +14,11 @@ revision's and round's cost per move. No thresholds.
 
 Usage: `python -m bench.revisions [--rounds 5] [--duration 5] [--database sqlite|postgresql] REV [REV ...]`
 (e.g. `86bd056 HEAD`).
+
+With `--tables N [N ...]`, capacity steps instead (scenario 5, streams: N tables, a move every 10 s, 20 s
+measured, pass when each kind's p99 < 100 ms), each level for each revision in every round, the revisions'
+order turned round every other round; each step on a fresh database and a fresh server. The machine's speed
+changes within minutes: a difference between revisions counts only when it holds in every round.
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ from pathlib import Path
 from . import games as G
 from . import pages as P
 from . import scenarios as S
-from .__main__ import CONNECTIONS, SCREENS, Database, fresh_scripts, measure, page_cpu
+from . import tables as T
+from .__main__ import CONNECTIONS, LATENCY_LIMIT_MS, SCREENS, Database, fresh_scripts, measure, page_cpu
 from .postgres import Postgres
 from .server import ROOT, Server
 
@@ -53,6 +59,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--duration", type=float, default=5, help="seconds per scenario run")
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--tables", type=int, nargs="+", help="capacity steps at these levels instead")
     args = parser.parse_args()
     rng = random.Random(4)
     workdir = Path(tempfile.mkdtemp(prefix="decrypto-bench-revisions."))
@@ -61,6 +68,14 @@ def main() -> None:
     folders: list[Path] = []
     try:
         database = Database(args.database, workdir, postgres)
+        if args.tables:
+            revisions = {}
+            for revision in args.revisions:
+                commit, folder = checkout(revision, workdir)
+                folders.append(folder)
+                revisions[commit] = folder
+            capacity_steps(database, revisions, args.tables, args.rounds, workdir, rng)
+            return
         stores, polls = {}, {}
         for n, revision in enumerate(args.revisions):
             commit, folder = checkout(revision, workdir)
@@ -116,6 +131,38 @@ def main() -> None:
             subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT, capture_output=True)
         if postgres is not None:
             postgres.stop()
+
+
+def capacity_steps(
+    database: Database, revisions: dict[str, Path], levels: list[int], rounds: int, workdir: Path, rng
+) -> None:
+    """Capacity steps (streams) of each revision (commit -> its worktree) at each of `levels`, alternately."""
+    print(f"{database.label}, capacity steps (streams, a move every 10 s), {rounds} rounds", flush=True)
+    results: dict[tuple[int, str], list[T.StepResult]] = {}
+    for round_number in range(rounds):
+        order = list(revisions.items())
+        for tables in levels:
+            for commit, folder in order if round_number % 2 == 0 else order[::-1]:
+                url, store = database.fresh(f"r{round_number}_{tables}_{commit}")
+                games = [G.with_cookies(G.started_game(rng)) for _ in range(tables)]
+                G.insert_games(store, games)
+                store.engine.dispose()
+                log = workdir / f"gunicorn-{commit}-{round_number}-{tables}.log"
+                with Server(log, url, root=folder) as server:
+                    step = T.run_step(server.port, games, 5, 20, 10.0, round_number, server.workers(), "stream")
+                results.setdefault((tables, commit), []).append(step)
+                verdict = "pass" if step.passed(LATENCY_LIMIT_MS) else "FAIL"
+                print(f"round {round_number + 1} {commit} {verdict} {step.brief()}", flush=True)
+    print("\neach round: the p99 of every request / of the moves, the workers' cores, pass or FAIL")
+    for (tables, commit), steps in sorted(results.items()):
+        print(
+            f"{tables} tables {commit}: "
+            + "; ".join(
+                f"{s.p99_all_ms:.0f} / {s.p99_ms.get('action', 0):.0f} ms {s.server_cpu:.2f} cores "
+                + ("pass" if s.passed(LATENCY_LIMIT_MS) else "FAIL")
+                for s in steps
+            )
+        )
 
 
 if __name__ == "__main__":
