@@ -21,6 +21,7 @@ import sys
 import threading
 import time
 from types import SimpleNamespace
+from typing import NamedTuple
 
 import pytest
 from playwright.sync_api import expect
@@ -310,9 +311,22 @@ def opened_pages(browser, cluster, game) -> dict:
     return pages
 
 
-def sent_at(answer) -> tuple[str, float]:
-    """A page's request answered with `answer`: its path, and when the browser sent it (Unix time, seconds)."""
-    return re.sub(r"^https?://[^/]+", "", answer.url), answer.request.timing["startTime"] / 1000
+class Answered(NamedTuple):
+    """A page's request as its browser saw it: its path and status, when it was sent and when its answer came
+    (Unix time, seconds)."""
+
+    path: str
+    status: int
+    sent: float
+    came: float
+
+    @classmethod
+    def of(cls, answer) -> "Answered":
+        timing = answer.request.timing
+        path = re.sub(r"^https?://[^/]+", "", answer.url)
+        return cls(
+            path, answer.status, timing["startTime"] / 1000, (timing["startTime"] + timing["responseStart"]) / 1000
+        )
 
 
 def opens(page) -> list[float]:
@@ -442,15 +456,15 @@ def test_a_server_killed_mid_game_loses_no_acknowledged_command_and_its_pages_ar
     doomed, other = cluster.servers
     bots = [ProxiedBot(cluster.proxy_port, number, "collision") for number in range(4)]  # short games
     game = new_game(cluster)
-    # A page's fetch the doomed server was still answering gets HAProxy's 502 (the page fetches again at once),
-    # as a bot's request under way gets no answer: allowed, but only for a fetch sent before the kill (below).
-    page_errors.allow(refused(502, "/(play|table)/[\\w-]+"), "the pages' fetches under way when their server dies")
-    cut_short: list[tuple[str, float]] = []  # the pages' requests HAProxy answered 502: (path, sent at)
+    # A page's fetch the doomed server was answering gets HAProxy's 502, as a bot's request under way gets no
+    # answer (CI saw two, once): allowed, as long as the page fetches again and is answered (below).
+    page_errors.allow(refused(502, "/(play|table)/[\\w-]+"), "the pages' fetches cut short by their server's death")
+    answered: list[Answered] = []  # the pages' fetches of their page, as their browsers saw them
     cluster.proxy.set_state(other.name, "drain")  # every page's stream, and every game, on the doomed server
     try:
         pages = opened_pages(browser, cluster, game)
         for page in pages.values():
-            page.on("response", lambda answer: answer.status == 502 and cut_short.append(sent_at(answer)))
+            page.on("response", lambda answer: answered.append(Answered.of(answer)))
         for bot in bots:
             bot.set_up()
         assert int(cluster.proxy.servers()[doomed.name]["scur"]) >= len(pages)
@@ -497,13 +511,26 @@ def test_a_server_killed_mid_game_loses_no_acknowledged_command_and_its_pages_ar
     # HAProxy sent every request from the kill on to the other server: only those under way got no answer.
     late = [(sent - killed["at"], what) for bot in bots for sent, what in bot.unanswered if sent >= killed["at"]]
     assert late == [], f"requests sent after the kill got no answer: {late}\n" + proxy_failures(cluster)
-    late = [(path, round(sent - killed["time"], 3)) for path, sent in cut_short if sent >= killed["time"]]
-    assert late == [], f"the pages' fetches sent after the kill got a 502: {late}\n" + proxy_failures(cluster)
+    # A page whose fetch was cut short fetched again, and had its page within 2 s.
+    cut_short = [a for a in answered if a.status == 502]
+    stranded = [
+        cut
+        for cut in cut_short
+        if not any(
+            a.path == cut.path
+            and a.status in (200, 304)
+            and cut.came <= a.sent
+            and a.came - cut.came <= RECONNECT_SECONDS
+            for a in answered
+        )
+    ]
+    assert stranded == [], f"pages not answered after a 502: {stranded}\n" + proxy_failures(cluster)
     assert errors_in_logs(cluster) == []
     print(
         f"\nkilled {doomed.name} after {sum(killed['acks'])} acknowledged commands "
         f"({sum(len(bot.unanswered) for bot in bots)} under way got no answer, "
-        f"{sum(len(bot.refused_in_doubt) for bot in bots)} sent again and refused as done); "
+        f"{sum(len(bot.refused_in_doubt) for bot in bots)} sent again and refused as done; "
+        f"the pages' fetches cut short: {len(cut_short)}); "
         f"streams back, seconds after the kill: {back}"
     )
 
