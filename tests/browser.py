@@ -46,6 +46,11 @@ def freeze(page: Page) -> None:
     page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)
 
 
+def path_of(url: str) -> str:
+    """A page's request address without its scheme and host, as the tests' logs and checks name it."""
+    return re.sub(r"^https?://[^/]+", "", url)
+
+
 def refused(status: int | str, path: str = r"\S+") -> str:
     """The console error a browser logs for an answer with this status (a number, or a pattern) at an address
     ending with `path`, for a test that causes that refusal to allow it (conftest.py: page_errors.allow)."""

@@ -18,6 +18,8 @@ from companion import create_app
 from companion.store import Store, make_engine
 from tools.chromium import CHROMIUM_ARGS, TEST_CHROMIUM
 
+from .browser import path_of
+
 logging.getLogger("werkzeug").setLevel(logging.WARNING)  # the live server stays quiet
 
 
@@ -159,7 +161,7 @@ class PageErrors:
         self.timeline: list[str] = []
 
     def _log(self, what: str, request) -> None:
-        path = re.sub(r"^https?://[^/]+", "", request.url)
+        path = path_of(request.url)
         self.timeline.append(f"{time.monotonic() - self.started:7.3f} s  {what:<9} {request.method} {path}")
 
     def allow(self, pattern: str, why: str) -> None:

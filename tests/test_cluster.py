@@ -29,7 +29,7 @@ from playwright.sync_api import expect
 from companion.rules import LOBBY, OVER
 from scripts.cluster import DRAIN_SETTLE_SECONDS, Cluster, answers, waiting_connections
 
-from .browser import TABLE, Phone, refused
+from .browser import TABLE, Phone, path_of, refused
 from .server import ROOT, free_port, free_ports_in_a_row
 from .test_load_gunicorn import Bot, Refused, Unreachable, check_acknowledged, check_result, log_of, request, store_for
 from .test_stream_handover import Wire
@@ -323,9 +323,11 @@ class Answered(NamedTuple):
     @classmethod
     def of(cls, answer) -> "Answered":
         timing = answer.request.timing
-        path = re.sub(r"^https?://[^/]+", "", answer.url)
         return cls(
-            path, answer.status, timing["startTime"] / 1000, (timing["startTime"] + timing["responseStart"]) / 1000
+            path_of(answer.url),
+            answer.status,
+            timing["startTime"] / 1000,
+            (timing["startTime"] + timing["responseStart"]) / 1000,
         )
 
 
