@@ -8,6 +8,10 @@ database used to race to create the same tables and kill the whole server ("Work
 # two servers on one machine (two tables, or the app beside its tests) would share it. Nothing uses it.
 control_socket_disable = True
 
+# No request header sets the app's mount point or path, not even a trusted proxy's: proxies pass a client's own
+# headers on (Caddy does), and a made-up `SCRIPT_NAME` would root every link of its page elsewhere.
+forwarder_headers = ""
+
 
 def on_starting(server):
     # In a process of its own: the master imports nothing of the app, so nothing that gevent's workers

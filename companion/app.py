@@ -9,10 +9,10 @@ from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask
-from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .games import MAX_EVENTS_PER_GAME, GameService
 from .logs import mask_secrets_in_logs
+from .proxies import LOCAL_PROXIES, BehindProxies
 from .push import Hub
 from .store import Store, make_engine
 from .web import init_web
@@ -110,6 +110,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         RATE_LIMIT_COMMANDS=os.environ.get("RATE_LIMIT_COMMANDS", "600 per minute"),
         RATE_LIMIT_JOIN_CODE=os.environ.get("RATE_LIMIT_JOIN_CODE", "10 per minute; 60 per hour"),  # wrong codes
         TRUSTED_PROXIES=int(os.environ.get("TRUSTED_PROXIES", 0)),  # reverse proxies in front: X-Forwarded-For
+        FORWARDED_ALLOW_IPS=os.environ.get("FORWARDED_ALLOW_IPS", LOCAL_PROXIES),  # ...believed from these alone
         GAME_EXPIRY_HOURS=float(os.environ.get("GAME_EXPIRY_HOURS", 72)),  # since a game's last action
     )
     if test_config:
@@ -121,7 +122,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config["TRUSTED_PROXIES"]:
         # The client's own address (rate limits count per address) is the one the nearest trusted proxy saw.
         # (Flask's documented way to wrap its WSGI app, which mypy takes for a method.)
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"], x_proto=0, x_host=0)  # type: ignore[method-assign]
+        app.wsgi_app = BehindProxies(  # type: ignore[method-assign]
+            app.wsgi_app, app.config["TRUSTED_PROXIES"], app.config["FORWARDED_ALLOW_IPS"]
+        )
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
     store = Store(make_engine(database_url(app.config["DATABASE_URL"])))

@@ -1,6 +1,7 @@
 """`python -m companion.serve`: print the address phones should open, then run gunicorn.
 
-Listens on every interface so phones on the same Wi-Fi reach the laptop; PORT (default 8000),
+Listens on every interface so phones on the same Wi-Fi reach the laptop, or on BIND alone (behind a proxy on
+this machine: 127.0.0.1, so that nothing else reaches the port); PORT (default 8000),
 WORKERS (default 2), STREAMS (the streams a worker holds and the requests it serves at once, default 10,000,
 fewer if its open files are too few: web/stream_budget.py) and PUBLIC_URL (behind a proxy) come from the
 environment. ACCESS_LOG (a file, or
@@ -12,12 +13,14 @@ import os
 import sys
 
 from .addresses import lan_address
+from .proxies import LOCAL_PROXIES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def main() -> None:
     port = os.environ.get("PORT", "8000")
+    bind = os.environ.get("BIND", "0.0.0.0")
     workers = os.environ.get("WORKERS", "2")
     url = os.environ.get("PUBLIC_URL") or f"http://{lan_address() or '127.0.0.1'}:{port}/"
     print(
@@ -34,7 +37,7 @@ def main() -> None:
         [
             gunicorn,
             "--bind",
-            f"0.0.0.0:{port}",
+            f"[{bind}]:{port}" if ":" in bind else f"{bind}:{port}",  # (an IPv6 address in brackets)
             "--workers",
             workers,
             # gevent: each page holds a stream open (web/stream.py), where a thread per stream
@@ -58,7 +61,7 @@ def main() -> None:
             "--config",
             os.path.join(ROOT, "gunicorn.conf.py"),
             "--forwarded-allow-ips",
-            os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+            os.environ.get("FORWARDED_ALLOW_IPS", LOCAL_PROXIES),
             "app:app",
         ],
     )

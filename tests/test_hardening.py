@@ -7,6 +7,7 @@ import stat
 import time
 import uuid
 from datetime import datetime, timedelta, timezone
+from urllib.parse import urljoin, urlsplit
 
 import flask
 import pytest
@@ -19,7 +20,7 @@ from companion.store import events, games
 from companion.web.limits import LIMITED
 from tools.driver import ApiGame
 
-from .api import table_path
+from .api import browser, table_path
 from .conftest import database_url
 
 
@@ -477,3 +478,123 @@ def test_healthz_reports_a_database_it_cannot_write_to(tmp_path):
     engine.dispose()
     answer = client.get("/healthz")
     assert answer.status_code == 503 and "read-only" in answer.get_json()["status"]
+
+
+def test_a_client_that_reaches_the_port_itself_cannot_name_its_address(tmp_path):
+    """Behind a proxy (TRUSTED_PROXIES), `X-Forwarded-For` is believed only from the proxies FORWARDED_ALLOW_IPS
+    names: a phone on the Wi-Fi that talks to the app's port itself counts as its own address."""
+    app = make_app(tmp_path, RATE_LIMIT_CREATE="1 per minute", TRUSTED_PROXIES=1, FORWARDED_ALLOW_IPS="127.0.0.1")
+    client = app.test_client()
+    direct = {"REMOTE_ADDR": "192.0.2.50"}
+    assert (
+        client.post("/api/games", environ_base=direct, headers={"X-Forwarded-For": "198.51.100.1"}).status_code == 201
+    )
+    for forged in ("198.51.100.2", "198.51.100.3, 198.51.100.4", "::1"):
+        answer = client.post("/api/games", environ_base=direct, headers={"X-Forwarded-For": forged})
+        assert answer.status_code == 429, forged  # the same client, whatever it says it is
+    via_proxy = client.post("/api/games", headers={"X-Forwarded-For": "198.51.100.2"})  # (from 127.0.0.1)
+    assert via_proxy.status_code == 201
+    anywhere = make_app(tmp_path / "star", RATE_LIMIT_CREATE="1 per minute", TRUSTED_PROXIES=1, FORWARDED_ALLOW_IPS="*")
+    star = anywhere.test_client()
+    assert star.post("/api/games", environ_base=direct, headers={"X-Forwarded-For": "198.51.100.5"}).status_code == 201
+    assert star.post("/api/games", environ_base=direct, headers={"X-Forwarded-For": "198.51.100.6"}).status_code == 201
+
+
+@pytest.mark.parametrize(
+    "allowed,peer,believed",
+    [
+        ("127.0.0.1,::1", "127.0.0.1", True),
+        ("127.0.0.1,::1", "::1", True),
+        ("127.0.0.1,::1", "::ffff:127.0.0.1", True),
+        ("127.0.0.1,::1", "127.0.0.2", False),
+        ("10.0.0.0/24", "10.0.0.9", True),
+        ("10.0.0.0/24", "10.0.1.9", False),
+        ("10.0.0.2, 10.0.0.3", "10.0.0.3", True),
+        ("*", "203.0.113.1", True),
+        ("127.0.0.1", "not an address", False),
+    ],
+)
+def test_forwarded_headers_are_believed_from_the_named_proxies_alone(allowed, peer, believed):
+    from companion.proxies import BehindProxies
+
+    assert BehindProxies(None, 1, allowed).is_proxy(peer) is believed
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/%09/evil.example/path",
+        "//evil.example/path",
+        "///evil.example",
+        "/%2F%2Fevil.example",
+        "/\\evil.example",
+        "/%5Cevil.example",
+        "/%5C%5Cevil.example/",
+        "/%0a",
+        "/%0d%0aSet-Cookie:%20x=1",
+        "/%00",
+        "/rules%09",
+        "/http://evil.example",
+        "/ rules",
+    ],
+)
+def test_the_language_link_stays_on_the_site_and_a_bad_path_is_a_404(client, path):
+    """`?lang=fr` redirects to the page it was added to: never to another site, never with a header a browser
+    would read otherwise (a tab, a newline), and a path with no page is that page's 404."""
+    answer = client.get(path + "?lang=fr&x=1")
+    assert answer.status_code in (303, 308, 404), answer.status_code
+    if answer.status_code != 404:
+        location = answer.headers["Location"]
+        assert urlsplit(urljoin("http://localhost/", location)).netloc == "localhost", location
+        assert location.startswith("/") and not location.startswith(("//", "/\\")), location
+        assert not any(ord(c) < 0x21 or c == "\\" for c in location), location
+
+
+def test_the_language_link_keeps_the_page_and_its_other_query(client):
+    answer = client.get("/rules?x=1&lang=ko")
+    assert answer.status_code == 303 and answer.headers["Location"] == "/rules?x=1"
+    assert client.get("/no/such/page?lang=ko").status_code == 404
+
+
+def test_a_client_chosen_mount_point_grows_no_cache(tmp_path):
+    """Every process cache a request can put a key of its choice in has a bound: distinct mount points
+    (`SCRIPT_NAME`) and distinct characters in names cost no memory past it."""
+    from companion.rules.skeleton import plain_letter
+
+    app = make_app(tmp_path, FRAGMENT_CACHE_CHARS=100_000)
+    game = ApiGame(app.test_client())
+    ann = browser(app, game.id, game.seats["Ann"])
+    for n in range(300):
+        root = f"/r{n}-" + "x" * 1000
+        page = ann.get(f"/play/{game.id}", base_url=f"http://localhost{root}/").get_data(as_text=True)
+        assert f'{root}/static/' in page and f'action="{root}/play/' in page  # each page links its own root...
+    fragments = app.extensions["fragments"]
+    assert 0 < fragments.chars <= app.config["FRAGMENT_CACHE_CHARS"]  # ...and the pieces kept stay in bounds
+    for code_point in range(0x4E00, 0x4E00 + 5000):  # more characters than the cache holds
+        plain_letter(chr(code_point))
+    assert plain_letter.cache_info().currsize <= plain_letter.cache_info().maxsize
+
+
+def test_every_process_cache_of_the_app_has_a_bound():
+    """A function cache with no bound (`functools.cache`, `lru_cache(None)`) is allowed only where its keys
+    come from a fixed set the app ships, never from a request."""
+    import functools
+    import importlib
+    import pkgutil
+
+    import companion
+
+    fixed_keys = {  # function -> where its keys come from
+        "companion.keywords.load_pack": "a game's language, one of the shipped word packs",
+        "companion.rules.skeleton._prototypes": "no argument: Unicode's table, read once",
+        "companion.rules.event._names": "an event class",
+        "companion.web.openapi_views.answer_schemas": "no argument",
+    }
+    unbounded = set()
+    for module_info in pkgutil.walk_packages(companion.__path__, "companion."):
+        module = importlib.import_module(module_info.name)
+        for name, value in vars(module).items():
+            if isinstance(value, functools._lru_cache_wrapper) and value.__module__ == module.__name__:
+                if value.cache_parameters()["maxsize"] is None:
+                    unbounded.add(f"{module.__name__}.{name}")
+    assert unbounded == set(fixed_keys)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 _DATA = Path(__file__).with_name("confusables.txt")
@@ -95,7 +95,7 @@ _LETTER_NAME = re.compile(
 _OTHER_SHAPE = frozenset(("TURNED", "REVERSED", "INVERTED", "SIDEWAYS"))
 
 
-@cache
+@lru_cache(maxsize=4096)  # the characters players type (a game uses a few hundred), never all of Unicode
 def plain_letter(char: str) -> str:
     """The plain letter that a letter or a letter-like symbol is named after, in the case it shows (a small
     capital looks like a capital): ᴛ -> T, ɢ -> G, 🅾 -> O, ƈ -> c, ᴦ -> Γ; any other character itself."""

@@ -24,15 +24,14 @@ def init_assets(app: Flask) -> None:
         if path.is_file()
     }
 
-    addresses: dict[tuple[str, str], str] = {}
+    with app.test_request_context():  # (at the root: each request puts its own mount point before it)
+        addresses = {
+            name: url_for("static", filename=name, v=fingerprint) for name, fingerprint in fingerprints.items()
+        }
 
     def asset(filename: str) -> str:
-        # Built once per file (and mount point): every page links four of them.
-        key = (request.script_root, filename)
-        address = addresses.get(key)
-        if address is None:
-            address = addresses[key] = url_for("static", filename=filename, v=fingerprints[filename])
-        return address
+        # Built once per file, at start: every page links four of them.
+        return request.script_root + addresses[filename]
 
     app.jinja_env.globals["asset"] = asset
 

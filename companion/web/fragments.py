@@ -184,10 +184,16 @@ class Fragments:
             self.misses += 1
             if key not in self._held:
                 self._held[key] = html
-                self._chars += len(html)
+                self._chars += len(key) + len(html)  # (a key holds the request's root: counted too)
                 while self._chars > self.max_chars and self._held:
-                    self._chars -= len(self._held.popitem(last=False)[1])
+                    old_key, old_html = self._held.popitem(last=False)
+                    self._chars -= len(old_key) + len(old_html)
         return html
+
+    @property
+    def chars(self) -> int:
+        """What the held pieces and their keys take (at most `max_chars`)."""
+        return self._chars
 
 
 def _render(speech: Speech, piece: Piece, args: tuple, key: bytes | None = None) -> Markup:

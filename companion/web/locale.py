@@ -1,6 +1,6 @@
 """Which language a request speaks, and the templates' translations in it."""
 
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from babel import support
 from flask import Flask, current_app, g, redirect, request, session
@@ -112,7 +112,15 @@ def init_locale(app: Flask) -> None:
         if b"lang=" not in request.query_string:  # (most requests: their query is not even parsed)
             return None
         language = request.args.get("lang")
-        if request.method == "GET" and language in LANGUAGES:
+        if request.method == "GET" and language in LANGUAGES and request.url_rule is not None:  # (else a 404)
             session["language"] = language
             rest = {k: v for k, v in request.args.items() if k != "lang"}
-            return redirect(request.path + ("?" + urlencode(rest) if rest else ""), 303)
+            return redirect(
+                same_site(request.script_root + request.path) + ("?" + urlencode(rest) if rest else ""), 303
+            )
+
+
+def same_site(path: str) -> str:
+    """`path` as a redirect's address that stays on this site: one leading slash (a browser reads `//host` and
+    `/\\host` as another site), every character outside a path's own percent-encoded (a tab, a newline)."""
+    return "/" + quote(path.lstrip("/\\"), safe="/")
