@@ -213,7 +213,7 @@ def test_no_side_sentence_pastes_a_name_in_either_mode(app, language, mode, side
     "language,one",
     [
         ("en", "Your list has 1 different word;"),
-        ("fr", "Votre liste compte 1 mot différent ;"),
+        ("fr", "Votre liste compte 1 mot différent\u00a0;"),  # a no-break space before « ; »
         ("ko", "목록에 서로 다른 낱말이 1개 있어요."),
     ],
 )
