@@ -27,7 +27,7 @@ from .rules.event import Event
 from .rules.events import GameCreated, RematchStarted, read
 from .rules.host import PHONE_IN_USE_SECONDS
 from .rules.targets import stale
-from .store import Capability, Conflict, Store, Withdrawn
+from .store import Capability, Conflict, Marks, NewEvent, Store, Withdrawn
 
 TOKEN_BYTES = 24  # 192 bits: capabilities are unguessable
 GAME_ID_BYTES = 9
@@ -53,6 +53,11 @@ EXPIRY_CHECK_SECONDS = 600  # how often (at most) creating a game also deletes i
 # only works while its game's lobby is open (see `join_by_code`).
 JOIN_CODE_ALPHABET = "34679ACDEFGHJKMNPRTWXY"
 JOIN_CODE_LENGTH = 5
+
+
+def stored(events: list[Event]) -> list[NewEvent]:
+    """Events as the store keeps them: as JSON, each with its audience."""
+    return [NewEvent(e.to_json(), e.audience()) for e in events]
 
 
 def new_token() -> str:
@@ -187,7 +192,7 @@ class GameService:
                 if len(codes) < len(joins):
                     continue
             try:
-                self.store.create_game(game_id, [e.to_json() for e in first], caps, codes)
+                self.store.create_game(game_id, stored(first), caps, codes)
             except Conflict:
                 continue
             return Created(game_id, {c.seat: c.token for c in seats if c.seat is not None})  # (a seat's token has one)
@@ -205,6 +210,18 @@ class GameService:
         state = replay([read(data) for _, data, _ in rows], state)
         version = rows[-1][0]
         return version, self.cache.put(game_id, version, state)
+
+    def load_for(self, game_id: str, marks: Marks, seat: int | None = None) -> tuple[int, Game]:
+        """The game as a reader stands to see it (`marks`, looked up with its token; `seat`: its seat, if
+        any): the cached state if that holds every event the reader can see, else the latest. Another team's
+        private steps since then change nothing of the reader's view, so they cost its look-up nothing either:
+        what a fetch costs never tells one team of the other's drafts and notes (docs/security.md)."""
+        cached = self.cache.get(game_id)
+        if cached is not None and cached[0] >= marks.shared:  # (who is in which team: events everyone sees)
+            player = cached[1].player(seat) if seat is not None else None
+            if cached[0] >= marks.seen_by(player.team if player else None):
+                return cached
+        return self.load(game_id)
 
     def catch_up(self, game_id: str, version: int, game: Game) -> tuple[int, Game, list[tuple[int, Changes]]]:
         """`game`, the state at `version`, brought to the latest version in one query: that version, its state
@@ -266,9 +283,7 @@ class GameService:
                 raise RuleError("game_too_long", limit=self.max_events)
             caps, revoked, promoted = capability_changes(game_id, events, game, now)
             try:
-                new_version = self.store.append(
-                    game_id, version, [e.to_json() for e in events], caps, revoked, token, promoted
-                )
+                new_version = self.store.append(game_id, version, stored(events), caps, revoked, token, promoted)
             except Conflict:
                 continue
             except Withdrawn:
@@ -323,12 +338,12 @@ class GameService:
         _, game = self.load(game_id)
         decide(game, command, actor, random.Random())
 
-    def resolve(self, token: str | None) -> tuple[Capability, int] | None:
-        """The capability `token` grants and its game's version; None if it grants nothing (any more)."""
+    def resolve(self, token: str | None) -> tuple[Capability, Marks] | None:
+        """The capability `token` grants and where its game stands; None if it grants nothing (any more)."""
         found = self.lookup(token)
         return None if found is None or found[0].kind == "moved" else found
 
-    def lookup(self, token: str | None) -> tuple[Capability, int] | None:
+    def lookup(self, token: str | None) -> tuple[Capability, Marks] | None:
         """As `resolve`, but a host token the table screen moved away from is found too (kind `moved`), so that
         its holder can be told where the table screen went."""
         if not token or not TOKEN_SHAPE.fullmatch(token):

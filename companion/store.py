@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 from datetime import datetime, timezone
 
 from sqlalchemy import (
@@ -48,6 +48,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
+
+from .rules.audience import team_audience
+from .rules.state import TEAM_AUDIENCES
 
 metadata = MetaData()
 
@@ -84,6 +87,9 @@ events = Table(
     Column("data", Text, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("slot", String(120)),  # a replaceable event's slot (rules/audience.py), else null
+    # Who can see it (rules/audience.py): a reader's look-up finds the latest event it can see, so another
+    # team's private steps make no reader's work differ (`Marks`).
+    Column("audience", String(40)),
     UniqueConstraint("game_id", "seq", name="uq_events_game_seq"),
 )
 # A team's join link as a few letters to type, for a phone without a camera: unique among stored games.
@@ -121,6 +127,19 @@ def _add_slots(conn) -> None:
     events_by_slot.create(conn, checkfirst=True)
 
 
+def _add_audiences(conn) -> None:
+    """Each stored event's audience, as the rules say it (an event's class and fields decide it)."""
+    from .rules.events import read  # (the rules alone know an event's audience; they import nothing of ours)
+
+    _add_column(conn, events, events.c.audience)
+    rows = conn.execute(select(events.c.id, events.c.data).where(events.c.audience.is_(None))).all()
+    for chunk in _chunks(rows, 500):
+        conn.execute(
+            update(events).where(events.c.id == bindparam("row")).values(audience=bindparam("seen_by")),
+            [{"row": row.id, "seen_by": read(json.loads(row.data)).audience()} for row in chunk],
+        )
+
+
 # The schema's history: (version, what it does, upgrade(connection)). Append; never edit a step that shipped.
 # PostgreSQL: the advisory lock that lets one server at a time migrate (any number no other app uses)
 MIGRATION_LOCK = 727465
@@ -147,6 +166,7 @@ MIGRATIONS = [
         "when each token's holder was last seen: whether a phone is in use",
         lambda conn: _add_column(conn, capabilities, capabilities.c.seen_at),
     ),
+    (6, "each event's audience: a reader's look-up finds the latest event it can see", _add_audiences),
 ]
 LATEST_SCHEMA = MIGRATIONS[-1][0]
 
@@ -157,12 +177,30 @@ _SCHEMA_VERSION = select(func.coalesce(func.max(schema_version.c.version), 0))
 # The statements of the hot paths, built once: building a select() and its cache key on every call cost
 # more than running it (docs/performance.md). Values are bound per call.
 _CURRENT_VERSION = select(func.coalesce(func.max(events.c.seq), 0)).where(events.c.game_id == bindparam("game_id"))
-_CAPABILITY_WITH_VERSION = select(
+
+
+def _latest_seen_without(hidden: tuple[str, ...]):
+    """The latest event of the capability's game whose audience is none of `hidden`: from the top of the log
+    down (its unique index), past the few private events a slot keeps (rules/audience.py). Its constants are
+    written in the statement (DriverQuery binds one value; SQLite's compiler binds an offset unless given)."""
+    return func.coalesce(
+        select(events.c.seq)
+        .where(
+            events.c.game_id == capabilities.c.game_id,
+            events.c.audience.not_in([literal_column(f"'{audience}'") for audience in hidden]),
+        )
+        .order_by(events.c.seq.desc())
+        .limit(literal_column("1"))
+        .offset(literal_column("0"))
+        .scalar_subquery(),
+        literal_column("0"),
+    )
+
+
+_CAPABILITY_WITH_MARKS = select(
     capabilities,
-    select(func.coalesce(func.max(events.c.seq), literal_column("0")))
-    .where(events.c.game_id == capabilities.c.game_id)
-    .scalar_subquery()
-    .label("version"),
+    _latest_seen_without(TEAM_AUDIENCES).label("shared"),
+    *(_latest_seen_without(tuple(a for a in TEAM_AUDIENCES if a != mine)).label(mine) for mine in TEAM_AUDIENCES),
 ).where(capabilities.c.token == bindparam("token"))
 _EVENTS_AFTER = (
     select(events.c.seq, events.c.data, events.c.created_at)
@@ -205,12 +243,41 @@ _EVENTS_SINCE = union_all(
 )
 
 
+class NewEvent(NamedTuple):
+    data: dict  # the event as it is stored (rules/event.py `to_json`)
+    audience: str  # who can see it (rules/audience.py)
+
+
 class Conflict(Exception):
     """Another writer appended at the same position first (or a new game's id or join code was taken)."""
 
 
 class Withdrawn(Exception):
     """The capability a command came with was withdrawn before its events could be appended."""
+
+
+class Marks(NamedTuple):
+    """Where a reader's game stands, looked up with its capability: the latest event the game's readers outside
+    any team can see (`shared`), and the latest a member of each team can see (`by_team`, in TEAM_AUDIENCES'
+    order: every event but the other teams' private ones). A state that holds the events a reader can see is
+    current for it, whatever other teams did since (games.py `load_for`)."""
+
+    shared: int
+    by_team: tuple[int, ...]
+
+    @classmethod
+    def at(cls, version: int) -> Marks:
+        """Marks of a game known to stand at `version` (every reader's latest event)."""
+        return cls(version, (version,) * len(TEAM_AUDIENCES))
+
+    @property
+    def latest(self) -> int:
+        """The log's latest sequence number (an event is private to one team, or none)."""
+        return max(self.by_team)
+
+    def seen_by(self, team: str | None) -> int:
+        """The latest event a member of `team` (None: of no team) can see."""
+        return self.shared if team is None else self.by_team[TEAM_AUDIENCES.index(team_audience(team))]
 
 
 @dataclass(frozen=True)
@@ -344,7 +411,7 @@ class Store:
         self.reader = (
             engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else engine
         )
-        self._capability = DriverQuery(self.reader, _CAPABILITY_WITH_VERSION, "token")
+        self._capability = DriverQuery(self.reader, _CAPABILITY_WITH_MARKS, "token")
 
     def migrate(self) -> int:
         """Create or upgrade the tables: every migration this database has not had yet, in order, while
@@ -402,7 +469,7 @@ class Store:
                 yield conn
 
     def create_game(
-        self, game_id: str, first_events: list[dict], caps: list[Capability], codes: dict[str, str] | None = None
+        self, game_id: str, first_events: list[NewEvent], caps: list[Capability], codes: dict[str, str] | None = None
     ) -> None:
         """A new game with its capabilities and `codes` (join code -> join token); raises Conflict if its
         id or one of its codes is already taken (nothing is written then)."""
@@ -420,7 +487,7 @@ class Store:
         self,
         game_id: str,
         version: int,
-        new_events: list[dict],
+        new_events: list[NewEvent],
         caps: Sequence[Capability] = (),
         revoked: Sequence[tuple[str, int | None]] = (),
         token: str | None = None,
@@ -500,13 +567,14 @@ class Store:
             rows = conn.execute(_EVENTS_AFTER, {"game_id": game_id, "seq": seq}).all()
         return [(row.seq, json.loads(row.data), row.created_at) for row in rows]
 
-    def capability(self, token: str) -> tuple[Capability, int] | None:
-        """The capability a token grants and its game's current version, in one query (the poll path)."""
+    def capability(self, token: str) -> tuple[Capability, Marks] | None:
+        """The capability a token grants and where its game stands, in one query (the poll path)."""
         row = self._capability.first(token)
         if row is None:
             return None
-        *granted, version = row  # the capabilities table's columns, in Capability's order, then the version
-        return Capability(*granted), version
+        # the capabilities table's columns, in Capability's order, then the marks
+        *granted, shared = row[: -len(TEAM_AUDIENCES)]
+        return Capability(*granted), Marks(shared, tuple(row[-len(TEAM_AUDIENCES) :]))
 
     def seen(self, token: str, now: float) -> None:
         """Its holder asked for its view now (see `capabilities.seen_at`)."""
@@ -573,7 +641,7 @@ class Store:
             return [Capability(r.token, r.game_id, r.kind, r.team, r.seat) for r in conn.execute(query)]
 
     @staticmethod
-    def _insert_events(conn, game_id: str, version: int, new_events: list[dict]) -> None:
+    def _insert_events(conn, game_id: str, version: int, new_events: list[NewEvent]) -> None:
         """Insert the events after `version`, then delete the earlier ones their slots replace (after: a
         writer that was not first fails on the insert and deletes nothing)."""
         now = _now()
@@ -581,9 +649,10 @@ class Store:
             {
                 "game_id": game_id,
                 "seq": version + i,
-                "type": e["type"],
-                "slot": e.get("slot"),
-                "data": json.dumps(e, ensure_ascii=False),
+                "type": e.data["type"],
+                "slot": e.data.get("slot"),
+                "audience": e.audience,
+                "data": json.dumps(e.data, ensure_ascii=False),
                 "created_at": now,
             }
             for i, e in enumerate(new_events, start=1)

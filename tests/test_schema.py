@@ -126,3 +126,34 @@ def test_a_database_from_before_phones_in_use_gets_its_column_and_plays_on(tmp_p
     assert store.capability(game.seats["Ann"])[0].seen_at is None
     assert game.view(game.seats["Ann"])["viewer"]["name"] == "Ann"  # and now it is in use
     assert store.capability(game.seats["Ann"])[0].seen_at is not None
+
+
+def test_a_database_from_before_audiences_gets_each_events_audience_and_plays_on(tmp_path, client):
+    """Migration 6 writes down the audience of every event stored before it (the rules read it off each
+    event), so that a reader's look-up finds the latest event it can see (store.py `Marks`)."""
+    from tools.driver import ApiGame, wrong
+
+    store = client.application.extensions["games"].store
+    game = ApiGame(client)
+    game.announce("white")
+    game.announce("black")
+    game.guess("white", "white", wrong(game.code("white")), confirm=False)  # a draft White alone sees
+    game.post("note", game.guesser("black", "black"), keyword=2, text="sea", match=1)  # a note of Black's
+    step = next(version for version, description, _ in MIGRATIONS if "audience" in description)
+    with store.engine.begin() as conn:  # as the database was before that step
+        conn.execute(text("ALTER TABLE events DROP COLUMN audience"))
+        conn.execute(schema_version.delete().where(schema_version.c.version >= step))
+    store.migrate()
+    with store.engine.connect() as conn:
+        audiences = dict(
+            conn.execute(text("SELECT type, audience FROM events WHERE type IN ('guess_saved', 'note_written')")).all()
+        )
+        everyone = set(conn.execute(text("SELECT DISTINCT audience FROM events WHERE slot IS NULL")).scalars())
+    assert audiences == {"guess_saved": "team:white", "note_written": "team:black"} and everyone == {"everyone"}
+    marks = store.capability(game.host)[1]  # (White drafted, then Black noted: the latest event)
+    assert (marks.shared, marks.seen_by("white"), marks.seen_by("black")) == (
+        marks.latest - 2,
+        marks.latest - 1,
+        marks.latest,
+    )
+    assert game.view(game.encryptor("white"))["phase"] == "playing"

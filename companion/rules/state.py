@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import three_player
-from .audience import EVERYONE
+from .audience import EVERYONE, team_audience
 
 TEAMS = ("white", "black")
+TEAM_AUDIENCES = tuple(team_audience(team) for team in TEAMS)
 MIN_TEAM, MAX_TEAM = 2, 4
 MAX_ROUNDS = 8
 TOKENS_TO_END = 2

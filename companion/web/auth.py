@@ -16,7 +16,7 @@ from ..games import GameService
 from ..messages import clock_time
 from ..rules import Actor, Game
 from ..rules.guards import SENDER_REFUSALS
-from ..store import Capability
+from ..store import Capability, Marks
 from ..views import Viewer, version_for
 from .errors import Refused
 from .security import uses_bearer_token
@@ -62,12 +62,17 @@ def service() -> GameService:
 @dataclass(frozen=True)
 class Caller:
     capability: Capability
-    game_version: int  # the log's sequence number as the capability was looked up (in the same query):
-    # the cache's key only, never shown (a viewer's version is `state()`'s)
+    marks: Marks  # where the game stood as the capability was looked up (in the same query): the cache's key
+    # only, never shown (a viewer's version is `state()`'s)
 
     @property
     def game_id(self) -> str:
         return self.capability.game_id
+
+    @property
+    def game_version(self) -> int:
+        """The log's latest sequence number as the capability was looked up."""
+        return self.marks.latest
 
     @property
     def viewer(self) -> Viewer:
@@ -77,9 +82,14 @@ class Caller:
 
     def state(self) -> tuple[int, Game]:
         """(the version of this caller's view, the game): the version moves only with the events this caller
-        can see (rules/audience.py). From the process's cache when it holds the game at `game_version`."""
-        game = service().load(self.game_id, self.game_version)[1]
+        can see (rules/audience.py). From the process's cache when it holds every event this caller can see."""
+        game = self.game()
         return version_for(game, self.viewer), game
+
+    def game(self) -> Game:
+        """The game as this caller stands to see it (games.py `load_for`)."""
+        seat = self.capability.seat if self.capability.kind == "seat" else None  # (a waiting phone: none yet)
+        return service().load_for(self.game_id, self.marks, seat)[1]
 
     def etag(self, version: int) -> str:
         """The poll's ETag for this caller's view at `version` (weak: it names the view, not its bytes)."""
@@ -104,12 +114,12 @@ def from_token(
     found = service().lookup(token)
     if found is None:  # said for the kind of link the page expected
         raise Refused("no_capability", link=DEAD_LINKS.get(kinds[0], "any") if kinds else "any")
-    capability, version = found
+    capability, marks = found
     g.game_id = capability.game_id  # the game's language words any refusal (web.__init__._locale)
     if game_id is not None and capability.game_id != game_id:
         raise Refused("wrong_game")
     if capability.kind == "moved":  # the table screen's old key: say where the table screen went
-        moved_at = service().load(capability.game_id, version)[1].moved_at
+        moved_at = Caller(capability, marks).game().moved_at
         raise Refused("table_moved", time=clock_time(moved_at))
     if capability.kind == "table_move" and "table_move" not in (kinds or ()):
         raise Refused("no_capability")  # a move link only moves the table screen (pages.table_move)
@@ -119,7 +129,7 @@ def from_token(
         raise Refused(SENDER_REFUSALS.get(kinds[0], "no_capability"))
     if capability.kind in ("seat", "waiting"):
         service().saw(capability)  # this phone is in use (rules.host.claim_seat)
-    return Caller(capability, version)
+    return Caller(capability, marks)
 
 
 def seat_token(game_id: str) -> str | None:

@@ -47,6 +47,7 @@ from werkzeug.http import http_date
 from ..games import GameService
 from ..push import Hub
 from ..rules import Game
+from ..store import Marks
 from .auth import Caller
 from .limits import client_key
 from .stream_budget import Budget, Ticket, raise_open_files, share
@@ -137,7 +138,7 @@ class ViewStream:
             found = self.looks.service.resolve(self.capability.token)
             if found is None:
                 return GONE
-            self.capability, self.checked = found
+            self.capability, self.checked = found[0], found[1].latest
         kind, seat = self.capability.kind, self.capability.seat
         for number, withdrawn, promoted in sight.changes:
             if number <= self.checked:
@@ -151,7 +152,7 @@ class ViewStream:
             self.capability = replace(self.capability, kind=kind)
         self.checked = max(self.checked, sight.version)
         with self.app.app_context():
-            etag = self.etag_of(Caller(self.capability, sight.version))
+            etag = self.etag_of(Caller(self.capability, Marks.at(sight.version)))
         if etag == self.sent:
             return ""
         self.sent = etag

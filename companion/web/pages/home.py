@@ -59,7 +59,7 @@ def my_games() -> list[dict]:
         seated = seated_caller(game_id)
         if seated is None:
             continue
-        game = service().load(game_id, seated.game_version)[1]
+        game = seated.game()
         player = game.player(seated.capability.seat)
         if game.phase != OVER and player is not None:
             found.append(

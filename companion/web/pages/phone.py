@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import redirect, request, url_for
 
 from ...rules import Actor
-from ..auth import Caller, api_caller, from_token, remember_seat, seated_caller, service
+from ..auth import Caller, api_caller, from_token, remember_seat, seated_caller
 from ..commands import commands_for, from_form
 from ..errors import Refused
 from . import pages
@@ -26,7 +26,7 @@ def _seat_in_game(game_id: str):
     seated = seated_caller(game_id)
     if seated is None:
         return None
-    return service().load(game_id, seated.game_version)[1].player(seated.capability.seat)
+    return seated.game().player(seated.capability.seat)
 
 
 @pages.post("/join/<token>")
