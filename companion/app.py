@@ -13,6 +13,7 @@ from flask import Flask
 from .games import MAX_EVENTS_PER_GAME, GameService
 from .logs import mask_secrets_in_logs
 from .proxies import LOCAL_PROXIES, BehindProxies
+from .root_cert import NotACertificate, read_root_certificate
 from .push import Hub
 from .store import Store, make_engine
 from .web import init_web
@@ -112,6 +113,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         TRUSTED_PROXIES=int(os.environ.get("TRUSTED_PROXIES", 0)),  # reverse proxies in front: X-Forwarded-For
         FORWARDED_ALLOW_IPS=os.environ.get("FORWARDED_ALLOW_IPS", LOCAL_PROXIES),  # ...believed from these alone
         GAME_EXPIRY_HOURS=float(os.environ.get("GAME_EXPIRY_HOURS", 72)),  # since a game's last action
+        ROOT_CERT=os.environ.get("ROOT_CERT", ""),  # a certificate authority's root the app hands out (root_cert.py)
     )
     if test_config:
         app.config.update(test_config)
@@ -125,6 +127,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.wsgi_app = BehindProxies(  # type: ignore[method-assign]
             app.wsgi_app, app.config["TRUSTED_PROXIES"], app.config["FORWARDED_ALLOW_IPS"]
         )
+    if app.config["ROOT_CERT"]:
+        try:
+            app.extensions["root_certificate"] = read_root_certificate(app.config["ROOT_CERT"])
+        except NotACertificate as refusal:
+            raise RuntimeError(str(refusal)) from None
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
     store = Store(make_engine(database_url(app.config["DATABASE_URL"])))

@@ -14,11 +14,17 @@ import sys
 
 from .addresses import lan_address
 from .proxies import LOCAL_PROXIES
+from .root_cert import NotACertificate, read_root_certificate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def main() -> None:
+    if os.environ.get("ROOT_CERT"):  # refused at once, in one sentence, rather than by every worker
+        try:
+            read_root_certificate(os.environ["ROOT_CERT"])
+        except NotACertificate as refusal:
+            sys.exit(f"Not starting: {refusal}")
     port = os.environ.get("PORT", "8000")
     bind = os.environ.get("BIND", "0.0.0.0")
     workers = os.environ.get("WORKERS", "2")

@@ -1,5 +1,5 @@
-"""The app as the README runs it behind HTTPS: `scripts/serve`'s server, with Caddy (its own certificate
-authority, `--internal-certs`) or nginx (docs/nginx.conf) in front, each started and stopped by the tests.
+"""The app as the README runs it behind HTTPS: `scripts/serve`'s server, with Caddy (docs/Caddyfile: its own
+certificate authority) or nginx (docs/nginx.conf) in front, each started and stopped by the tests.
 
 The commands are the README's, read from its HTTPS section (`readme_commands`), with this machine's
 loopback address and free ports put in for the example's LAN address and ports.
@@ -7,6 +7,7 @@ loopback address and free ports put in for the example's LAN address and ports.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import shutil
@@ -60,18 +61,15 @@ def wait_until_answers(url: str, context: ssl.SSLContext | None = None, process=
 
 
 class ServedApp:
-    """The app as `scripts/serve` starts it (`python -m companion.serve`: gunicorn's gevent workers), told
-    it stands behind one proxy at `public_url`, as the README's HTTPS recipe says."""
+    """The app as `scripts/serve` starts it (`python -m companion.serve`: gunicorn's gevent workers), with the
+    `settings` of a recipe's command line (`recipe_settings`), its `PUBLIC_URL` replaced by `public_url`."""
 
-    def __init__(self, database_url: str, public_url: str, port: int):
+    def __init__(self, database_url: str, public_url: str, port: int, settings: dict[str, str]):
         self.port = port
-        # The README's words: `PUBLIC_URL=... TRUSTED_PROXIES=1 ./scripts/serve`; scripts/serve ends in
-        # `python -m companion.serve` (checked by test_the_readme_recipe_is_what_the_tests_run).
-        settings = dict(word.split("=", 1) for word in readme_command("PUBLIC_URL=")[:-1])
-        settings["PUBLIC_URL"] = public_url
         self.env = {
             **os.environ,
             **settings,
+            "PUBLIC_URL": public_url,
             "PORT": str(port),
             "DATABASE_URL": database_url,
             "SECRET_KEY": "https-test",
@@ -88,7 +86,8 @@ class ServedApp:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
-        wait_until_answers(f"http://127.0.0.1:{self.port}/healthz", process=self.process)
+        host = self.env.get("BIND", "127.0.0.1").replace("0.0.0.0", "127.0.0.1")
+        wait_until_answers(f"http://{host}:{self.port}/healthz", process=self.process)
         return self
 
     def __exit__(self, *exc):
@@ -96,22 +95,36 @@ class ServedApp:
         self.process.wait(timeout=30)
 
 
+def recipe_settings(command: str) -> dict[str, str]:
+    """The settings a recipe's `NAME=value ... ./scripts/serve` line gives the app."""
+    words = command.split()
+    assert words[-1] == "./scripts/serve", command
+    return dict(word.split("=", 1) for word in words[:-1])
+
+
 class Caddy:
-    """`caddy reverse-proxy --from https://<address>:<port> --to localhost:<app> --internal-certs`, the
-    README's LAN recipe, run with `folder` as its HOME (its certificate authority lives there)."""
+    """Caddy with docs/Caddyfile, as the README's LAN recipe runs it (`ADDRESS=... caddy run --config
+    docs/Caddyfile`), for this machine's loopback address, on free ports instead of 80 and 443 (set in the
+    file's global options), in front of the app on `app_port`, with `folder` as its HOME (its certificate
+    authority lives there)."""
 
     def __init__(self, folder: Path, app_port: int):
-        self.port = free_port()
+        self.port, self.http_port = free_port(), free_port()
         self.url = f"https://127.0.0.1:{self.port}"
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
         # Caddy's data folder is ~/.local/share/caddy: a HOME of the test's own.
         self.env = {**{k: v for k, v in os.environ.items() if not k.startswith("XDG_")}, "HOME": str(folder)}
-        words = readme_command("caddy reverse-proxy --from https://")
-        self.command = [
-            word.replace(README_ADDRESS, "127.0.0.1").replace(":8443", f":{self.port}").replace(":8000", f":{app_port}")
-            for word in words
-        ]
+        words = readme_command("ADDRESS=")
+        assert words[1:] == ["caddy", "run", "--config", "docs/Caddyfile"], words
+        self.env["ADDRESS"] = words[0].split("=", 1)[1].replace(README_ADDRESS, "127.0.0.1")
+        config = (ROOT / "docs" / "Caddyfile").read_text()
+        assert config.count("127.0.0.1:8000") == 2 and config.startswith("#")
+        config = config.replace("127.0.0.1:8000", f"127.0.0.1:{app_port}").replace(
+            "\n{\n", f"\n{{\n\thttp_port {self.http_port}\n\thttps_port {self.port}\n", 1
+        )
+        (folder / "Caddyfile").write_text(config)
+        self.command = ["caddy", "run", "--config", str(folder / "Caddyfile")]
         self.process = None
 
     @property
@@ -119,10 +132,16 @@ class Caddy:
         """Where the README says the root certificate is: ~/.local/share/caddy/pki/authorities/local/root.crt."""
         return self.folder / ".local" / "share" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
 
+    def app_settings(self) -> dict[str, str]:
+        """The settings the README's recipe starts the app with, its `~` this Caddy's HOME."""
+        settings = recipe_settings(" ".join(readme_command("PUBLIC_URL=")))
+        return {name: value.replace("~", str(self.folder)) for name, value in settings.items()}
+
     def trusting(self) -> ssl.SSLContext:
         return ssl.create_default_context(cafile=str(self.root_certificate))
 
     def __enter__(self):
+        """Caddy started and its certificate authority made (the app, which hands out its root, starts next)."""
         self.process = subprocess.Popen(
             self.command,
             env=self.env,
@@ -136,11 +155,13 @@ class Caddy:
             while not self.root_certificate.exists():
                 assert time.monotonic() < deadline and self.process.poll() is None, "Caddy made no certificate"
                 time.sleep(0.05)
-            wait_until_answers(f"{self.url}/healthz", self.trusting(), self.process)
         except BaseException:
             self.__exit__()
             raise
         return self
+
+    def wait_for_app(self) -> None:
+        wait_until_answers(f"{self.url}/healthz", self.trusting(), self.process)
 
     def __exit__(self, *exc):
         self.process.terminate()
@@ -155,6 +176,51 @@ class Caddy:
             stderr=subprocess.DEVNULL,
             check=False,
         )
+
+
+def fetch(url: str) -> bytes:
+    """What `url` answers, whatever its status (an error page's body too); b"" if nothing answers there."""
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE  # (a stranger trusts nothing either way)
+    try:
+        with urllib.request.urlopen(url, timeout=5, context=context) as answer:
+            return answer.read()
+    except urllib.error.HTTPError as error:
+        return error.read()
+    except (OSError, urllib.error.URLError):
+        return b""
+
+
+def listening_ports(pids: list[int]) -> set[tuple[str, int]]:
+    """The TCP ports the processes of these process groups listen on, with their address (0.0.0.0 as
+    127.0.0.1, :: as ::1: every address of this machine)."""
+    inodes = set()
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if os.getpgid(int(pid)) not in pids:
+                    continue
+                for fd in os.listdir(f"/proc/{pid}/fd"):
+                    target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                    if target.startswith("socket:["):
+                        inodes.add(target[8:-1])
+            except OSError:
+                continue  # gone meanwhile
+    found = set()
+    for table, wildcard in (("/proc/net/tcp", "127.0.0.1"), ("/proc/net/tcp6", "::1")):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and fields[9] in inodes:  # LISTEN
+                address, port = fields[1].split(":")
+                raw = bytes.fromhex(address)
+                if len(raw) == 4:
+                    host = ".".join(str(b) for b in reversed(raw))
+                else:
+                    words = [raw[i : i + 4][::-1] for i in range(0, 16, 4)]
+                    host = str(ipaddress.IPv6Address(b"".join(words)))
+                host = wildcard if host in ("0.0.0.0", "::") else host
+                found.add((f"[{host}]" if ":" in host else host, int(port, 16)))
+    return found
 
 
 def chromium_home_trusting(certificate: Path, home: Path) -> Path:

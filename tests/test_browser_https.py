@@ -8,8 +8,11 @@ post (they send no Referer). This test is what caught it: every step here is a f
 
 from __future__ import annotations
 
+import hashlib
 import os
-import subprocess
+import re
+import socket
+import ssl
 import urllib.request
 
 import pytest
@@ -18,8 +21,19 @@ from tools.chromium import CHROMIUM, CHROMIUM_ARGS
 from tools.driver import wrong
 
 from .browser import TABLE, Phone, read_qr, shot
+from companion.addresses import lan_address
+
 from .conftest import database_url
-from .proxies import ROOT, Caddy, ServedApp, chromium_home_trusting, readme_command, wait_until_answers
+from .proxies import (
+    ROOT,
+    Caddy,
+    ServedApp,
+    chromium_home_trusting,
+    fetch,
+    listening_ports,
+    readme_command,
+    recipe_settings,
+)
 from .server import free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -53,9 +67,11 @@ WATCH = """
 def proxied(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("proxied")
     app_port = free_port()
-    caddy = Caddy(tmp_path / "caddy", app_port)
-    with ServedApp(database_url(tmp_path), f"{caddy.url}/", app_port), caddy:
-        yield caddy
+    with Caddy(tmp_path / "caddy", app_port) as caddy:  # first: the app hands out the root it makes
+        with ServedApp(database_url(tmp_path), f"{caddy.url}/", app_port, caddy.app_settings()) as app:
+            caddy.wait_for_app()
+            caddy.app = app
+            yield caddy
 
 
 @pytest.fixture
@@ -69,29 +85,69 @@ def trusting_browser(browser_type, proxied, tmp_path):
 
 
 def test_the_readme_recipe_is_what_the_tests_run():
-    """The HTTPS section's commands: the Caddy line the proxy fixture runs, the settings the served app gets,
-    and `scripts/serve`, which ends in the command the fixture starts."""
+    """The HTTPS section's commands: Caddy with docs/Caddyfile, which the proxy fixture runs, the settings the
+    served app gets, and `scripts/serve`, which ends in the command the fixture starts."""
     assert readme_command("sudo apt install") == ["sudo", "apt", "install", "caddy"]
     assert "caddy" in (ROOT / "scripts" / "install-test-tools").read_text()
-    assert readme_command("caddy reverse-proxy")[-1] == "--internal-certs"
-    assert readme_command("PUBLIC_URL=")[-1] == "./scripts/serve"
+    assert readme_command("ADDRESS=")[1:] == ["caddy", "run", "--config", "docs/Caddyfile"]
+    settings = recipe_settings(" ".join(readme_command("PUBLIC_URL=")))
+    assert settings["BIND"] == "127.0.0.1" and settings["ROOT_CERT"].endswith("/pki/authorities/local/root.crt")
     assert (ROOT / "scripts" / "serve").read_text().rstrip().endswith("exec .venv/bin/python -m companion.serve")
+    assert not re.search(r"file-server|pki/authorities/local\s*$", (ROOT / "README.md").read_text(), re.M)
 
 
-def test_the_root_certificate_is_where_the_readme_says_and_a_phone_can_fetch_it(proxied, tmp_path):
-    served = free_port()
-    command = [
-        word.replace("~", str(proxied.folder)).replace(":8081", f"127.0.0.1:{served}")
-        for word in readme_command("caddy file-server")
+def test_a_phone_on_the_wifi_gets_the_root_certificate_and_never_a_key(proxied):
+    """Followed as written, the recipe hands a phone the root certificate over plain http (the one file it
+    needs before it trusts the table) and no private key from any port Caddy or the app listens on, by any
+    path; the app itself listens on loopback alone."""
+    certificate = proxied.root_certificate.read_bytes()
+    with urllib.request.urlopen(f"http://127.0.0.1:{proxied.http_port}/root.crt", timeout=10) as answer:
+        assert answer.read().strip() == certificate.strip()
+        assert answer.headers["Content-Type"] == "application/x-x509-ca-cert"
+    keys = [path.name for path in proxied.root_certificate.parent.iterdir() if path.suffix == ".key"]
+    assert sorted(keys) == ["intermediate.key", "root.key"]  # what lies beside the certificate
+    ports = listening_ports([proxied.process.pid, proxied.app.process.pid])
+    assert {proxied.port, proxied.http_port, proxied.app.port} <= {port for _, port in ports}
+    paths = [f"/{name}" for name in keys] + [
+        "/root.crt/../root.key",
+        "/%2e%2e/root.key",
+        "/pki/authorities/local/root.key",
+        "/.local/share/caddy/pki/authorities/local/root.key",
+        "/static/../instance/secret_key",
     ]
-    server = subprocess.Popen(command, env=proxied.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        wait_until_answers(f"http://127.0.0.1:{served}/root.crt", process=server)
-        with urllib.request.urlopen(f"http://127.0.0.1:{served}/root.crt", timeout=10) as answer:
-            assert answer.read() == proxied.root_certificate.read_bytes()
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    fetched = {}
+    for address, port in ports:
+        for scheme in ("http", "https"):
+            for path in paths:
+                fetched[f"{scheme}://{address}:{port}{path}"] = fetch(f"{scheme}://{address}:{port}{path}")
+    leaked = {url: body[:60] for url, body in fetched.items() if b"PRIVATE KEY" in body}
+    assert not leaked and len(fetched) >= 2 * len(paths) * 3
+    assert all(address in ("127.0.0.1", "[::1]") for address, port in ports if port == proxied.app.port), ports
+    lan = lan_address() or "127.0.0.2"  # another address of this machine: the app's port is closed there
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection((lan, proxied.app.port), timeout=5).close()
+
+
+def test_a_clients_script_name_through_caddy_changes_nothing(proxied):
+    """Caddy passes a client's headers on: a `SCRIPT_NAME` header must neither root the page elsewhere nor
+    fail it (gunicorn believes no forwarder header)."""
+    request = urllib.request.Request(f"{proxied.url}/", headers={"SCRIPT_NAME": "/evil", "Script-Name": "/evil"})
+    with urllib.request.urlopen(request, context=proxied.trusting(), timeout=10) as answer:
+        page = answer.read().decode()
+    assert answer.status == 200 and "/evil" not in page and 'href="/static/' in page
+
+
+def test_the_table_screen_offers_the_root_certificate_as_a_qr_code(trusting_browser, proxied):
+    table = trusting_browser.new_page(viewport=TABLE)
+    table.goto(proxied.url)
+    table.get_by_role("button", name="New game").click()
+    trust = table.locator("details.trust")
+    trust.locator("summary").click()
+    assert read_qr(table, "details.trust .qr") == "http://127.0.0.1/root.crt"  # port 80, where Caddy offers it
+    fingerprint = hashlib.sha256(ssl.PEM_cert_to_DER_cert(proxied.root_certificate.read_text())).hexdigest()
+    expect(trust.locator(".fingerprint")).to_contain_text(fingerprint.upper()[:2] + ":" + fingerprint.upper()[2:4])
+    shot(table, "https-table-trust-1280")
+    table.close()
 
 
 def test_a_game_through_the_pages_behind_caddy(trusting_browser, proxied):

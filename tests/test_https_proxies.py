@@ -13,7 +13,7 @@ import urllib.request
 import pytest
 
 from .conftest import database_url
-from .proxies import Nginx, ServedApp
+from .proxies import ROOT, Nginx, ServedApp, recipe_settings
 from .server import free_port
 
 pytestmark = [pytest.mark.system, pytest.mark.slow]
@@ -25,7 +25,8 @@ def nginx(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("nginx")
     app_port = free_port()
     proxy = Nginx(tmp_path, app_port)
-    with ServedApp(database_url(tmp_path), f"{proxy.url}/", app_port), proxy:
+    command = re.search(r"`(PUBLIC_URL=.*?)`", (ROOT / "docs" / "nginx.conf").read_text()).group(1)
+    with ServedApp(database_url(tmp_path), f"{proxy.url}/", app_port, recipe_settings(command)), proxy:
         yield proxy
 
 

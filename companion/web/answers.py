@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import current_app, request
 
 from ..addresses import public_base_url
@@ -30,6 +32,14 @@ def addresses(tokens: dict[str, str]) -> dict[str, str]:
 
 def base_url() -> str:
     return public_base_url(request.url_root, current_app.config["PUBLIC_URL"])
+
+
+def root_certificate_url() -> str:
+    """Where a phone downloads the root certificate (`ROOT_CERT`): on plain http, the only way a phone that
+    does not trust the table yet gets it without a warning; at the public address's host, on port 80, where
+    the Caddy recipe hands it out (docs/Caddyfile)."""
+    host = urlsplit(base_url()).hostname or ""
+    return f"http://{f'[{host}]' if ':' in host else host}/root.crt"
 
 
 def seat_link_url(token: str) -> str:

@@ -3,7 +3,7 @@ the health check."""
 
 from __future__ import annotations
 
-from flask import redirect, render_template, request, session, url_for
+from flask import current_app, redirect, render_template, request, session, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy.exc import DBAPIError
@@ -14,6 +14,17 @@ from ...rules.text import DEFAULT_TIMER, MIN_WORDS
 from ..auth import remember_seat, remember_table, seated_caller, service
 from ..errors import Refused, status_of
 from . import pages
+
+
+@pages.get("/root.crt")
+def root_certificate():
+    """The root certificate phones install to trust the table (`ROOT_CERT`; 404 without one)."""
+    certificate = current_app.extensions.get("root_certificate")
+    if certificate is None:
+        raise Refused("not_found")
+    response = current_app.response_class(certificate.pem, mimetype="application/x-x509-ca-cert")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @pages.get("/healthz")

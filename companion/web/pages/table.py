@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from flask import redirect, render_template, request, url_for
+from flask import current_app, redirect, render_template, request, url_for
 
 from ...games import GAME_ID_LENGTH
 from ...messages import refusal
 from ...qr import qr_svg
 from ...rules import LOBBY, TEAMS
 from ...rules.text import DEFAULT_TIMER
-from ..answers import addresses, base_url, seat_link_url
+from ..answers import addresses, base_url, root_certificate_url, seat_link_url
 from ..auth import Caller, from_token, remember_table, service, table_caller
 from ..commands import commands_for, from_form
 from ..errors import Refused
@@ -40,7 +40,17 @@ def _table_page(caller: Caller, error=None, status=200, armed: tuple[str, str] |
         armed=armed,
         default_timer=DEFAULT_TIMER,
         move=move,
+        trust=_trust(),
     )
+
+
+def _trust() -> dict | None:
+    """The root certificate's QR code and fingerprint, when the app hands one out (root_cert.py)."""
+    certificate = current_app.extensions.get("root_certificate")
+    if certificate is None:
+        return None
+    url = root_certificate_url()
+    return {"url": url, "qr": qr_svg(url), "name": certificate.name, "fingerprint": certificate.fingerprint}
 
 
 def _move_link(token: str | None) -> dict | None:
