@@ -57,3 +57,19 @@ def table_path(client, host_token: str) -> str:
     answer = client.get(f"/table/{host_token}")
     assert answer.status_code == 303, answer.status_code
     return answer.headers["Location"]
+
+
+def page_of(client, answer):
+    """The page a browser shows after a page form's answer: the page a redirect leads to (a form the rules
+    refused, or any form that went through), or the answer itself (a refusal of who is asking, which has no
+    page to go back to)."""
+    return followed(client, answer) if answer.status_code == 303 else answer
+
+
+def followed(client, answer):
+    """A page form's answer: a redirect to a page on this site (post/redirect/get, a refusal too), and that
+    page as the browser then gets it."""
+    assert answer.status_code == 303, (answer.status_code, answer.get_data(as_text=True)[:300])
+    location = answer.headers["Location"]
+    assert location.startswith("/") and not location.startswith("//"), location
+    return client.get(location)

@@ -23,7 +23,7 @@ from companion.store import games as games_table
 from companion.web.commands import COMMANDS
 from tools.driver import ApiGame, wrong
 
-from .api import browser, csrf_of, expected, refusal_pattern, table_path
+from .api import browser, csrf_of, expected, followed, refusal_pattern, table_path
 
 TWELVE_WORDS = "apple\npear\nplum\nkiwi\nfig\nlime\nlemon\nmelon\npeach\ngrape\nmango\ncherry"
 
@@ -724,7 +724,7 @@ def test_markup_in_a_refusal_sentence_is_shown_as_text(app, client):
     phone = browser(app)
     path = f"/join/{game.tokens['white']}"
     before = log(app, game.id)
-    answer = phone.post(path, data={"name": "<I>ivy</I>", "csrf_token": csrf_of(phone.get(path))})
+    answer = followed(phone, phone.post(path, data={"name": "<I>ivy</I>", "csrf_token": csrf_of(phone.get(path))}))
     assert_refused(app, answer, 409, "name_taken", {"name": "<I>ivy</I>"})
     assert_inert(answer.get_data(as_text=True), "join page", ["<I>ivy</I>"])
     assert log(app, game.id) == before
@@ -733,7 +733,7 @@ def test_markup_in_a_refusal_sentence_is_shown_as_text(app, client):
     phone = browser(app, game.id, game.encryptor("white"))
     before = log(app, game.id)
     clues = ["<b>x</b>", "<b>x</b>", "zz9c"]
-    answer = phone.post(f"/play/{game.id}/clues", data={"clues": clues, "csrf_token": phone.csrf})
+    answer = followed(phone, phone.post(f"/play/{game.id}/clues", data={"clues": clues, "csrf_token": phone.csrf}))
     assert_refused(app, answer, 400, "clue_repeated", {"clue": "<b>x</b>"})
     assert_inert(answer.get_data(as_text=True), "phone", ["<b>x</b>"])
     assert log(app, game.id) == before
@@ -741,6 +741,7 @@ def test_markup_in_a_refusal_sentence_is_shown_as_text(app, client):
     home = browser(app)
     games_before = count_games(app)
     answer = home.post("/games", data={"words": "<svg onload=a>\n<svg onload=a>s\npear", "csrf_token": home.csrf})
+    answer = followed(home, answer)
     assert answer.status_code == 400
     assert_inert(answer.get_data(as_text=True), "home page", ["<svg onload=a>s"])
     assert count_games(app) == games_before
@@ -1057,7 +1058,7 @@ def post_form(app, client, state, route, role, command, fields):
         "table": f"{table_path(phone, token)}/{command}" if route == "table" else None,
     }[route]
     before = log(app, game.id)
-    answer = phone.post(path, data={**fields, "csrf_token": phone.csrf})
+    answer = followed(phone, phone.post(path, data={**fields, "csrf_token": phone.csrf}))  # (post/redirect/get)
     return game, answer, before
 
 
@@ -1095,7 +1096,7 @@ def test_the_home_page_refuses_hostile_settings_and_creates_no_game(app, fields,
     app.testing = False
     home = browser(app)
     games_before = count_games(app)
-    answer = home.post("/games", data={"mode": "standard", **fields, "csrf_token": home.csrf})
+    answer = followed(home, home.post("/games", data={"mode": "standard", **fields, "csrf_token": home.csrf}))
     assert_refused(app, answer, 400, code, params)
     assert 'class="brand"' in answer.get_data(as_text=True)  # the home page again, with the sentence
     assert_inert(answer.get_data(as_text=True), "home page")

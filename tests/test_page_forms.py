@@ -8,7 +8,7 @@ import re
 
 from tools.driver import ApiGame, wrong
 
-from .api import browser, table_path
+from .api import browser, followed, table_path
 
 FORM = re.compile(r'<form method="post" action="[^"]*/([\w-]+)"[^>]*>(.*?)</form>', re.S)
 HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
@@ -156,8 +156,8 @@ def test_a_form_posted_by_the_pages_script_gets_the_apis_answer(app, client):
     )  # the form named its round
     assert game.events() == before
 
-    # Without JavaScript the same post answers with the page, as before.
-    page = phone.post(f"{play}/clues", data=clues)
+    # Without JavaScript the same post goes back to the page (post/redirect/get), which says why.
+    page = followed(phone, phone.post(f"{play}/clues", data=clues))
     assert (
         page.status_code == 409
         and page.mimetype == "text/html"

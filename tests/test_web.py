@@ -11,7 +11,7 @@ from companion.addresses import public_base_url
 from companion.store import Store, make_engine
 from tools.driver import ApiGame, wrong
 
-from .api import table_path
+from .api import followed, table_path
 
 
 @pytest.fixture
@@ -257,8 +257,9 @@ def test_a_duplicate_name_in_a_team_gets_a_clear_message(app, client):
     path = "/join/" + game.urls["white"].rsplit("/", 1)[1]
     page = phone.get(path)
     before = game.events()
-    answer = phone.post(path, data={"name": "ann", "csrf_token": csrf_of(page)})
+    answer = followed(phone, phone.post(path, data={"name": "ann", "csrf_token": csrf_of(page)}))
     assert answer.status_code == 409 and "already called ann" in answer.get_data(as_text=True)
+    assert 'value="ann"' in answer.get_data(as_text=True)  # what was typed, to correct
     assert game.events() == before
 
 

@@ -17,7 +17,7 @@ from companion.store import games as games_table
 from companion.rules.host import PHONE_IN_USE_SECONDS
 from tools.driver import ApiGame, wrong
 
-from .api import browser, expected, table_path
+from .api import browser, expected, followed, page_of, table_path
 
 # --- helpers --------------------------------------------------------------------------------
 
@@ -304,7 +304,7 @@ def test_the_forms_refuse_with_a_page_that_says_why(
     table = table_path(phone, token) if where == "table" and role == "host" else f"/table/{game.id}"
     path = {"table": f"{table}/{command}", "play": f"/play/{game.id}/{command}", "seat": f"/seat/{token}"}[where]
     before = log(game)
-    answer = phone.post(path, data={**fields, "csrf_token": phone.csrf})
+    answer = page_of(phone, phone.post(path, data={**fields, "csrf_token": phone.csrf}))
     assert answer.status_code == status, answer.get_data(as_text=True)[:300]
     assert answer.mimetype == "text/html"
     params = {"min": 10, "max": 600} if code == "timer_length" else {}
@@ -459,6 +459,7 @@ def test_the_home_page_keeps_what_the_host_typed_when_the_list_is_too_short(app)
         "/games",
         data={"mode": "three_player", "timer": "1", "timer_seconds": "45", "words": typed, "csrf_token": home.csrf},
     )
+    answer = followed(home, answer)  # (post/redirect/get: the refused form's page, with what was typed)
     assert answer.status_code == 400
     page = answer.get_data(as_text=True)
     assert "Your list has 3 different words; it needs at least 12." in html.unescape(page)
@@ -476,6 +477,7 @@ def test_the_home_page_refuses_a_bad_timer_and_keeps_the_seconds(app):
     home = browser(app)
     games_before = count_games(app)
     answer = home.post("/games", data={"mode": "standard", "timer": "1", "timer_seconds": "5", "csrf_token": home.csrf})
+    answer = followed(home, answer)
     assert answer.status_code == 400
     page = answer.get_data(as_text=True)
     assert "The sand timer runs 10 to 600 seconds." in page and 'value="5"' in page
@@ -621,7 +623,9 @@ def test_a_seat_link_is_claimed_in_the_browser(app, client):
     words = game.view(game.seats["Abe"])["teams"]["white"]["keywords"]
     waiting = html.unescape(phone.get(f"/play/{game.id}").get_data(as_text=True))
     assert "A phone of your team must let this phone in" in waiting and not any(w in waiting for w in words)
-    sentence_in(phone.get(f"/seat/{handoff}"), 403)  # used up
+    back = phone.get(f"/seat/{handoff}")  # used up: opened again here (Back), it leads to the seat
+    assert back.status_code == 303 and back.headers["Location"] == f"/play/{game.id}"
+    sentence_in(browser(app).get(f"/seat/{handoff}"), 403)  # and nowhere for anyone else
     ann = browser(app, game.id, game.seats["Ann"])
     prompt = html.unescape(ann.get(f"/play/{game.id}").get_data(as_text=True))
     assert "Let Abe's new phone in" in prompt
@@ -733,7 +737,7 @@ def test_a_try_out_gives_one_browser_every_seat_and_no_join_links(app, mode, nam
     with pytest.raises(RuleError) as refused:
         service.execute(game_id, Actor("join", "white"), {"type": "join", "name": "Eve"})
     assert refused.value.code == "try_out_fixed_seats"
-    answer = me.post(f"/table/{game_id}/lock-joining", data={"locked": "1", "csrf_token": me.csrf})
+    answer = followed(me, me.post(f"/table/{game_id}/lock-joining", data={"locked": "1", "csrf_token": me.csrf}))
     assert answer.status_code == 403
     assert "A try-out keeps its own seats" in html.unescape(answer.get_data(as_text=True))
     assert service.store.events_after(game_id) == before
@@ -750,7 +754,7 @@ def test_a_try_out_gives_one_browser_every_seat_and_no_join_links(app, mode, nam
 def test_a_try_out_of_an_unknown_mode_is_refused_on_the_home_page(app):
     me = browser(app)
     games_before = count_games(app)
-    answer = me.post("/try", data={"mode": "duo", "csrf_token": me.csrf})
+    answer = followed(me, me.post("/try", data={"mode": "duo", "csrf_token": me.csrf}))
     assert answer.status_code == 400
     assert "Choose the standard game or the three-player game." in answer.get_data(as_text=True)
     assert count_games(app) == games_before
@@ -926,7 +930,7 @@ def test_a_careful_host_button_without_javascript_asks_again_naming_the_player(
     table = browser(app)
     address = table_path(table, host)
     before = log(game)
-    first = table.post(f"{address}/{command}", data={field: value, "csrf_token": table.csrf})
+    first = followed(table, table.post(f"{address}/{command}", data={field: value, "csrf_token": table.csrf}))
     page = html.unescape(first.get_data(as_text=True))
     assert first.status_code == 200 and log(game) == before  # nothing done yet
     forms = re.findall(r'<form[^>]*action="/table/[^"]+/' + command + r'".*?</form>', page, re.S)
@@ -946,7 +950,7 @@ def test_switching_team_without_javascript_takes_a_second_tap(app, client):
     lobby = html.unescape(abe.get(f"/play/{game.id}").get_data(as_text=True))
     assert 'data-confirm="Tap again to switch to Black"' in lobby and 'name="confirmed"' not in lobby
     before = log(game)
-    first = abe.post(f"/play/{game.id}/switch-team", data={"team": "white", "csrf_token": abe.csrf})
+    first = followed(abe, abe.post(f"/play/{game.id}/switch-team", data={"team": "white", "csrf_token": abe.csrf}))
     page = html.unescape(first.get_data(as_text=True))
     assert first.status_code == 200 and log(game) == before  # nothing done yet
     form = re.search(r'<form[^>]*action="/play/[^"]+/switch-team".*?</form>', page, re.S).group(0)
@@ -955,7 +959,7 @@ def test_switching_team_without_javascript_takes_a_second_tap(app, client):
     assert second.status_code == 303 and len(log(game)) == len(before) + 1
     assert "Abe" in [p["name"] for p in game.view(game.tokens["host"])["teams"]["black"]["players"]]
     assert game.post("lock-joining", game.tokens["host"], locked=True).status_code == 200
-    locked = abe.post(f"/play/{game.id}/switch-team", data={"team": "black", "csrf_token": abe.csrf})
+    locked = followed(abe, abe.post(f"/play/{game.id}/switch-team", data={"team": "black", "csrf_token": abe.csrf}))
     assert locked.status_code == 409 and 'name="confirmed"' not in locked.get_data(as_text=True)
 
 

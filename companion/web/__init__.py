@@ -15,6 +15,7 @@ from ..rules.text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, NAME_LENGTH,
 from ..views import TURN_TASKS
 from .api import api as api_routes
 from .assets import init_assets
+from .pages.after_form import init_after_form
 from .auth import SeatCookie
 from .commands import CommandName
 from .errors import init_errors
@@ -102,4 +103,5 @@ def init_web(app: Flask) -> None:
     init_errors(app)
     init_limits(app)
     init_assets(app)
+    init_after_form(app)
     init_fragments(app, template_words(app), SHARED_GLOBALS)

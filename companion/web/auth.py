@@ -4,6 +4,7 @@ never from a field of the request."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -137,7 +138,7 @@ def seat_token(game_id: str) -> str | None:
 
 
 # Browsers drop a cookie over 4 KB: the seat cookie keeps this phone's latest seats and try-outs (about 2 KB).
-MAX_SEATS, MAX_TRY_OUTS, MAX_TABLES = 20, 3, 5
+MAX_SEATS, MAX_TRY_OUTS, MAX_TABLES, MAX_LINKS = 20, 3, 5, 3
 
 
 def _latest(entries: dict, game_id: str, limit: int, live) -> dict:
@@ -149,9 +150,11 @@ def _latest(entries: dict, game_id: str, limit: int, live) -> dict:
     return dict(list(kept.items())[-limit:])
 
 
-def remember_seat(game_id: str, token: str) -> None:
+def remember_seat(game_id: str, token: str, link: str | None = None) -> None:
+    """This phone's seat in the game is `token`'s (`link`: the seat link it took the seat with)."""
     live = lambda t: service().resolve(t) is not None  # noqa: E731  (expired games and withdrawn seats fail)
     session["seats"] = _latest({**session.get("seats", {}), game_id: token}, game_id, MAX_SEATS, live)
+    _remember_link(link, game_id)
     if session.get("try_out"):
         session["try_out"] = _latest(
             session["try_out"], game_id, MAX_TRY_OUTS, lambda t: any(live(token) for token in t["seats"].values())
@@ -159,12 +162,31 @@ def remember_seat(game_id: str, token: str) -> None:
     session.permanent = True
 
 
-def remember_table(game_id: str, host_token: str) -> None:
+def remember_table(game_id: str, host_token: str, link: str | None = None) -> None:
     """Make this browser the game's table screen: the host token lives in its HttpOnly cookie only, never in
-    the page or its address (the screen everyone looks at)."""
+    the page or its address (the screen everyone looks at). `link`: the move link it came with."""
     live = lambda t: service().resolve(t) is not None  # noqa: E731  (an expired game's table is gone)
     session["tables"] = _latest({**session.get("tables", {}), game_id: host_token}, game_id, MAX_TABLES, live)
     session.permanent = True
+    _remember_link(link, game_id)
+
+
+def _remember_link(link: str | None, game_id: str) -> None:
+    """A one-time link this browser used (a seat link, a move link): its address, opened again from the
+    history, then leads to where the link took it (`used_link`). The latest few, each by a digest of its
+    token (the cookie holds no token it need not)."""
+    if link is not None:
+        links = {**session.get("links", {}), _digest(link): game_id}
+        session["links"] = dict(list(links.items())[-MAX_LINKS:])
+
+
+def used_link(token: str) -> str | None:
+    """The game a one-time link this browser used took it to, if it did."""
+    return session.get("links", {}).get(_digest(token))
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()[:24]
 
 
 def table_caller(game_id: str) -> Caller:

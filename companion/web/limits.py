@@ -14,7 +14,7 @@ import ipaddress
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, g, request
 from flask_limiter import Limiter
 
 from ..rules.commands import COMMANDS
@@ -66,8 +66,8 @@ def _not_seating() -> bool:
 
 def _refused(response) -> bool:
     """Only join codes that open nothing count against their limit: a table of phones behind one address that
-    types its codes right is never held up."""
-    return response.status_code >= 400
+    types its codes right is never held up. (A page form's refusal answers a redirect: pages/after_form.py.)"""
+    return response.status_code >= 400 or bool(g.get("form_refused"))
 
 
 def init_limits(app: Flask) -> None:

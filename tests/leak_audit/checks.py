@@ -24,7 +24,8 @@ NATO = (
 # match showed yet (a rematch with fewer than 12 unseen words deals from the whole list again, by the rules).
 WORDS = [f"QZX{w}QZ" for w in NATO]
 COOKIE = "decrypto"
-SESSION_KEYS = {"seats", "tables", "csrf_token", "_permanent"}  # tables: the table screen's host key
+# tables: the table screen's host key; links: digests of the one-time links this browser used (web/auth.py)
+SESSION_KEYS = {"seats", "tables", "links", "csrf_token", "_permanent"}
 CORRECTION_NOTICES = ("correction_proposed", "reveal_corrected")
 DASHED = re.compile(r"(?<![\w-])([1-4])-([1-4])-([1-4])(?![\w-])")
 SVG = re.compile(r"<svg.*?</svg>", re.S)

@@ -245,19 +245,20 @@ class World(Driver):
                 self.static.append((v, self.fetch(b, "GET", path, "static", False)))
         return out
 
+    def posted_form(self, client, path: str, data: dict) -> list[Resp]:
+        """A page form as a browser posts it: its answer, and the page its redirect leads to (post/redirect/get:
+        a refusal is said there), both audited."""
+        posted = self.fetch(client, "POST", path, "page", data=data)
+        location = dict(posted.headers).get("Location")
+        return [posted, self.fetch(client, "GET", location, "page")] if posted.status == 303 and location else [posted]
+
     def refused_commands(self, v: Viewer, truth: Truth) -> list[Resp]:
         """A command each viewer can send that is always refused: its answer (page or JSON) is audited too."""
         gid, out = self.id, []
         bearer = {"Authorization": f"Bearer {v.token}"} if v.token else {}
         if v.kind == "host":
-            out.append(
-                self.fetch(
-                    v.client,
-                    "POST",
-                    f"/table/{gid}/correction",
-                    "page",
-                    data={"decryption": "nope", "csrf_token": v.csrf or ""},
-                )
+            out += self.posted_form(
+                v.client, f"/table/{gid}/correction", {"decryption": "nope", "csrf_token": v.csrf or ""}
             )
             out.append(
                 self.fetch(
@@ -265,21 +266,13 @@ class World(Driver):
                 )
             )
         elif v.kind == "join" and (self.steps % 2 or truth.game.phase == "lobby"):
-            out.append(
-                self.fetch(v.client, "POST", f"/join/{v.token}", "page", data={"name": "", "csrf_token": v.csrf or ""})
-            )
+            out += self.posted_form(v.client, f"/join/{v.token}", {"name": "", "csrf_token": v.csrf or ""})
         elif v.kind in ("seat", "expired", "forged", "wrong") and v.client is not None:
-            out.append(
-                self.fetch(
-                    v.client,
-                    "POST",
-                    f"/play/{gid}/guess",
-                    "page",
-                    data={"code1": "9", "confirm": "1", "csrf_token": v.csrf or ""},
-                )
+            out += self.posted_form(
+                v.client, f"/play/{gid}/guess", {"code1": "9", "confirm": "1", "csrf_token": v.csrf or ""}
             )
         elif v.kind == "anonymous":
-            out.append(self.fetch(v.client, "POST", f"/play/{gid}/guess", "page", data={"code1": "9"}))
+            out += self.posted_form(v.client, f"/play/{gid}/guess", {"code1": "9"})
         if v.kind != "host":
             out.append(
                 self.fetch(

@@ -13,6 +13,7 @@ from ...rules import OVER, RuleError
 from ...rules.text import DEFAULT_TIMER, MIN_WORDS
 from ..auth import remember_seat, remember_table, seated_caller, service
 from ..errors import Refused, status_of
+from .after_form import as_typed, back_to, outcome
 from . import pages
 
 
@@ -50,11 +51,17 @@ def settings_from_form(form) -> dict:
     return settings
 
 
-def _home(error=None, status=200, form=None, code_error=None):
+def _home():
+    """The home page, with the refusal of the form last posted from it and what was typed there."""
+    said = outcome()
+    error = refusal(said["refused"][0], **said["refused"][1]) if said.get("refused") else None
+    status = status_of(said["refused"][0]) if error else 200
+    code_error, error = (error, None) if said.get("form") == "join-code" else (None, error)
+    form = {name: values[0] for name, values in said.get("kept", {}).items() if values}
     return render_template(
         "pages/home.html",
         error=error,
-        form=form or {},
+        form=form,
         default_timer=DEFAULT_TIMER,
         min_words=MIN_WORDS,
         code_error=code_error,
@@ -102,7 +109,7 @@ def join_by_code():
     try:
         capability = service().join_by_code(request.form.get("code", ""))
     except RuleError as error:
-        return _home(status=status_of(error.code), form=request.form, code_error=refusal(error.code, **error.params))
+        return back_to(url_for("pages.home"), error, kept=as_typed(request.form), form="join-code")
     return redirect(url_for("pages.join", token=capability.token), 303)
 
 
@@ -111,7 +118,7 @@ def create_game():
     try:
         created = service().create(settings_from_form(request.form))
     except RuleError as error:
-        return _home(refusal(error.code, **error.params), status_of(error.code), request.form)
+        return back_to(url_for("pages.home"), error, kept=as_typed(request.form))
     remember_table(created.game_id, service().shared_tokens(created.game_id)["host"])
     return redirect(url_for("pages.table", game_id=created.game_id), 303)
 
@@ -133,7 +140,7 @@ def create_try_out():
             {"language": str(get_locale()), "mode": mode, "try_out": True, "players": try_out_names(mode)}
         )
     except RuleError as error:
-        return _home(refusal(error.code, **error.params), status_of(error.code), request.form)
+        return back_to(url_for("pages.home"), error, kept=as_typed(request.form))
     tries = dict(session.get("try_out", {}))
     tries[created.game_id] = {"seats": {str(s): t for s, t in created.seat_tokens.items()}}
     session["try_out"] = tries

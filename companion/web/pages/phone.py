@@ -4,59 +4,68 @@ from __future__ import annotations
 
 from flask import redirect, request, url_for
 
-from ...rules import Actor
-from ..auth import Caller, api_caller, from_token, remember_seat, seated_caller
+from ...rules import LOBBY, Actor
+from ..auth import Caller, api_caller, from_token, remember_seat, seated_caller, used_link
 from ..commands import commands_for, from_form
 from ..errors import Refused
 from . import pages
+from .after_form import as_typed, back_to
 from .rendering import done, first_tap, page_stream, render_view, run, unchanged
 
 
 @pages.get("/join/<token>")
 def join(token):
     caller = from_token(token, kinds=("join",))
-    seated = _seat_in_game(caller.game_id)
-    if seated and seated.team == caller.capability.team:
-        return redirect(url_for("pages.play", game_id=caller.game_id), 303)  # back in their seat
+    seated = _seat_in_game(caller)
+    if seated is not None and (seated.team == caller.capability.team or caller.game().phase != LOBBY):
+        return _to_seat(caller.game_id)  # back in their seat (switching team is for the lobby)
     return render_view("pages/join.html", caller, seated_elsewhere=seated is not None)
 
 
-def _seat_in_game(game_id: str):
-    """The player this phone is seated as in the game, if any."""
-    seated = seated_caller(game_id)
+def _seat_in_game(caller: Caller):
+    """The player this phone is seated as in the caller's game, if any."""
+    seated = seated_caller(caller.game_id)
     if seated is None:
         return None
     return seated.game().player(seated.capability.seat)
 
 
+def _to_seat(game_id: str):
+    return redirect(url_for("pages.play", game_id=game_id), 303)
+
+
 @pages.post("/join/<token>")
 def join_submit(token):
     caller = from_token(token, kinds=("join",))
-    seated = _seat_in_game(caller.game_id)  # a phone with a seat on the other team switches
+    seated = _seat_in_game(caller)  # a phone with a seat on the other team switches
     actor = Actor("join", team=caller.capability.team, seat=seated.seat if seated else None)
     outcome, error = run(caller, from_form("join", request.form), actor)
+    if error and seated is not None and caller.game().phase != LOBBY:
+        return _to_seat(caller.game_id)  # a join posted again (Back, then "resubmit"): the seat is there
     if error:
-        return render_view(
-            "pages/join.html", caller, *error, name=request.form.get("name", ""), seated_elsewhere=seated is not None
-        )
+        return back_to(url_for("pages.join", token=token), error, kept=as_typed(request.form))
     remember_seat(caller.game_id, outcome.seat_token)
-    return redirect(url_for("pages.play", game_id=caller.game_id), 303)
+    return _to_seat(caller.game_id)
 
 
 @pages.get("/seat/<token>")
 def seat_link(token):
+    if (game_id := used_link(token)) is not None and seated_caller(game_id) is not None:
+        return _to_seat(game_id)  # this phone took its seat with this link: its seat is the place to be
     caller = from_token(token, kinds=("handoff",))
     return render_view("pages/seat.html", caller, seat=caller.capability.seat)
 
 
 @pages.post("/seat/<token>")
 def seat_link_claim(token):
+    if (game_id := used_link(token)) is not None and seated_caller(game_id) is not None:
+        return _to_seat(game_id)  # posted again (Back, then "resubmit"): the seat is there
     caller = from_token(token, kinds=("handoff",))
     outcome, error = run(caller, from_form("claim-seat", request.form))
     if error:
-        return render_view("pages/seat.html", caller, *error, seat=caller.capability.seat)
-    remember_seat(caller.game_id, outcome.seat_token)
-    return redirect(url_for("pages.play", game_id=caller.game_id), 303)
+        return back_to(url_for("pages.seat_link", token=token), error)
+    remember_seat(caller.game_id, outcome.seat_token, link=token)
+    return _to_seat(caller.game_id)
 
 
 # --- a player's phone ---------------------------------------------------------------------
@@ -86,12 +95,11 @@ def play_command(game_id, command):
     if command not in commands_for("seat"):
         raise Refused("unknown_command")
     caller = api_caller(game_id, cookie_only=True)
-    first = first_tap(
-        caller, command, lambda *refused, **armed: render_view("pages/play.html", caller, *refused, **armed)
-    )
+    page = url_for("pages.play", game_id=game_id)
+    first = first_tap(caller, command, page)
     if first is not None:
         return first
     outcome, error = run(caller, from_form(command, request.form))
     if error:
-        return render_view("pages/play.html", caller, *error)
-    return done(outcome, url_for("pages.play", game_id=game_id))
+        return back_to(page, error, kept=as_typed(request.form))
+    return done(outcome, page)

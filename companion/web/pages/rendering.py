@@ -15,6 +15,7 @@ from ..errors import Refused, status_of, wants_json
 from ..fragments import KEYS_HEADER, fill_csrf, page_pieces, partial, shown_keys, speech_of
 from ..locale import speak
 from ..stream import event_stream
+from .after_form import back_to, outcome, pending
 from .regions import answer_key, phone_body_class, phone_regions
 
 PHONE_PAGE = "pages/play.html"
@@ -35,7 +36,7 @@ def page_stream(caller: Caller):
 def unchanged(caller: Caller):
     """The page's poll: a 304 when the page the phone shows is still current, without rendering it."""
     etag = page_etag(caller, caller.state()[0], session.get("language"))
-    if request.if_none_match.contains_weak(etag):
+    if request.if_none_match.contains_weak(etag) and not pending():  # (a form's refusal is still to be shown)
         response = current_app.response_class(status=304)
         response.set_etag(etag, weak=True)
         return response
@@ -43,7 +44,15 @@ def unchanged(caller: Caller):
 
 
 def render_view(template: str, caller: Caller, refused: RuleError | Refused | None = None, status: int = 200, **extra):
-    """A game page from the caller's view; `refused` is a command's refusal, worded on the page."""
+    """A game page from the caller's view; `refused` is a command's refusal, worded on the page (by default,
+    that of the form last posted to it: after_form.py)."""
+    said = outcome()
+    if refused is None and said.get("refused"):  # its page says why, with the refusal's status
+        refused = Refused(said["refused"][0], **said["refused"][1])
+        status = status_of(refused.code)
+    if extra.get("armed") is None:
+        extra["armed"] = tuple(said["armed"]) if said.get("armed") else None
+    extra.setdefault("kept", said.get("kept", {}))
     version, game = caller.state()
     view = view_for(game, caller.viewer, now=service().clock())
     speech = speech_of(speak(view["mode"], view["language"]), view["mode"])  # its pieces, in its language
@@ -84,14 +93,14 @@ def render_view(template: str, caller: Caller, refused: RuleError | Refused | No
 
 
 def run(caller: Caller, command: dict, actor: Actor | None = None):
-    """Run a command from a form: (outcome, None), or (None, (refusal, status)) to show on the page. A
+    """Run a command from a form: (outcome, None), or (None, refusal) to show on the page (`back_to`). A
     request asking for JSON gets the refusal as the API words it (the error handlers)."""
     try:
         return service().execute(caller.game_id, actor or caller.actor, command, caller.capability.token), None
     except (RuleError, Refused) as error:
         if wants_json():
             raise
-        return None, (error, status_of(error.code))
+        return None, error
 
 
 def done(outcome, page: str):
@@ -119,10 +128,10 @@ def try_out_bar(game_id: str) -> dict | None:
 CAREFUL = {"remove-player": "seat", "skip-encryptor": "team", "cancel-seat-link": "seat", "switch-team": "team"}
 
 
-def first_tap(caller: Caller, command: str, page):
+def first_tap(caller: Caller, command: str, page: str):
     """A careful command's first tap, which comes without JavaScript (the script asks for the second tap
-    itself): `page(armed=...)`, the same page with that button now asking to be tapped again, or
-    `page(refusal, status)` saying at once why it can't be done. None for any other post."""
+    itself): back to the `page` with that button now asking to be tapped again, or saying at once why it can't
+    be done. None for any other post."""
     if command not in CAREFUL or request.form.get("confirmed") == "1":
         return None
     try:
@@ -130,5 +139,5 @@ def first_tap(caller: Caller, command: str, page):
     except RuleError as error:
         if wants_json():
             raise
-        return page(error, status_of(error.code))
-    return page(armed=(command, request.form.get(CAREFUL[command], "")))
+        return back_to(page, error)
+    return back_to(page, armed=(command, request.form.get(CAREFUL[command], "")))

@@ -10,15 +10,16 @@ from ...qr import qr_svg
 from ...rules import LOBBY, TEAMS
 from ...rules.text import DEFAULT_TIMER
 from ..answers import addresses, base_url, root_certificate_url, seat_link_url
-from ..auth import Caller, from_token, remember_table, service, table_caller
+from ..auth import Caller, from_token, remember_table, service, table_caller, used_link
 from ..commands import commands_for, from_form
-from ..errors import Refused
+from ..errors import Refused, status_of
 from . import pages
+from .after_form import as_typed, back_to, outcome
 from .rendering import done, first_tap, page_stream, render_view, run, unchanged
 
 
-def _table_page(caller: Caller, error=None, status=200, armed: tuple[str, str] | None = None):
-    """The table screen; `armed` is a careful command's (name, value) waiting for its second tap."""
+def _table_page(caller: Caller):
+    """The table screen (a form's refusal, or a careful command waiting for its second tap: after_form.py)."""
     links = service().table_links(caller.game_id)
     urls = addresses(links.shared)
     in_lobby = caller.state()[1].phase == LOBBY  # only the lobby shows the join links and codes
@@ -29,15 +30,12 @@ def _table_page(caller: Caller, error=None, status=200, armed: tuple[str, str] |
     return render_view(
         "pages/table.html",
         caller,
-        error,
-        status,
         join=join,
         qr={team: qr_svg(url) for team, url in join.items()},
         codes=codes,
         home_url=base_url(),
         seat_links={seat: {"url": url, "qr": qr_svg(url)} for seat, url in seat_links.items()},
         spectator_url=urls.get("spectator"),
-        armed=armed,
         default_timer=DEFAULT_TIMER,
         move=move,
         trust=_trust(),
@@ -90,7 +88,7 @@ def table_move_issue(game_id):
     command = "cancel_table_move" if request.form.get("cancel") == "1" else "offer_table_move"
     outcome, error = run(caller, {"type": command})
     if error:
-        return _table_page(caller, *error)
+        return back_to(url_for("pages.table", game_id=game_id), error)
     return done(outcome, url_for("pages.table", game_id=game_id))
 
 
@@ -98,20 +96,26 @@ def table_move_issue(game_id):
 def table_move(token):
     """A move link, opened on the new device: one button, so a link preview or a QR scanner's peek at the
     address doesn't use it up."""
+    if (game_id := used_link(token)) is not None:  # this device moved the table screen here with it
+        return redirect(url_for("pages.table", game_id=game_id), 303)
     caller = from_token(token, kinds=("table_move",))
-    return render_template("pages/move.html", game_id=caller.game_id)
+    said = outcome()
+    if not said.get("refused"):
+        return render_template("pages/move.html", game_id=caller.game_id)
+    code, params = said["refused"]
+    return render_template("pages/move.html", game_id=caller.game_id, error=refusal(code, **params)), status_of(code)
 
 
 @pages.post("/move/<token>")
 def table_move_use(token):
     """This device becomes the table screen with a new key; the old device's key stops working at once."""
+    if (game_id := used_link(token)) is not None:  # posted again (Back, then "resubmit"): it is here already
+        return redirect(url_for("pages.table", game_id=game_id), 303)
     caller = from_token(token, kinds=("table_move",))
     outcome, error = run(caller, {"type": "take_table"})
     if error:
-        return render_template(
-            "pages/move.html", game_id=caller.game_id, error=refusal(error[0].code, **error[0].params)
-        ), error[1]
-    remember_table(caller.game_id, outcome.host_token)
+        return back_to(url_for("pages.table_move", token=token), error)
+    remember_table(caller.game_id, outcome.host_token, link=token)
     return redirect(url_for("pages.table", game_id=caller.game_id), 303)
 
 
@@ -120,13 +124,14 @@ def table_command(game_id, command):
     if command not in commands_for("host"):
         raise Refused("unknown_command")
     caller = table_caller(game_id)
-    first = first_tap(caller, command, lambda *refused, **armed: _table_page(caller, *refused, **armed))
+    page = url_for("pages.table", game_id=game_id)
+    first = first_tap(caller, command, page)
     if first is not None:
         return first
     outcome, error = run(caller, from_form(command, request.form))
     if error:
-        return _table_page(caller, *error)
-    return done(outcome, url_for("pages.table", game_id=game_id))
+        return back_to(page, error, kept=as_typed(request.form))
+    return done(outcome, page)
 
 
 @pages.get("/watch/<token>")
