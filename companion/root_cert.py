@@ -61,6 +61,11 @@ def read_root_certificate(path: str) -> RootCertificate:
         raise NotACertificate(
             f"ROOT_CERT: {path} is not a certificate authority's: phones that installed it would trust nothing."
         )
+    if authorities[0]["subject"] != authorities[0]["issuer"]:
+        raise NotACertificate(
+            f"ROOT_CERT: {path} is an intermediate authority's, which its root replaces now and then: point it at "
+            "the root certificate (root.crt)."
+        )
     parts = cast(tuple[tuple[tuple[str, str], ...], ...], authorities[0]["subject"])  # (ssl's documented shape)
     subject = {name: value for part in parts for name, value in part}
     digest = hashlib.sha256(der).hexdigest().upper()

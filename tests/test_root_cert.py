@@ -30,6 +30,23 @@ def authority(folder, name="Table Root", ca=True):
     return certificate, key
 
 
+def intermediate(folder, root, root_key):
+    """A certificate authority's certificate that `root` signed (as Caddy's intermediate.crt is)."""
+    key, request, certificate = folder / "intermediate.key", folder / "intermediate.csr", folder / "intermediate.crt"
+    subprocess.run(
+        ["openssl", "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+         "-subj", "/CN=Table Intermediate", "-keyout", str(key), "-out", str(request)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    (folder / "ca.ext").write_text("basicConstraints=critical,CA:TRUE\n")
+    subprocess.run(
+        ["openssl", "x509", "-req", "-in", str(request), "-CA", str(root), "-CAkey", str(root_key), "-days", "2",
+         "-extfile", str(folder / "ca.ext"), "-out", str(certificate)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return certificate
+
+
 def make_app(tmp_path, **config):
     return create_app(
         {"TESTING": True, "SECRET_KEY": "t-" + uuid.uuid4().hex, "DATABASE_URL": database_url(tmp_path), **config}
@@ -65,7 +82,7 @@ def test_without_a_root_certificate_there_is_none_to_fetch_nor_to_scan(app, clie
     assert "details class=\"trust\"" not in client.get(table_path(client, game.host)).get_data(as_text=True)
 
 
-@pytest.mark.parametrize("pointed_at", ["key", "bundle", "leaf", "der", "two", "nothing", "text"])
+@pytest.mark.parametrize("pointed_at", ["key", "bundle", "leaf", "intermediate", "der", "two", "nothing", "text"])
 def test_the_app_refuses_to_start_with_anything_but_one_authority_certificate(tmp_path, pointed_at):
     certificate, key = authority(tmp_path / "ca")
     leaf, _ = authority(tmp_path / "leaf", name="leaf", ca=False)
@@ -74,6 +91,7 @@ def test_the_app_refuses_to_start_with_anything_but_one_authority_certificate(tm
         "key": key.read_bytes(),
         "bundle": certificate.read_bytes() + key.read_bytes(),
         "leaf": leaf.read_bytes(),
+        "intermediate": intermediate(tmp_path / "ca", certificate, key).read_bytes(),
         "der": subprocess.run(
             ["openssl", "x509", "-in", str(certificate), "-outform", "DER"], capture_output=True
         ).stdout,
