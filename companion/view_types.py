@@ -250,6 +250,13 @@ class You(TypedDict):
         code() | None,
         described("Your code to encrypt: only while you are the Encryptor and your transmission is unresolved."),
     ]
+    clues_taken_back: Annotated[
+        list[Annotated[str, described("A clue.")]] | None,
+        described(
+            "Your clues of this round that the table screen took back (`take-back`), to edit and announce again: "
+            "only while you are the Encryptor writing them."
+        ),
+    ]
     task: Annotated[Literal[tuple(TASKS)], described("What this player should do now.")]
     can_swap: Annotated[
         bool,

@@ -225,6 +225,11 @@ def _you(game: Game, me: Player) -> view_types.You:
         "team": me.team,
         "encryptor": encrypting is not None,
         "code": list(encrypting.code) if encrypting is not None and not encrypting.resolved else None,
+        "clues_taken_back": (
+            list(encrypting.taken_back)
+            if encrypting is not None and encrypting.clues is None and encrypting.taken_back
+            else None
+        ),
         "task": task(game, me),
         "can_swap": game.phase == PLAYING and game.correction is None and swap_problem(game, me.team) is None,
         "seat_links": [

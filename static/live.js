@@ -145,23 +145,24 @@
   // poll does. The browser reconnects by itself, and the stream then starts with the ETag of now, so
   // nothing is missed. Meanwhile, and for good when no message comes through (a proxy that buffers), the
   // page polls as it would without a stream.
+  var source = null;                       // the page's stream, while it has one
   function listen() {
-    var source = new EventSource(streamUrl), heard = false;
+    var mine = source = new EventSource(streamUrl), heard = false;
     setTimeout(function () {
-      if (!heard) source.close();            // never spoke: polling it is
+      if (!heard) mine.close();              // never spoke: polling it is
     }, 10000);
-    source.addEventListener("view", function (e) {
+    mine.addEventListener("view", function (e) {
       heard = streaming = true;
       if (e.data !== etag) poll();
       else if (!polling) schedule(safetyDelay());
     });
-    source.addEventListener("gone", function () {
-      source.close();
+    mine.addEventListener("gone", function () {
+      mine.close();
       location.reload();                   // the seat moved to another phone, or the game is gone: say so
     });
-    source.onerror = function () {
+    mine.onerror = function () {
       if (streaming) { streaming = false; schedule(interval); }
-      if (source.readyState === EventSource.CLOSED && heard) setTimeout(listen, safetyDelay());
+      if (mine.readyState === EventSource.CLOSED && heard && mine === source) setTimeout(listen, safetyDelay());
     };
   }
 
@@ -462,7 +463,19 @@
   // Leaving the page (a reload, a link; browsers fire this before or after visibilitychange): covered if it
   // comes back from the back-forward cache, as chosen if it loads again.
   window.addEventListener("pagehide", function () { leaving = true; pageHidden(); saveNotes(); });
-  window.addEventListener("pageshow", function () { leaving = false; });
+  // A page restored from the back-forward cache shows what it showed when it was left (Back, Forward, a
+  // phone's back gesture): it brings itself up to date at once. A live page fetches itself and listens
+  // again; a page with a form to post (joining, a seat link) loads again, and leads where the phone is now.
+  window.addEventListener("pageshow", function (event) {
+    leaving = false;
+    if (!event.persisted) return;
+    if (!pollUrl) {
+      if (document.querySelector("form[method=post]")) location.reload();
+      return;
+    }
+    poll();
+    if (streamUrl && window.EventSource && (!source || source.readyState === EventSource.CLOSED)) listen();
+  });
 
   // A careful host button takes two taps: the first makes it say what it will do, for a few seconds. One at
   // a time. A live update keeps it armed only if the same button comes back (`what`: the same command, target

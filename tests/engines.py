@@ -62,6 +62,8 @@ class Browser:
 
     def go(self, url: str) -> None: ...
     def reload(self) -> None: ...
+    def back(self) -> None: ...
+    def forward(self) -> None: ...
     def js(self, script: str, *args): ...
     def click(self, selector: str) -> None: ...
     def type(self, selector: str, text: str) -> None: ...
@@ -177,6 +179,12 @@ class WebKit(Browser):
     def reload(self):
         self.driver.refresh()
 
+    def back(self):
+        self.driver.back()
+
+    def forward(self):
+        self.driver.forward()
+
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)
 
@@ -264,6 +272,12 @@ class Firefox(Browser):
     def reload(self):
         self.marionette.refresh()
 
+    def back(self):
+        self.marionette.go_back()
+
+    def forward(self):
+        self.marionette.go_forward()
+
     def js(self, script, *args):
         # sandbox=None: the page's own world, as WebDriver's scripts run elsewhere (Marionette's default
         # sandbox sees the page through a wrapper, without the page's own globals).
@@ -299,6 +313,61 @@ class Firefox(Browser):
         finally:
             stop(self.process)
             shutil.rmtree(self.profile, ignore_errors=True)
+
+
+class Chromium(Browser):
+    """Chromium (Debian's headless shell, as the other browser tests run it), through Playwright's own
+    browser (pytest-playwright's `browser`), behind the same methods as the other engines. Its pages run the
+    driver's scripts as they are written for WebDriver (statements with `return` and `arguments`), which
+    takes a context that lets a script make a function from text (`bypass_csp`)."""
+
+    name, native_touch = "chromium", True
+
+    class stale(Exception):  # Playwright finds an element anew for each action: never stale
+        pass
+
+    def __init__(self, browser):
+        self.context = browser.new_context(bypass_csp=True, viewport=PHONE, is_mobile=True, has_touch=True)
+        self.page = self.context.new_page()
+
+    def go(self, url):
+        self.page.goto(url)
+
+    def reload(self):
+        self.page.reload()
+
+    def back(self):
+        self.page.go_back()
+
+    def forward(self):
+        self.page.go_forward()
+
+    def js(self, script, *args):
+        return self.page.evaluate("([source, args]) => new Function(source).apply(null, args)", [script, list(args)])
+
+    def click(self, selector):
+        self.page.locator(selector).first.click()
+
+    def type(self, selector, text):
+        self.page.locator(selector).first.press_sequentially(text)
+
+    def actions(self, sequences):
+        raise NotImplementedError("Chromium's pointers are driven by the Playwright tests")
+
+    def release(self):
+        pass
+
+    def png(self):
+        return self.page.screenshot()
+
+    def delete_cookies(self):
+        self.context.clear_cookies()
+
+    def resize(self, width, height):
+        self.page.set_viewport_size({"width": width, "height": height})
+
+    def quit(self):
+        self.context.close()
 
 
 def answers(url: str) -> bool:

@@ -330,6 +330,7 @@ class EntryTakenBack(Event):
             assert self.by is not None  # a guess entry says whose guess it is
             transmission.guess_by(self.by).sealed = False  # kept as the team's draft
         else:
+            transmission.taken_back = transmission.clues
             transmission.clues, transmission.announced_at = None, None
             transmission.decryption, transmission.interception = Guess(), Guess()
             game.latest_round.announced.remove(transmission.team)

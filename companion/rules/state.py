@@ -78,6 +78,7 @@ class Transmission:
     code: tuple[int, ...]
     clues: tuple[str, ...] | None = None
     announced_at: float | None = None
+    taken_back: tuple[str, ...] | None = None  # the clues the host took back: for their Encryptor to edit
     decryption: Guess = field(default_factory=Guess)
     interception: Guess = field(default_factory=Guess)
     resolved: bool = False

@@ -42,6 +42,7 @@ def phone_regions(view: Any, game_id: str, armed: tuple | None = None) -> dict[s
             view["round"],
             you["code"],
             view["teams"][team]["keywords"],
+            you["clues_taken_back"],
         )
     elif task in ("wait_for_clues", "wait_for_encryptor"):
         clues = transmissions[team]["clues"] if you["encryptor"] else None
