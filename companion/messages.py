@@ -202,6 +202,10 @@ REFUSALS = {
     "correction_resumes_play": refused(
         409, _l("That correction would resume a game whose keywords everyone has seen. Start a rematch instead.")
     ),
+    "timer_not_running": refused(
+        409, _l("The sand timer isn't running (or its time is up): there is nothing to pause.")
+    ),
+    "timer_not_paused": refused(409, _l("The sand timer isn't paused: there is nothing to resume.")),
     "correction_pending": refused(
         409, _l("A correction of the last reveal is waiting: both teams must first answer it on their phones.")
     ),
@@ -377,6 +381,9 @@ STALE_CHANGES = {
     "correction_changed": _l("that correction was already answered or withdrawn."),
     "correction_accepted": _l("your side has already accepted this correction."),
     "encryptor_changed": _l("that Encryptor was already replaced."),
+    "timer_stopped": _l("that sand timer has stopped."),
+    "timer_paused": _l("the sand timer is already paused."),
+    "timer_running": _l("the sand timer is already running again."),
     "player_moved": _l("%(name)s is already on the other team."),
     "you_switched": _l("you have already switched teams."),
     "seat_holder_changed": _l("seat %(seat)s belongs to another player now."),
@@ -643,6 +650,11 @@ SIDE_SENTENCES = {
         "white": _l("Sand timer for White's Encryptor:"),
         "black": _l("Sand timer for Black's Encryptor:"),
         "team": _l("Sand timer for the team's Encryptor:"),
+    },
+    "sand_timer_paused_for": {
+        "white": _l("Sand timer for White's Encryptor, paused:"),
+        "black": _l("Sand timer for Black's Encryptor, paused:"),
+        "team": _l("Sand timer for the team's Encryptor, paused:"),
     },
     # what a stale guess missed (keyed by the transmitting side; rules.targets.guess)
     "stale_guess_sealed_by": {

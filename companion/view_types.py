@@ -376,13 +376,26 @@ class Timer(TypedDict):
     late_team: Annotated[TeamName, described("The team whose Encryptor hasn't announced yet.")]
     late_seat: Annotated[Seat, described("That team's Encryptor.")]
     remaining: Annotated[
-        float, described("Seconds left when this view was made (one decimal).", ge=0, le=TIMER_SECONDS[1])
-    ]
-    ends_at: Annotated[
         float,
         described(
-            "When the time is up, in seconds since the Unix epoch by the server's clock (`remaining` and `up` are "
-            "as of this answer; a 304 doesn't refresh them)."
+            "Seconds left when this view was made (one decimal), the pauses not counted; while paused, the time "
+            "left when it was paused, frozen.",
+            ge=0,
+            le=TIMER_SECONDS[1],
+        ),
+    ]
+    ends_at: Annotated[
+        float | None,
+        described(
+            "When the time is up, in seconds since the Unix epoch by the server's clock, the pauses so far added "
+            "on (`remaining` and `up` are as of this answer; a 304 doesn't refresh them); null while paused."
+        ),
+    ]
+    paused: Annotated[
+        bool,
+        described(
+            "The table screen paused it (`pause-timer`): it doesn't run until resumed (`resume-timer`), and then "
+            "goes on from `remaining`."
         ),
     ]
     up: Annotated[bool, described("The time is up (a pacing aid only: nothing is refused).")]
@@ -452,6 +465,26 @@ class EntryTakenBack(_Notice):
     entry: Literal[ENTRIES]
     team: Annotated[TeamName, described("Whose transmission.")]
     by: Annotated[TeamName | None, described("For a guess, the team whose guess it was; null for clues.")]
+
+
+class TimerPaused(_Notice):
+    """The table screen paused the sand timer (`pause-timer`)."""
+
+    kind: Literal["timer_paused"]
+    remaining: Annotated[
+        float, described("The seconds it had left, kept while paused (one decimal).", ge=0, le=TIMER_SECONDS[1])
+    ]
+    at: Moment
+
+
+class TimerResumed(_Notice):
+    """The table screen resumed the paused sand timer (`resume-timer`)."""
+
+    kind: Literal["timer_resumed"]
+    remaining: Annotated[
+        float, described("The seconds it had left, from which it goes on (one decimal).", ge=0, le=TIMER_SECONDS[1])
+    ]
+    at: Moment
 
 
 class CorrectionProposed(_Notice):
@@ -562,6 +595,8 @@ NOTICES = (
     KeywordSwapped,
     EncryptorSkipped,
     EntryTakenBack,
+    TimerPaused,
+    TimerResumed,
     CorrectionProposed,
     CorrectionAnswered,
     CorrectionWithdrawn,

@@ -31,6 +31,7 @@ from .rules.queries import (
     keywords_public,
     last_entry,
     proposed_verdicts,
+    sand_timer,
     skippable,
     start_problem,
     swap_problem,
@@ -273,25 +274,19 @@ def _tiebreak(game: Game, my_team: str | None) -> view_types.Tiebreak | None:
 
 
 def _timer(game: Game, now: float | None) -> view_types.Timer | None:
-    """The sand timer: once the first Encryptor announced, the other one's time left (a pacing aid only)."""
-    seconds = game.settings.timer
-    if not seconds or game.phase != PLAYING or now is None:
+    """The sand timer: once the first Encryptor announced, the other one's time left, less any pause (a pacing
+    aid only). Every viewer sees the same."""
+    timer = sand_timer(game)
+    if timer is None or now is None:
         return None
-    round_ = game.latest_round
-    if len(round_.transmissions) < 2:
-        return None
-    announced = [t for t in round_.transmissions.values() if t.clues is not None]
-    if len(announced) != 1 or announced[0].announced_at is None:
-        return None
-    late = next(t for t in round_.transmissions.values() if t.clues is None)
-    ends_at = announced[0].announced_at + seconds
-    remaining = max(0.0, ends_at - now)
+    remaining = timer.left(now)
     return {
-        "seconds": seconds,
-        "late_team": late.team,
-        "late_seat": late.encryptor,
+        "seconds": timer.seconds,
+        "late_team": timer.late.team,
+        "late_seat": timer.late.encryptor,
         "remaining": round(remaining, 1),
-        "ends_at": ends_at,
+        "ends_at": timer.ends_at,
+        "paused": timer.paused,
         "up": remaining == 0,
     }
 
@@ -335,6 +330,7 @@ _NOTICE_FIELDS = (
     "intercepted",
     "miscommunicated",
     "unattended",
+    "remaining",
     "at",
 )
 

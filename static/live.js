@@ -502,20 +502,28 @@
     if (same) arm(same, until);
   }
 
-  // The sand timer: each [data-countdown] counts down from the seconds left when its HTML was made.
+  // The sand timer: each [data-countdown] counts down from the seconds left when its HTML was made (a paused
+  // one has none: the server sends it again, with its time left, once the table resumes it).
   // One marked data-cue="<its round and team>" calls this screen's player when it runs out here, once.
+  // At zero the table screen's Pause beside it goes (its slot stays): there is nothing left to pause.
   var timersCued = {};
   function startCountdowns(root) {
     root.querySelectorAll("[data-countdown]").forEach(function (el) {
       var clock = el.querySelector("[data-clock]");
       var deadline = Date.now() + Number(el.dataset.countdown) * 1000;
       var running = Number(el.dataset.countdown) > 0;
+      var row = el.closest(".timer-row");
+      var control = row && row.querySelector(".timer-control");
       function tick() {
         if (!el.isConnected) return;
         var left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
         if (left === 0) {
           el.classList.add("up");
           el.textContent = el.dataset.upText;
+          if (control) {
+            control.classList.add("spent");
+            control.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+          }
           if (running && el.dataset.cue && !timersCued[el.dataset.cue]) {
             timersCued[el.dataset.cue] = true;
             cue();

@@ -1118,6 +1118,8 @@ PHASE_BOUND = {
     "set-timer": ("lobby", {"timer": 30}),
     "skip-encryptor": ("playing", {"team": "white"}),
     "take-back": ("playing", {}),
+    "pause-timer": ("playing", {}),
+    "resume-timer": ("playing", {}),
     "swap-keyword": ("playing", {"number": 1}),
     "clues": ("playing", {"clues": ["zz8a", "zz8b", "zz8c"]}),
     "guess": ("playing", {"code": [1, 2, 3], "confirm": True}),

@@ -550,15 +550,35 @@ def test_a_timer_game_matches_the_document(client):
         "late_seat": black_encryptor,
         "remaining": 30,
         "ends_at": 1030.0,
+        "paused": False,
         "up": False,
     }
     for token in [game.host, game.tokens["spectator"], *game.seats.values()]:
         assert game.view(token)["timer"] == expected
     clock[0] = 1012.5
     assert game.view(game.host)["timer"]["remaining"] == 17.5
+
+    # Paused at 1012.5 for 20 seconds: frozen meanwhile, then it ends 20 seconds later than it would have.
+    target = {"match": 1, "round": 1, "team": "black"}
+    assert game.do("pause-timer", game.host, target)["events"] == ["timer_paused"]
+    clock[0] = 1032.5
+    paused = {**expected, "remaining": 17.5, "ends_at": None, "paused": True}
+    for token in [game.host, game.tokens["spectator"], *game.seats.values()]:
+        assert game.view(token)["timer"] == paused
+    api.refused(f"{game.path}/pause-timer", game.host, {}, 409, "timer_not_running")
+    api.refused(f"{game.path}/pause-timer", game.host, target, 409, "stale")
+    assert game.do("resume-timer", game.host, target)["events"] == ["timer_resumed"]
+    api.refused(f"{game.path}/resume-timer", game.host, {}, 409, "timer_not_paused")
+    api.refused(f"{game.path}/resume-timer", game.seats[1], target, 403, "host_only")
+    assert game.view(game.host)["timer"] == {**expected, "remaining": 17.5, "ends_at": 1050.0}
+    assert [(n["kind"], n["remaining"], n["at"]) for n in game.views()["notices"]] == [
+        ("timer_paused", 17.5, 1012.5),
+        ("timer_resumed", 17.5, 1032.5),
+    ]
     clock[0] = 1100
     game.views()
-    assert game.view(game.host)["timer"] == {**expected, "remaining": 0, "up": True}
+    assert game.view(game.host)["timer"] == {**expected, "ends_at": 1050.0, "remaining": 0, "up": True}
+    api.refused(f"{game.path}/pause-timer", game.host, target, 409, "timer_not_running")
     game.announce(1, ["black"])
     assert game.views()["timer"] is None
 
@@ -729,7 +749,8 @@ def test_host_corrections_match_the_document(client):
     api.refused(f"{lone.path}/lock-joining", lone.host, {"locked": True}, 403, "table_moved")
     lone.host = lone.tokens["host"] = service.shared_tokens(lone.id)["host"]
     claimed_at_once = {n["kind"] for n in lone.views()["notices"]}
-    assert {n["kind"] for n in over["notices"]} | claimed_at_once == NOTICE_KINDS
+    paused = {"timer_paused", "timer_resumed"}  # test_a_timer_game_matches_the_document
+    assert {n["kind"] for n in over["notices"]} | claimed_at_once | paused == NOTICE_KINDS
     assert over["result"]["standings"]["black"]["miscommunications"] == 1
 
     # Summaries, and a rematch.

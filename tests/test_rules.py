@@ -719,4 +719,9 @@ def test_every_event_a_game_produces_is_a_known_event_type():
     corrections.do({"type": "shuffle_teams"}, HOST)
     corrections.do({"type": "set_timer", "timer": 45}, HOST)
     seen |= {e["type"] for e in corrections.events}
+    timed = Table(timer=30, clock=lambda: 100.0)
+    timed.announce("white")
+    timed.command(HOST, "pause-timer")
+    timed.command(HOST, "resume-timer")
+    seen |= {e["type"] for e in timed.events}
     assert seen == set(EVENT_TYPES)

@@ -5,10 +5,11 @@ import pytest
 
 from companion.rules import HOST, LOBBY, OVER, PLAYING, Actor, RuleError
 from companion.rules.queries import last_entry
+from companion.views import Viewer, view_for
 from companion.rules import replay
 from companion.rules.text import custom_words
 
-from tools.driver import WORDS, Table, wrong
+from tools.driver import WORDS, Table, targets, wrong
 
 
 def refused(table, command, actor=HOST) -> str:
@@ -701,6 +702,121 @@ def test_the_host_changes_the_sand_timer_in_the_lobby():
     table.do({"type": "start", "words": WORDS}, HOST)
     assert table.game.settings.timer == 10
     assert refused(table, {"type": "set_timer", "timer": 60}) == "game_in_progress"
+
+
+# --- pausing the sand timer -----------------------------------------------------------------
+
+
+def timed_table(**settings) -> tuple[Table, list[float]]:
+    """A game with a 30-second sand timer, on a clock the test moves (`now[0]`): White announced at 100."""
+    now = [100.0]
+    table = Table(timer=30, clock=lambda: now[0], **settings)
+    table.announce("white")
+    return table, now
+
+
+def timer_at(table: Table, when: float) -> dict | None:
+    """The sand timer as every screen shows it at `when` (the service's clock then): the view's `timer`."""
+    return view_for(table.game, Viewer("spectator"), now=when)["timer"]
+
+
+def sent_at(kind: str, when: float) -> dict:
+    """The table's pause or resume sent at `when`: the service adds its clock as `at`."""
+    return {"type": kind, "at": when}
+
+
+def test_the_table_pauses_and_resumes_the_sand_timer():
+    table, now = timed_table()
+    now[0] = 110.0
+    assert [e["type"] for e in table.command(HOST, "pause-timer")] == ["timer_paused"]
+    paused = timer_at(table, 110.0)
+    assert paused["paused"] and paused["remaining"] == 20 and paused["ends_at"] is None and not paused["up"]
+    assert timer_at(table, 500.0) == paused  # frozen, however long the pizza takes
+    now[0] = 500.0
+    assert [e["type"] for e in table.command(HOST, "resume-timer")] == ["timer_resumed"]
+    assert timer_at(table, 500.0)["paused"] is False and timer_at(table, 500.0)["ends_at"] == 520.0
+    assert [timer_at(table, t)["remaining"] for t in (500.0, 512.5, 520.0)] == [20, 7.5, 0]
+    assert timer_at(table, 519.9)["up"] is False and timer_at(table, 520.0)["up"] is True
+    assert [(n["kind"], n["remaining"], n["at"]) for n in table.game.notices] == [
+        ("timer_paused", 20.0, 110.0),
+        ("timer_resumed", 20.0, 500.0),
+    ]
+
+
+def test_the_time_left_never_counts_a_pause():
+    table, now = timed_table()
+    for pause, resume in ((105.0, 200.0), (210.0, 1000.0)):
+        table.do(sent_at("pause_timer", pause), HOST)
+        table.do(sent_at("resume_timer", resume), HOST)
+    # 5 s run before the first pause, 10 s between the two: 15 s left, counted from the second resume
+    assert timer_at(table, 1000.0)["remaining"] == 15 and timer_at(table, 1000.0)["ends_at"] == 1015.0
+    assert timer_at(table, 1015.0)["up"] is True
+
+
+def test_pausing_needs_a_running_timer_with_time_left_and_resuming_a_paused_one():
+    table, now = timed_table()
+    assert refused(table, sent_at("resume_timer", 101.0)) == "timer_not_paused"
+    assert refused(table, sent_at("pause_timer", 130.0)) == "timer_not_running"  # its time is up
+    assert refused(table, sent_at("pause_timer", 200.0)) == "timer_not_running"
+    assert refused(table, {"type": "pause_timer"}) == "timer_not_running"  # no clock: no timer to pause
+    table.do(sent_at("pause_timer", 110.0), HOST)
+    assert refused(table, sent_at("pause_timer", 111.0)) == "timer_not_running"  # already paused
+    assert refused(table, sent_at("resume_timer", 120.0), table.seat(1)) == "host_only"
+    table.do(sent_at("resume_timer", 120.0), HOST)
+    assert refused(table, sent_at("resume_timer", 121.0)) == "timer_not_paused"
+    table.announce("black")  # the late Encryptor: no more timer
+    assert refused(table, sent_at("pause_timer", 122.0)) == "timer_not_running"
+    assert refused(table, sent_at("resume_timer", 122.0)) == "timer_not_paused"
+
+
+def test_no_sand_timer_to_pause_without_the_setting_before_the_clues_or_outside_play():
+    now = [100.0]
+    plain = Table(clock=lambda: now[0])
+    plain.announce("white")
+    assert refused(plain, sent_at("pause_timer", 101.0)) == "timer_not_running"
+    timed = Table(timer=30, clock=lambda: now[0])
+    assert refused(timed, sent_at("pause_timer", 101.0)) == "timer_not_running"  # nobody announced yet
+    three = Table(white=("Ann", "Abe"), black=("Ivy",), mode="three_player", timer=30, clock=lambda: now[0])
+    three.announce("white")
+    assert refused(three, sent_at("pause_timer", 101.0)) == "timer_not_running"  # one Encryptor a round
+    lobby = Table(timer=30, start=False)
+    assert refused(lobby, sent_at("pause_timer", 101.0)) == "game_not_started"
+    assert refused(lobby, sent_at("resume_timer", 101.0)) == "game_not_started"
+
+
+def test_a_pause_or_resume_from_a_screen_behind_the_game_is_stale():
+    table, now = timed_table()
+    shown = targets("pause-timer", view_for(table.game, Viewer("host"), now=101.0))
+    assert shown == {"match": 1, "round": 1, "team": "black"}
+    assert refused(table, {**sent_at("pause_timer", 101.0), **shown, "team": "white"}) == "stale"
+    assert refused(table, {**sent_at("pause_timer", 101.0), **shown, "round": 2}) == "stale"
+    table.do({**sent_at("pause_timer", 101.0), **shown}, HOST)
+    with pytest.raises(RuleError) as twice:  # a second tap on Pause
+        table.do({**sent_at("pause_timer", 102.0), **shown}, HOST)
+    assert twice.value.params == {"change": "timer_paused"}
+    table.do({**sent_at("resume_timer", 103.0), **shown}, HOST)
+    with pytest.raises(RuleError) as again:  # a second tap on Resume
+        table.do({**sent_at("resume_timer", 104.0), **shown}, HOST)
+    assert again.value.params == {"change": "timer_running"}
+    table.announce("black")
+    with pytest.raises(RuleError) as gone:  # Pause tapped as the late clues came
+        table.do({**sent_at("pause_timer", 105.0), **shown}, HOST)
+    assert gone.value.code == "stale" and gone.value.params == {"change": "timer_stopped"}
+
+
+def test_the_late_encryptor_may_announce_while_paused_and_clues_taken_back_take_their_pause_along():
+    table, now = timed_table()
+    table.do(sent_at("pause_timer", 110.0), HOST)
+    table.announce("black")  # nothing waits on the timer, paused or not
+    assert timer_at(table, 120.0) is None
+    table.do({"type": "take_back"}, HOST)  # Black's clues: the timer is back as it was, paused
+    assert timer_at(table, 900.0)["paused"] and timer_at(table, 900.0)["remaining"] == 20
+    table.do({"type": "take_back"}, HOST)  # White's clues, which started it: the timer and its pause go
+    assert timer_at(table, 900.0) is None
+    now[0] = 1000.0
+    table.announce("white")
+    timer = timer_at(table, 1000.0)
+    assert not timer["paused"] and timer["remaining"] == 30 and timer["ends_at"] == 1030.0
 
 
 # --- custom words ---------------------------------------------------------------------------

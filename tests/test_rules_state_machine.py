@@ -149,6 +149,8 @@ COMMAND_TYPES = [
     "swap_keyword",
     "skip_encryptor",
     "take_back",
+    "pause_timer",
+    "resume_timer",
     "propose_correction",
     "answer_correction",
     "withdraw_correction",

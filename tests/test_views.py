@@ -191,3 +191,36 @@ def test_a_planted_leak_is_caught():
     view["teams"]["white"]["next_code"] = list(table.game.round.transmissions["white"].code)
     with pytest.raises(AssertionError, match="three-digit list"):
         check_codes(table, viewer, view)
+
+
+def test_every_viewer_sees_the_sand_timer_paused_with_the_same_time_left():
+    """A pause shows on every screen (the table, spectators, join links, each seat, the late Encryptor's
+    own): paused, with the time it had left, frozen however long it lasts; the resume counts on from there."""
+    now = [100.0]
+    table = Table(timer=30, clock=lambda: now[0])
+    table.announce("white")
+    now[0] = 112.0
+    table.command(table.host, "pause-timer")
+    late = table.game.round.transmissions["black"].encryptor
+    for when in (112.0, 113.0, 900.0):
+        timers = [view_for(table.game, viewer, now=when)["timer"] for viewer in viewers(table)]
+        assert timers == [timers[0]] * len(timers)
+        assert timers[0] == {
+            "seconds": 30,
+            "late_team": "black",
+            "late_seat": late,
+            "remaining": 18.0,
+            "ends_at": None,
+            "paused": True,
+            "up": False,
+        }
+    now[0] = 900.0
+    table.command(table.host, "resume-timer")
+    for viewer in viewers(table):
+        view = view_for(table.game, viewer, now=905.5)
+        assert view["timer"]["paused"] is False and view["timer"]["remaining"] == 12.5
+        assert view["timer"]["ends_at"] == 918.0
+        assert [(n["kind"], n["remaining"]) for n in view["notices"]] == [
+            ("timer_paused", 18.0),
+            ("timer_resumed", 18.0),
+        ]

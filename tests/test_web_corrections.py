@@ -1046,6 +1046,53 @@ def test_the_sand_timer_runs_on_the_services_clock(app, client):
     assert "Time is up" not in client.get(table_path(client, host)).get_data(as_text=True)
 
 
+def form_on(page: str, command: str) -> dict[str, str]:
+    """The hidden fields of the table page's form for `command`: what its tap posts (the targets it showed)."""
+    form = re.search(r'<form[^>]*action="/table/[^"]+/' + command + r'".*?</form>', page, re.S)
+    assert form, f"no {command} form on the page"
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form.group(0)))
+
+
+def test_a_stale_pause_is_refused_and_changes_nothing(app, client):
+    """The table screen's Pause and Resume post the timer they showed: a second tap, or a tap on a page drawn
+    before the late clues came, is refused with 409 `stale` and its sentence, and the event log stays as it
+    was; the API's answer is the same."""
+    now = [1000.0]
+    app.extensions["games"].clock = lambda: now[0]
+    game = ApiGame(client, settings={"timer": 30})
+    host = game.tokens["host"]
+    game.announce("white")
+    table = browser(app)
+    address = table_path(table, host)
+    pause = form_on(table.get(address).get_data(as_text=True), "pause-timer")
+    assert {k: pause[k] for k in ("match", "round", "team")} == {"match": "1", "round": "1", "team": "black"}
+    as_script = {"Accept": "application/json"}  # as static/live.js posts a form
+    now[0] = 1010.0
+    assert table.post(f"{address}/pause-timer", data=pause, headers=as_script).get_json()["events"] == ["timer_paused"]
+
+    before = log(game)
+    now[0] = 1020.0
+    twice = table.post(f"{address}/pause-timer", data=pause, headers=as_script)
+    assert twice.status_code == 409
+    assert twice.get_json() == {"code": "stale", "error": expected(app, "stale", change="timer_paused")}
+    without_script = table.post(f"{address}/pause-timer", data=pause)
+    assert without_script.status_code == 409
+    assert expected(app, "stale", change="timer_paused") in html.unescape(without_script.get_data(as_text=True))
+    assert log(game) == before
+    assert game.view(host)["timer"]["paused"] is True and game.view(host)["timer"]["remaining"] == 20
+
+    resume = form_on(table.get(address).get_data(as_text=True), "resume-timer")
+    assert table.post(f"{address}/resume-timer", data=resume, headers=as_script).status_code == 200
+    game.announce("black")  # the late clues come while the page still shows the timer
+    before = log(game)
+    behind = table.post(f"{address}/resume-timer", data=resume, headers=as_script)
+    assert behind.status_code == 409
+    assert behind.get_json() == {"code": "stale", "error": expected(app, "stale", change="timer_stopped")}
+    api = game.post("pause-timer", host, match=1, round=1, team="black")
+    assert api.status_code == 409 and api.get_json()["error"] == expected(app, "stale", change="timer_stopped")
+    assert log(game) == before
+
+
 def test_no_timer_without_the_setting_or_with_one_transmission(app, client):
     now = [50.0]
     app.extensions["games"].clock = lambda: now[0]

@@ -82,6 +82,13 @@ NAMES = f"{NAME_LENGTH[0]} to {NAME_LENGTH[1]} characters"
 MATCH = Field("match", fields.MATCH, "The match the player saw (`view.match`).", required=False, path="match")
 ROUND = Field("round", fields.ROUND, "The round the player saw (`view.round`).", required=False, path="round")
 SEAT = Field("seat", fields.SEAT, "The player's seat (see `teams.<team>.players`).")
+TIMER_TEAM = Field(
+    "team",
+    fields.TEAM,
+    "`view.timer.late_team`: the team whose Encryptor the sand timer ran for, as the table screen showed it.",
+    required=False,
+    path="timer.late_team",
+)
 
 
 def _target(name: str, kind: fields.Kind[object], doc: str, path: str) -> Field:
@@ -295,6 +302,39 @@ COMMANDS = {
             checks=(targets.moved_on, targets.take_back),
             refusals=(*phase_refusals(PLAYING), "nothing_to_take_back"),
             example={"round": 2, "entry": "clues", "transmission": "white"},
+        ),
+        Command(
+            "pause-timer",
+            "pause_timer",
+            host.pause_timer,
+            "host",
+            "pauseTimer",
+            "Pause the sand timer",
+            "With the host token, while the sand timer runs and has time left (`view.timer`, not `paused`): the "
+            "table is interrupted, so the timer stops and keeps its time left until `resume-timer` (event "
+            "`timer_paused`, in the public log). Every screen shows it paused, its `remaining` frozen. Naming "
+            "the timer the table screen showed (`team`, its `late_team`) makes a repeat safe.",
+            targets=(MATCH, ROUND, TIMER_TEAM),
+            checks=(targets.moved_on, targets.pause_timer),
+            refusals=(*phase_refusals(PLAYING), "timer_not_running"),
+            example={"match": 1, "round": 2, "team": "black"},
+            timed=True,
+        ),
+        Command(
+            "resume-timer",
+            "resume_timer",
+            host.resume_timer,
+            "host",
+            "resumeTimer",
+            "Resume the sand timer",
+            "With the host token, while the sand timer is paused (`view.timer.paused`): it goes on from the time "
+            "it had left (event `timer_resumed`, in the public log). Naming the timer the table screen showed "
+            "(`team`, its `late_team`) makes a repeat safe.",
+            targets=(MATCH, ROUND, TIMER_TEAM),
+            checks=(targets.moved_on, targets.resume_timer),
+            refusals=(*phase_refusals(PLAYING), "timer_not_paused"),
+            example={"match": 1, "round": 2, "team": "black"},
+            timed=True,
         ),
         Command(
             "correction",

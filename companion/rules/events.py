@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .audience import team_audience
+from .queries import SandTimer, sand_timer
 from .event import UPCASTERS, CapabilityChanges, Event, Grant, Replaceable, optional, upcaster
 from .state import (
     KEYWORD_GUESSING,
@@ -332,6 +333,7 @@ class EntryTakenBack(Event):
         else:
             transmission.taken_back = transmission.clues
             transmission.clues, transmission.announced_at = None, None
+            transmission.paused_at, transmission.paused_for = None, 0.0  # its sand timer goes with it
             transmission.decryption, transmission.interception = Guess(), Guess()
             game.latest_round.announced.remove(transmission.team)
         _notice(game, self.TYPE, entry=self.entry, team=self.transmission, by=self.by)
@@ -360,6 +362,45 @@ class TransmissionResolved(Event):
         transmission.intercepted = self.intercepted
         transmission.miscommunicated = self.miscommunicated
         _count_tokens(game, transmission.team, self.intercepted, self.miscommunicated, +1)
+
+
+# --- the sand timer, paused by the table screen (a doorbell, the pizza) -------------------------------------
+
+
+def _timer(game: Game) -> SandTimer:
+    timer = sand_timer(game)
+    assert timer is not None  # paused or resumed while the timer is on (rules/host.py)
+    return timer
+
+
+@dataclass(frozen=True, kw_only=True)
+class TimerPaused(Event):
+    """The table screen paused the round's sand timer `at` that time: its time left stays as it was."""
+
+    TYPE = "timer_paused"
+    at: float
+
+    def apply(self, game: Game) -> None:
+        timer = _timer(game)
+        left = timer.left(self.at)
+        timer.started.paused_at = self.at
+        _notice(game, self.TYPE, remaining=round(left, 1), at=self.at)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TimerResumed(Event):
+    """The table screen resumed the paused sand timer `at` that time: it goes on from the time it had left."""
+
+    TYPE = "timer_resumed"
+    at: float
+
+    def apply(self, game: Game) -> None:
+        timer = _timer(game)
+        started = timer.started
+        assert started.paused_at is not None  # resumed while paused (rules/host.py)
+        started.paused_for += max(0.0, self.at - started.paused_at)  # (a clock set back counts no pause)
+        started.paused_at = None
+        _notice(game, self.TYPE, remaining=round(timer.left(self.at), 1), at=self.at)
 
 
 # --- corrections -----------------------------------------------------------------------------------------
@@ -806,6 +847,8 @@ EVENTS: tuple[type[Event], ...] = (
     GuessSaved,
     EntryTakenBack,
     TransmissionResolved,
+    TimerPaused,
+    TimerResumed,
     CorrectionProposed,
     CorrectionAnswered,
     CorrectionWithdrawn,

@@ -1,5 +1,5 @@
-"""The table screen's corrections (skip an Encryptor, take back an entry, correct a reveal), seat links and
-moving the table screen."""
+"""The table screen's corrections (skip an Encryptor, take back an entry, correct a reveal), pausing the sand
+timer, seat links and moving the table screen."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from .errors import RuleError
 from .fields import BOOLEAN, CODE, TEAM
 from .guards import Actor, CommandBody, player_at, require_phase, require_real_game, seated_player
 from .play import after_resolution
-from .queries import correctable, keywords_public, last_entry, skip_problem
+from .queries import correctable, keywords_public, last_entry, sand_timer, skip_problem
 from .event import Event
 from .events import (
     ClaimAcknowledged,
@@ -29,6 +29,8 @@ from .events import (
     TableMoveCancelled,
     TableMoved,
     TableMoveOffered,
+    TimerPaused,
+    TimerResumed,
 )
 from .fold import replay
 from .state import OVER, PLAYING, TEAMS, Game, Player
@@ -133,6 +135,33 @@ def withdraw_correction(game: Game, command: CommandBody, actor: Actor, rng: ran
     if game.correction is None:
         raise RuleError("no_correction")
     return [CorrectionWithdrawn()]
+
+
+def pause_timer(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
+    """Someone at the table is called away (the doorbell, the pizza): the sand timer stops, keeping its time
+    left, until the table resumes it. Only a timer that runs and has time left: one whose time is up has
+    nothing left to keep."""
+    require_phase(game, PLAYING)
+    at, timer = _now(command), sand_timer(game)
+    if timer is None or timer.paused or at is None or timer.left(at) <= 0:
+        raise RuleError("timer_not_running")
+    return [TimerPaused(at=at)]
+
+
+def resume_timer(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
+    """The paused sand timer goes on from the time it had left."""
+    require_phase(game, PLAYING)
+    at, timer = _now(command), sand_timer(game)
+    if timer is None or not timer.paused or at is None:
+        raise RuleError("timer_not_paused")
+    return [TimerResumed(at=at)]
+
+
+def _now(command: CommandBody) -> float | None:
+    """The service's clock, which it passes to a `timed` command (`at`), never a request's; None without it
+    (then there is no sand timer to run, as in a view without a clock)."""
+    at = command.get("at")
+    return float(at) if isinstance(at, (int, float)) and not isinstance(at, bool) else None
 
 
 def issue_seat_link(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:

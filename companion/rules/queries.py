@@ -6,6 +6,7 @@ A button the views show is a command the handlers accept, because both read thes
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 from . import three_player
@@ -110,6 +111,50 @@ def last_entry(game: Game) -> Entry | None:
         if not game.latest_round.transmissions[team].resolved:
             return {"entry": "clues", "round": number, "transmission": team}
     return None
+
+
+@dataclass(frozen=True)
+class SandTimer:
+    """The sand timer, running or paused: the late Encryptor's time once the other one announced. A pacing aid:
+    nothing waits on it, nothing is scored on time. Everything that asks how much time is left, or whether it
+    is up, asks `left` (the views, the pause and its resume): the pauses never count."""
+
+    seconds: int  # the game's setting
+    started: Transmission  # announced first: its time started the timer, and it keeps the timer's pauses
+    late: Transmission  # the Encryptor it runs for
+
+    @property
+    def paused(self) -> bool:
+        return self.started.paused_at is not None
+
+    @property
+    def ends_at(self) -> float | None:
+        """When the time is up, the pauses so far added on (None while paused: that depends on the resume)."""
+        if self.paused:
+            return None
+        assert self.started.announced_at is not None  # `sand_timer` only times an announcement with a time
+        return self.started.announced_at + self.seconds + self.started.paused_for
+
+    def left(self, now: float) -> float:
+        """Seconds left at `now` (the service's clock): frozen while paused, never below 0 nor above the setting."""
+        assert self.started.announced_at is not None
+        ends_at = self.started.announced_at + self.seconds + self.started.paused_for
+        until = self.started.paused_at if self.started.paused_at is not None else now
+        return min(float(self.seconds), max(0.0, ends_at - until))
+
+
+def sand_timer(game: Game) -> SandTimer | None:
+    """The sand timer now, in a game created with one, while exactly one of the round's two Encryptors has
+    announced (never in the three-player game: one Encryptor a round); else None."""
+    seconds = game.settings.timer
+    if not seconds or game.phase != PLAYING or not game.rounds:
+        return None
+    transmissions = game.latest_round.transmissions.values()
+    announced = [t for t in transmissions if t.clues is not None]
+    if len(transmissions) < 2 or len(announced) != 1 or announced[0].announced_at is None:
+        return None
+    late = next(t for t in transmissions if t.clues is None)
+    return SandTimer(seconds, announced[0], late)
 
 
 def keywords_public(game: Game) -> bool:

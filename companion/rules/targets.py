@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from .errors import RuleError
 from .guards import Actor, CommandBody
-from .queries import correctable, last_entry
+from .queries import correctable, last_entry, sand_timer
 from .state import PLAYING, Game
 
 
@@ -123,6 +123,28 @@ def take_back(game: Game, actor: Actor, command: CommandBody) -> RuleError | Non
     entry: Mapping[str, object] = last_entry(game) or {}
     if any(differs(command, field, entry.get(field)) for field in ("entry", "transmission", "by")):
         return stale("entry_changed")
+    return None
+
+
+def pause_timer(game: Game, actor: Actor, command: CommandBody) -> RuleError | None:
+    return _sand_timer(game, command, paused=False)
+
+
+def resume_timer(game: Game, actor: Actor, command: CommandBody) -> RuleError | None:
+    return _sand_timer(game, command, paused=True)
+
+
+def _sand_timer(game: Game, command: CommandBody, paused: bool) -> RuleError | None:
+    """The sand timer the table screen showed (`team`: the Encryptor it ran for), running for a pause and
+    paused for a resume: it stopped since (the late clues came, or the first were taken back), or a second
+    tap finds it already paused, or already running again."""
+    if "team" not in command:
+        return None
+    timer = sand_timer(game)
+    if timer is None or differs(command, "team", timer.late.team):
+        return stale("timer_stopped")
+    if timer.paused != paused:
+        return stale("timer_paused" if timer.paused else "timer_running")
     return None
 
 

@@ -303,6 +303,30 @@ def seats_and_table(recording: Recording) -> tuple[ApiGame, str]:
     return game, "Seat links (cancelled, turned away, let in, claimed while the team was away) and a table move."
 
 
+def sand_timer_paused(recording: Recording) -> tuple[ApiGame, str]:
+    """The sand timer paused by the table screen and resumed (round 1), then paused again and left paused at
+    the end of the log (round 2): the views hold a paused timer and its time left."""
+    r = recording
+    game = ApiGame(recording.client, settings={"language": "en", "timer": 30})
+    r.tick()
+    game.announce("white")
+    r.tick(12)
+    played(game, r, game.host, "pause-timer")
+    r.tick(90)
+    played(game, r, game.host, "resume-timer")
+    r.tick(5)
+    game.announce("black")
+    r.tick()
+    game.transmission("white")
+    game.transmission("black")
+    r.tick()
+    game.announce("black")
+    r.tick(4)
+    played(game, r, game.host, "pause-timer")
+    r.tick(30)
+    return game, "The sand timer paused and resumed in round 1, and paused again at the end of the log in round 2."
+
+
 GAMES = {
     "standard": standard,
     "corrections": corrections,
@@ -314,6 +338,8 @@ GAMES = {
     "standard_versioned": standard,
     "seats_and_table_versioned": seats_and_table,
     "tiebreak_and_rematch_versioned": tiebreak_and_rematch,
+    # Once the table screen could pause the sand timer (`timer_paused`, `timer_resumed`).
+    "sand_timer_paused": sand_timer_paused,
 }
 
 
