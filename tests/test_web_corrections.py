@@ -1075,7 +1075,7 @@ def test_a_stale_pause_is_refused_and_changes_nothing(app, client):
     twice = table.post(f"{address}/pause-timer", data=pause, headers=as_script)
     assert twice.status_code == 409
     assert twice.get_json() == {"code": "stale", "error": expected(app, "stale", change="timer_paused")}
-    without_script = table.post(f"{address}/pause-timer", data=pause)
+    without_script = followed(table, table.post(f"{address}/pause-timer", data=pause))  # (post/redirect/get)
     assert without_script.status_code == 409
     assert expected(app, "stale", change="timer_paused") in html.unescape(without_script.get_data(as_text=True))
     assert log(game) == before
