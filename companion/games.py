@@ -267,15 +267,13 @@ class GameService:
 
         The `version` read and appended after here is the log's own sequence number, for the store's
         optimistic concurrency and the cache only: what a caller is told is its view's version."""
-        kind = command.get("type")
-        declared = BY_TYPE.get(kind) if isinstance(kind, str) else None
         seat = actor.seat if actor.kind == "seat" else None  # whose view the versions are of
         for _ in range(MAX_ATTEMPTS):
             version, game = self.load(game_id)
             if expected_version is not None and game.version_seen_by(seat) != expected_version:
                 raise stale("version")
             now = self.clock()
-            events = decide(game, self._given(declared, command, game_id, game, now), actor, self.rng)
+            events = decide(game, self._given(command, game_id, game, now), actor, self.rng)
             if not events:  # (a RuleError propagates: nothing written)
                 return Outcome([], game.version_seen_by(seat))
             after = replay(events, game)
@@ -303,9 +301,11 @@ class GameService:
             )
         raise RuleError("busy")
 
-    def _given(self, declared, command: dict, game_id: str, game: Game, now: float) -> dict:
+    def _given(self, command: dict, game_id: str, game: Game, now: float) -> dict:
         """The command with what the service adds to it for the rules (never read from the request): the
         language's words, its clock, which seats' phones are in use."""
+        kind = command.get("type")
+        declared = BY_TYPE.get(kind) if isinstance(kind, str) else None
         if declared is None:
             return command
         if declared.draws_words:
@@ -336,7 +336,7 @@ class GameService:
     def check(self, game_id: str, actor: Actor, command: dict) -> None:
         """Raise the RuleError `command` would meet now, writing nothing (a careful button's first tap)."""
         _, game = self.load(game_id)
-        decide(game, command, actor, random.Random())
+        decide(game, self._given(command, game_id, game, self.clock()), actor, random.Random())
 
     def resolve(self, token: str | None) -> tuple[Capability, Marks] | None:
         """The capability `token` grants and where its game stands; None if it grants nothing (any more)."""

@@ -1381,6 +1381,11 @@ def test_the_same_browser_post_with_its_csrf_token_goes_through(app, client):
     answer = phone.post(f"/api/games/{game.id}/swap-keyword", json={"number": 1}, headers={"X-CSRFToken": phone.csrf})
     assert answer.status_code == 200, answer.get_json()
     phone = browser(app, game.id, game.seats["Bea"])
-    answer = phone.post(f"/play/{game.id}/swap-keyword", data={"number": "1", "csrf_token": phone.csrf})
+    swap = {
+        "number": "1",
+        "confirmed": "1",
+        "csrf_token": phone.csrf,
+    }  # (its second tap: web/pages/rendering.py CAREFUL)
+    answer = phone.post(f"/play/{game.id}/swap-keyword", data=swap)
     assert answer.status_code == 303, answer.get_data(as_text=True)[:300]
     assert [e["type"] for _, e, _ in log(app, game.id)[-2:]] == ["keyword_swapped", "keyword_swapped"]

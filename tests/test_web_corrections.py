@@ -15,7 +15,7 @@ from companion.rules import Actor, RuleError
 from companion.store import games as games_table
 
 from companion.rules.host import PHONE_IN_USE_SECONDS
-from tools.driver import ApiGame, wrong
+from tools.driver import ApiGame, targets, wrong
 
 from .api import browser, expected, followed, page_of, table_path
 
@@ -1135,3 +1135,22 @@ def test_a_poll_with_an_etag_follows_the_version_not_the_clock_as_documented(app
     assert again.status_code == 304
     fresh = client.get(f"/api/games/{game.id}", headers=headers).get_json()["timer"]
     assert fresh["up"] is True and fresh["remaining"] == 0
+
+
+def test_a_keyword_swap_without_javascript_takes_a_second_tap(app, client):
+    """A team swaps one keyword once a match, for good: the first tap only asks again (the number it named
+    still chosen), the second swaps it."""
+    game = ApiGame(client)  # round 1, before the clues (with the whole word pack: words to swap in)
+    ann = browser(app, game.id, game.seats["Ann"])
+    page = html.unescape(ann.get(f"/play/{game.id}").get_data(as_text=True))
+    assert 'data-confirm="Tap again to swap it: it can\'t be undone"' in page
+    before, words = log(game), game.view(game.seats["Ann"])["teams"]["white"]["keywords"]
+    swap = {"number": "3", "csrf_token": ann.csrf, **targets("swap-keyword", game.view(game.seats["Ann"]))}
+    first = followed(ann, ann.post(f"/play/{game.id}/swap-keyword", data=swap))
+    form = re.search(r'<form[^>]*action="/play/[^"]+/swap-keyword".*?</form>', first.get_data(as_text=True), re.S)
+    assert first.status_code == 200 and log(game) == before  # nothing done yet
+    assert 'name="confirmed" value="1"' in form.group(0) and 'value="3" required checked' in form.group(0)
+    second = ann.post(f"/play/{game.id}/swap-keyword", data={**swap, "confirmed": "1"})
+    assert second.status_code == 303 and len(log(game)) == len(before) + 1
+    after = game.view(game.seats["Ann"])["teams"]["white"]["keywords"]
+    assert after[2] != words[2] and after[:2] == words[:2]

@@ -103,6 +103,7 @@ def phone_regions(view: Any, game_id: str, armed: tuple | None = None) -> dict[s
             you["can_swap"],
             view["match"],
             view["round"],
+            armed[1] if armed and armed[0] == "swap-keyword" else None,
         ),
         "status": (
             "div",

@@ -124,8 +124,14 @@ def try_out_bar(game_id: str) -> dict | None:
 
 
 # Commands whose button takes a second tap (the field that names what it acts on): the host's that name a
-# player, and a player's switching team, which a stray tap would do in the lobby.
-CAREFUL = {"remove-player": "seat", "skip-encryptor": "team", "cancel-seat-link": "seat", "switch-team": "team"}
+# player, a player's switching team, which a stray tap would do in the lobby, and a team's one keyword swap.
+CAREFUL = {
+    "remove-player": "seat",
+    "skip-encryptor": "team",
+    "cancel-seat-link": "seat",
+    "switch-team": "team",
+    "swap-keyword": "number",
+}
 
 
 def first_tap(caller: Caller, command: str, page: str):
