@@ -14,6 +14,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 from datetime import datetime, timedelta, timezone
@@ -25,9 +26,9 @@ from .rules import HOST, LOBBY, TEAMS, Actor, Game, RuleError, decide, replay
 from .rules.commands import BY_TYPE
 from .rules.event import Event
 from .rules.events import GameCreated, RematchStarted, read
-from .rules.host import PHONE_IN_USE_SECONDS
+from .rules.host import PHONE_IN_USE_SECONDS, SEEN_WRITE_SECONDS, take_seat_by_itself, waiting_until
 from .rules.targets import stale
-from .store import Capability, Conflict, Marks, NewEvent, Store, Withdrawn
+from .store import TOMBSTONES, Capability, Conflict, Marks, NewEvent, Store, Withdrawn
 
 TOKEN_BYTES = 24  # 192 bits: capabilities are unguessable
 GAME_ID_BYTES = 9
@@ -39,9 +40,9 @@ TOKEN_SHAPE = re.compile(rf"[A-Za-z0-9_-]{{1,{TOKEN_LENGTH}}}")
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 20
-# A phone's "last seen" is written when it is older than this, so a phone polling every 1.5 s writes once a
-# minute, not on every poll (and is in use for PHONE_IN_USE_SECONDS after it stopped, give or take this).
-SEEN_WRITE_SECONDS = 60
+# A phone's "last seen" is written when it is older than SEEN_WRITE_SECONDS (rules/host.py), so a phone polling
+# every 1.5 s writes once a minute, not on every poll (and is in use for PHONE_IN_USE_SECONDS after it stopped,
+# give or take this).
 # A whole game is about 150 events (a rematch starts over in the same game): a game spammed with commands
 # within the rate limits stops growing here, and then expires like any idle game. The limit counts the events
 # everyone sees: a team's private steps replace one another in the log (rules/audience.py), so they neither
@@ -268,12 +269,29 @@ class GameService:
         The `version` read and appended after here is the log's own sequence number, for the store's
         optimistic concurrency and the cache only: what a caller is told is its view's version."""
         seat = actor.seat if actor.kind == "seat" else None  # whose view the versions are of
-        for _ in range(MAX_ATTEMPTS):
-            version, game = self.load(game_id)
+
+        def decided(game: Game, now: float) -> list[Event]:
             if expected_version is not None and game.version_seen_by(seat) != expected_version:
                 raise stale("version")
+            return decide(game, self._given(command, game_id, game, now), actor, self.rng)
+
+        return self._append(game_id, decided, token, seat, actor.kind)
+
+    def _append(
+        self,
+        game_id: str,
+        decided: Callable[[Game, float], list[Event]],
+        token: str | None,
+        seat: int | None,
+        sender: str,
+    ) -> Outcome:
+        """The events `decided(game, now)` gives on the latest state, appended with the tokens they grant and
+        withdraw; decided again on the fresh state if another append came first. `token`: the capability acting
+        (`sender`, its kind), which must still exist; `seat`: whose view the answer's version is of."""
+        for _ in range(MAX_ATTEMPTS):
+            version, game = self.load(game_id)
             now = self.clock()
-            events = decide(game, self._given(command, game_id, game, now), actor, self.rng)
+            events = decided(game, now)
             if not events:  # (a RuleError propagates: nothing written)
                 return Outcome([], game.version_seen_by(seat))
             after = replay(events, game)
@@ -285,7 +303,7 @@ class GameService:
             except Conflict:
                 continue
             except Withdrawn:
-                raise RuleError("seat_gone" if actor.kind in ("seat", "handoff") else "no_capability") from None
+                raise RuleError("seat_gone" if sender in ("seat", "handoff", "waiting") else "no_capability") from None
             self.cache.put(game_id, new_version, after)
             self.changed(game_id)
             seated = next((c for c in caps if c.kind in ("seat", "waiting")), None)  # the caller's new seat
@@ -323,10 +341,57 @@ class GameService:
         """The holder of `capability` asked for its view (a page, a poll, a stream, a command)."""
         now = self.clock()
         if capability.seen_at is None or now - capability.seen_at >= SEEN_WRITE_SECONDS:
+            # A seat's phone used while a new phone waits for a seat of its team moves the time that phone takes
+            # the seat by itself (`waiting_until`): every screen showing it is woken, as by an event.
+            signal = capability.game_id if self._moves_a_wait(capability) else None
             try:
-                self.store.seen(capability.token, now)
+                self.store.seen(capability.token, now, signal)
             except DBAPIError as error:  # a page still shows when the database takes no writes (healthz says)
                 log.warning("could not record that a phone is in use: %s", type(error).__name__)
+                return
+            if signal is not None:
+                self.changed(signal)
+
+    def _moves_a_wait(self, capability: Capability) -> bool:
+        """Whether a new phone waits for a seat of this seat's team, as far as this process's cache knows (a
+        game it has not loaded has no screen here to wake; other servers' screens are woken by `seen`'s signal
+        on PostgreSQL, else by their next poll)."""
+        cached = self.cache.get(capability.game_id)
+        if capability.kind != "seat" or cached is None or not cached[1].waiting_phones:
+            return False
+        game = cached[1]
+        player = game.player(capability.seat)
+        return player is not None and any(game.seated(s).team == player.team for s in game.waiting_phones)
+
+    def waiting_until(self, game_id: str, game: Game) -> dict[int, float]:
+        """When each new phone waiting for a seat takes it by itself unless a phone of its team is used before
+        then (rules/host.py `waiting_until`): seat -> seconds on this service's clock. No query without one."""
+        if not game.waiting_phones:
+            return {}
+        seen = self.store.seats_last_seen(game_id)
+        return {seat: waiting_until(game, seat, seen) for seat in sorted(game.waiting_phones)}
+
+    def take_seat_by_itself(self, capability: Capability) -> bool:
+        """A new phone waiting to be let in (`capability`, its token as it was looked up) asked for its view: once
+        none of its team's phones has been in use for long enough, it takes the seat (rules/host.py
+        `take_seat_by_itself`), in the same transaction as its token becomes the seat's. Any page, poll, stream
+        or command of that phone asks, through the pages or the API alike, so a wait always ends: nothing has to
+        come back at the right moment but the waiting phone itself. True when its wait is over (it took the
+        seat, or another of its requests just did, or its team decided meanwhile): look its token up again."""
+        seat = capability.seat
+        if capability.kind != "waiting" or seat is None:
+            return False
+        over = False
+
+        def decided(game: Game, now: float) -> list[Event]:
+            nonlocal over
+            over = seat not in game.waiting_phones  # (and no query then)
+            return [] if over else take_seat_by_itself(game, seat, self.store.seats_last_seen(capability.game_id), now)
+
+        try:
+            return bool(self._append(capability.game_id, decided, capability.token, None, "waiting").events) or over
+        except RuleError:  # sent away meanwhile, or the game is at its limit: it asks as it stands
+            return True
 
     def phones_in_use(self, game_id: str, now: float | None = None) -> set[int]:
         """The seats whose phone asked for its view in the last PHONE_IN_USE_SECONDS."""
@@ -341,11 +406,12 @@ class GameService:
     def resolve(self, token: str | None) -> tuple[Capability, Marks] | None:
         """The capability `token` grants and where its game stands; None if it grants nothing (any more)."""
         found = self.lookup(token)
-        return None if found is None or found[0].kind == "moved" else found
+        return None if found is None or found[0].kind in TOMBSTONES else found
 
     def lookup(self, token: str | None) -> tuple[Capability, Marks] | None:
-        """As `resolve`, but a host token the table screen moved away from is found too (kind `moved`), so that
-        its holder can be told where the table screen went."""
+        """As `resolve`, but a token kept to say why it grants nothing (store.py TOMBSTONES) is found too: a
+        host token the table screen moved away from (its holder is told where the table screen went), a waiting
+        phone's whose seat got a newer link."""
         if not token or not TOKEN_SHAPE.fullmatch(token):
             return None
         return self.store.capability(token)

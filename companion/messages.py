@@ -214,7 +214,18 @@ REFUSALS = {
     "accept_malformed": refused(400, _l("Confirm or reject the correction.")),
     "no_seat_link": refused(409, _l("That player has no new seat link waiting.")),
     "seat_link_only": refused(403, _l("Only a seat link from the table screen can do that.")),
-    "seat_waiting": refused(403, _l("This phone is waiting for a phone of its team to let it in.")),
+    "seat_waiting": refused(
+        403,
+        _l(
+            "This phone is waiting for a phone of its team to let it in. If none of them is used before %(time)s, it takes the seat by itself then."
+        ),
+    ),
+    "claim_replaced": refused(
+        403,
+        _l(
+            "Another seat link replaced this phone's claim: the table screen made a new link for this seat, and only the phone that uses it can take the seat now. If the seat is yours, scan that link on the table screen."
+        ),
+    ),
     "teammates_let_in": refused(403, _l("Only a phone of that player's team can let their new phone in.")),
     "no_waiting_phone": refused(409, _l("No new phone is waiting to take that seat.")),
     "not_your_team": refused(
@@ -366,7 +377,10 @@ REFUSALS = {
 }
 
 # The heading of a refusal's page, where "Not possible" would say too little.
-REFUSAL_HEADINGS = {"table_moved": _l("This is no longer the table screen")}
+REFUSAL_HEADINGS = {
+    "table_moved": _l("This is no longer the table screen"),
+    "claim_replaced": _l("Another link replaced this phone's claim"),
+}
 
 # What changed since a stale command's screen (rules.targets); those naming a transmission are SIDE_SENTENCES.
 STALE_CHANGES = {
@@ -676,6 +690,21 @@ SIDE_SENTENCES = {
         "white": _l("White's code is not the one being guessed now."),
         "black": _l("Black's code is not the one being guessed now."),
         "team": _l("the team's code is not the one being guessed now."),
+    },
+    # a new phone waiting for a seat, on the table screen: when it takes the seat by itself (keyed by its side)
+    "waiting_phone": {
+        "white": _l(
+            "A new phone waits for %(name)s's seat on White: a White phone lets it in, or, if none is used before %(time)s, it takes the seat by itself then."
+        ),
+        "black": _l(
+            "A new phone waits for %(name)s's seat on Black: a Black phone lets it in, or, if none is used before %(time)s, it takes the seat by itself then."
+        ),
+        "team": _l(
+            "A new phone waits for %(name)s's seat in the team: a phone of the team lets it in, or, if none is used before %(time)s, it takes the seat by itself then."
+        ),
+        "interceptor": _l(
+            "A new phone waits for the Interceptor's seat (%(name)s): the Interceptor's phone lets it in, or, if it is not used before %(time)s, the new phone takes the seat by itself then."
+        ),
     },
     # a seat a new phone took while no phone of its team was in use (keyed by the seat's side)
     "unattended_claim": {

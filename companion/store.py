@@ -54,6 +54,10 @@ from .rules.state import TEAM_AUDIENCES
 
 metadata = MetaData()
 
+# Kinds of token that grant nothing any more but are kept, so that their holder is told why (web/auth.py): moved (a
+# host token the table screen moved away from), replaced (a waiting new phone's, whose seat got a newer link).
+TOMBSTONES = ("moved", "replaced")
+
 games = Table(
     "games",
     metadata,
@@ -68,8 +72,7 @@ capabilities = Table(
     Column("game_id", String(32), ForeignKey("games.id"), nullable=False, index=True),
     Column("kind", String(16), nullable=False),  # host, join, spectator, seat, handoff (a seat's new link),
     # waiting (a new phone until it is let in), table_move (a
-    # one-time link to move the table screen), moved (a host
-    # token the table screen moved away from: refused, with why)
+    # one-time link to move the table screen); and TOMBSTONES
     Column("team", String(8)),
     Column("seat", Integer),
     # When its holder last asked for its view (the service's clock, seconds), written at most once a minute:
@@ -218,13 +221,16 @@ _JOIN_CODE = (
     .where(join_codes.c.code == bindparam("code"))
 )
 _TOKEN_EXISTS = select(capabilities.c.token).where(
-    capabilities.c.token == bindparam("token"), capabilities.c.kind != "moved"
+    capabilities.c.token == bindparam("token"), capabilities.c.kind.not_in(TOMBSTONES)
 )
 _SEEN = update(capabilities).where(capabilities.c.token == bindparam("seen_token")).values(seen_at=bindparam("now"))
 _SEEN_SEATS = select(capabilities.c.seat).where(
     capabilities.c.game_id == bindparam("game_id"),
     capabilities.c.kind == "seat",
     capabilities.c.seen_at >= bindparam("since"),
+)
+_LAST_SEEN = select(capabilities.c.seat, capabilities.c.seen_at).where(
+    capabilities.c.game_id == bindparam("game_id"), capabilities.c.kind == "seat", capabilities.c.seen_at.is_not(None)
 )
 _INSERT_EVENTS = insert(events)
 _REPLACE = delete(events).where(
@@ -576,10 +582,21 @@ class Store:
         *granted, shared = row[: -len(TEAM_AUDIENCES)]
         return Capability(*granted), Marks(shared, tuple(row[-len(TEAM_AUDIENCES) :]))
 
-    def seen(self, token: str, now: float) -> None:
-        """Its holder asked for its view now (see `capabilities.seen_at`)."""
+    def seen(self, token: str, now: float, signal: str | None = None) -> None:
+        """Its holder asked for its view now (see `capabilities.seen_at`). `signal`: its game's id, to wake that
+        game's streams on every server as an append does (PostgreSQL; SQLite's watcher sees appends only)."""
         with self.engine.begin() as conn:
             conn.execute(_SEEN, {"seen_token": token, "now": now})
+            if signal is not None:
+                self._signal(conn, signal)
+
+    def seats_last_seen(self, game_id: str) -> dict[int, float]:
+        """When each of the game's seats' phone last asked for its view, as written (seat -> seconds)."""
+        with self.reader.connect() as conn:
+            seen: dict[int, float] = {}
+            for seat, at in conn.execute(_LAST_SEEN, {"game_id": game_id}):
+                seen[seat] = max(at, seen.get(seat, at))
+            return seen
 
     def seats_seen_since(self, game_id: str, since: float) -> set[int]:
         """The game's seats whose phone asked for its view at `since` or later."""

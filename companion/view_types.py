@@ -241,6 +241,24 @@ class Notes(TypedDict):
     ]
 
 
+class Waiting(TypedDict):
+    """A new phone that used its seat link while a phone of the seat's team was in use, and waits for one of
+    them to let it in (`let-in`) or turn it away (`reject-seat-link`)."""
+
+    seat: Seat
+    team: TeamName
+    until: Annotated[
+        Moment | None,
+        described(
+            "When it takes the seat by itself (`seat_claimed` with `unattended`, the next time it asks for its view) "
+            "unless a phone of the seat's team is used before then: 2 minutes after the last moment one of them may "
+            "have been in use, as the service saw them (their last asking, written at most once a minute, + 1 "
+            "minute), to the whole minute. It moves later each time one of them is used, and the view's ETag with "
+            "it. Null only where the service's times are not at hand (a summary)."
+        ),
+    ]
+
+
 class You(TypedDict):
     """Only for a seated player (null for every other viewer)."""
 
@@ -703,6 +721,10 @@ class _Game(TypedDict):
         described(
             "Seats a new phone took while no phone of their team was in use (nobody of the team let it in), by seat."
         ),
+    ]
+    waiting: Annotated[
+        list[Waiting],
+        described("New phones waiting for a phone of their seat's team to let them in, by seat."),
     ]
     last_reveal: Reveal | None
     you: You | None

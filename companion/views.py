@@ -14,13 +14,14 @@ Secrets and when they open up:
 - which keyword a team swapped: that team only (everyone sees *that* it swapped);
 - a team's notes (rules/notes.py): that team, for the match; nobody else ever (not even once it is over).
 
-The public log (`notices`), a pending correction and the seats taken while their team was away (`unattended`)
-only ever hold what is already public; a team's phones also see the seat links made for its seats.
+The public log (`notices`), a pending correction, the seats taken while their team was away (`unattended`) and
+the new phones waiting for a seat (`waiting`: when each takes it by itself, as the table screen shows it) only
+ever hold what is already public; a team's phones also see the seat links made for its seats.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar, cast
 
@@ -66,8 +67,12 @@ def version_for(game: Game, viewer: Viewer) -> int:
     return game.version_seen_by(viewer.seat if viewer.kind == "seat" else None)
 
 
-def view_for(game: Game, viewer: Viewer, now: float | None = None) -> view_types.View:
-    """What `viewer` may see of `game`; `now` (seconds, the service's clock) runs the sand timer."""
+def view_for(
+    game: Game, viewer: Viewer, now: float | None = None, waiting: Mapping[int, float] | None = None
+) -> view_types.View:
+    """What `viewer` may see of `game`; `now` (seconds, the service's clock) runs the sand timer; `waiting`: when
+    each new phone waiting for a seat takes it by itself, as the service worked it out (games.py `waiting_until`:
+    from when it saw the team's phones), else unknown."""
     me = game.player(viewer.seat) if viewer.kind == "seat" else None
     my_team = me.team if me else None
     round_ = game.round
@@ -101,6 +106,10 @@ def view_for(game: Game, viewer: Viewer, now: float | None = None) -> view_types
         "notices": [_notice(n) for n in game.notices],
         "unattended": [
             {"seat": seat, "team": game.seated(seat).team, "at": at} for seat, at in sorted(game.unattended.items())
+        ],
+        "waiting": [
+            {"seat": seat, "team": game.seated(seat).team, "until": (waiting or {}).get(seat)}
+            for seat in sorted(game.waiting_phones)
         ],
         "last_reveal": _last_reveal(rounds),
         "you": _you(game, me) if me else None,

@@ -506,7 +506,15 @@
   // one has none: the server sends it again, with its time left, once the table resumes it).
   // One marked data-cue="<its round and team>" calls this screen's player when it runs out here, once.
   // At zero the table screen's Pause beside it goes (its slot stays): there is nothing left to pause.
+  // One marked data-ask (a waiting new phone's, pages/seat.html) has the page ask for itself when it runs out:
+  // the server, by its own clock, lets the phone in then (or answers a later time), and asks again a while
+  // after, until the page changes. The time comes from the server only; this counts the seconds it gave.
   var timersCued = {};
+  function askUntilChanged(el) {
+    if (!el.isConnected) return;
+    poll();
+    setTimeout(function () { askUntilChanged(el); }, interval * 2);
+  }
   function startCountdowns(root) {
     root.querySelectorAll("[data-countdown]").forEach(function (el) {
       var clock = el.querySelector("[data-clock]");
@@ -528,6 +536,7 @@
             timersCued[el.dataset.cue] = true;
             cue();
           }
+          if (el.hasAttribute("data-ask") && pollUrl) askUntilChanged(el);
           return;
         }
         if (clock) clock.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");

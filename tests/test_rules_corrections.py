@@ -3,7 +3,8 @@
 import copy
 import pytest
 
-from companion.rules import HOST, LOBBY, OVER, PLAYING, Actor, RuleError
+from companion.rules import HOST, LOBBY, OVER, PLAYING, Actor, RuleError, decide
+from companion.rules.host import PHONE_IN_USE_SECONDS, SEEN_WRITE_SECONDS, take_seat_by_itself, waiting_until
 from companion.rules.queries import last_entry
 from companion.views import Viewer, view_for
 from companion.rules import replay
@@ -462,6 +463,87 @@ def test_a_phone_of_the_team_turns_away_a_link_or_a_waiting_phone_of_its_seats()
     ]
     assert table.game.waiting_phones == set()
     assert table.game.notices[-1] == {"kind": "seat_link_cancelled", "round": 1, "seat": 2, "by": 2}
+
+
+# --- a waiting phone's wait always ends (issue 39, item 2) -----------------------------------------------
+# `seen`: when the service last wrote that each seat's phone asked for its view (at most once a minute).
+
+
+def let_in_by_itself(table, seat, seen, now) -> list[dict]:
+    """The service's step when the new phone waiting for `seat` asks for its view at `now`."""
+    events = take_seat_by_itself(table.game, seat, seen, now)
+    table.game = replay(events, table.game)
+    return [event.to_json() for event in events]
+
+
+def waiting_for(table, seat) -> None:
+    table.do({"type": "issue_seat_link", "seat": seat}, HOST)
+    assert claim(table, seat, in_use=[1, 2]) == [{"type": "seat_claim_waiting", "seat": seat}]
+
+
+def test_a_waiting_phone_takes_the_seat_by_itself_once_no_phone_of_its_team_was_used_for_two_minutes():
+    """Abe's new phone waits (Ann's and Abe's old phones were in use: they were just put away). With nobody
+    there to let it in, it takes the seat by itself, loudly, as a claim with nobody there would: not before
+    PHONE_IN_USE_SECONDS without any use of White's phones, counted from the last moment one may have been used
+    (its last written time + SEEN_WRITE_SECONDS: a phone asking within that minute is not written)."""
+    table = Table()  # Ann 1 and Abe 2 White, Bea 3 and Bob 4 Black
+    waiting_for(table, 2)
+    seen = {1: 1000.0, 2: 1030.0, 3: 1500.0, 4: 1500.0}  # Black plays on: its phones change nothing here
+    until = waiting_until(table.game, 2, seen)
+    assert (
+        1030 + SEEN_WRITE_SECONDS + PHONE_IN_USE_SECONDS
+        <= until
+        < 1030 + SEEN_WRITE_SECONDS + PHONE_IN_USE_SECONDS + 60
+    )
+    assert until % 60 == 0  # to the minute, as every screen says it: "at 12:34", then, never before
+    for now in (1030 + PHONE_IN_USE_SECONDS + 1, until - 1):
+        assert let_in_by_itself(table, 2, seen, now) == []
+    assert table.game.waiting_phones == {2}
+    assert let_in_by_itself(table, 2, seen, until) == [
+        {"type": "seat_claimed", "v": 2, "seat": 2, "unattended": True, "at": until}
+    ]
+    assert table.game.waiting_phones == set() and table.game.unattended == {2: until}
+    assert table.game.notices[-1] == {"kind": "seat_claimed", "round": 1, "seat": 2, "unattended": True, "at": until}
+    assert let_in_by_itself(table, 2, seen, until + 600) == []  # nothing waits any more
+    assert table.do({"type": "acknowledge_claim", "seat": 2}, table.seat(1)) == [
+        {"type": "claim_acknowledged", "seat": 2, "by": 1}
+    ]
+
+
+def test_the_waiting_phones_own_token_becomes_the_seats_and_the_old_phone_is_signed_out():
+    table = Table()
+    waiting_for(table, 2)
+    game = table.game
+    (taken,) = take_seat_by_itself(game, 2, {}, 10_000.0)  # no phone of White ever seen: nobody to ask
+    changes = taken.capabilities(game)
+    assert changes.promoted == (("waiting", "seat", 2),) and changes.revoked == (("seat", 2),)
+    assert changes.grants == ()
+
+
+def test_the_time_a_waiting_phone_takes_the_seat_moves_later_when_a_phone_of_its_team_is_used():
+    table = Table()
+    waiting_for(table, 2)
+    seen = {1: 1000.0, 2: 1000.0}
+    until = waiting_until(table.game, 2, seen)
+    assert waiting_until(table.game, 2, {**seen, 3: until, 4: until}) == until  # the other team's: nothing
+    for teammate in (1, 2):  # Ann's phone, or Abe's own old phone, is used (and written) a minute later
+        later = {**seen, teammate: 1000.0 + SEEN_WRITE_SECONDS}
+        moved = waiting_until(table.game, 2, later)
+        assert moved == until + SEEN_WRITE_SECONDS
+        assert let_in_by_itself(table, 2, later, until) == []
+    assert let_in_by_itself(table, 2, {1: 1060.0, 2: 1000.0}, until + SEEN_WRITE_SECONDS) != []
+
+
+def test_a_new_link_for_a_seat_whose_phone_waits_replaces_its_claim_and_keeps_its_token_to_say_so():
+    table = Table()
+    waiting_for(table, 2)
+    (issued,) = decide(table.game, {"type": "issue_seat_link", "seat": 2}, HOST, table.rng)
+    changes = issued.capabilities(table.game)
+    assert changes.promoted == (("waiting", "replaced", 2),)  # refused, saying another link replaced it
+    assert ("waiting", 2) not in changes.revoked and ("handoff", 2) in changes.revoked
+    table.game = replay([issued], table.game)
+    assert table.game.waiting_phones == set() and table.game.seat_links == {2: None}
+    assert claim(table, 2, in_use=[1]) == [{"type": "seat_claim_waiting", "seat": 2}]  # the new one: same rule
 
 
 def test_the_lone_interceptors_seat_asks_its_own_phone_while_it_is_in_use():

@@ -346,3 +346,147 @@ def test_a_phones_page_still_shows_when_the_database_takes_no_writes(app, client
     assert app.extensions["games"].store.capability(game.seats["Abe"])[0].seen_at == NOW
     event.remove(engine, "connect", _read_only)
     engine.dispose()
+
+
+# --- a wait always ends (issue 39, item 2) ------------------------------------------------------------------
+
+
+def until_for(app, game) -> float:
+    """When the new phone waiting for Ann's seat takes it by itself, as the service works it out."""
+    service = app.extensions["games"]
+    waiting = service.waiting_until(game.id, service.load(game.id)[1])
+    return waiting[game.seat_of("Ann")]
+
+
+def test_a_waiting_phone_takes_the_seat_by_itself_once_its_team_is_away_through_the_pages(app, client, clock):
+    """White's phones were put away just before Ann's new phone used its link: it waits (they count as in use
+    for 2 minutes), its page says until when and why, and once that time passed with no White phone used, its
+    next asking takes the seat, loudly, as a claim with nobody there would."""
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    table = browser(app)
+    address = table_path(table, game.host)
+    table.post(f"{address}/seat-link", data={"seat": 1, "name": "Ann", "csrf_token": table.csrf})
+    link = seat_link_of(table.get(address))
+    clock[0] += 30
+    new = browser(app)
+    assert new.post(link, data={"csrf_token": csrf_of(new.get(link))}).status_code == 303
+    assert [e["type"] for e in game.events()][-1] == "seat_claim_waiting"
+    until = until_for(app, game)
+    assert until == NOW + 200  # NOW + 180 s to the whole minute: White's phones were last written at NOW
+    since = until - PHONE_IN_USE_SECONDS
+    page = text_of(new.get(f"/play/{game.id}"))
+    assert (
+        f"A phone of your team was in use a moment ago. If none of them is used after {at(app, since)}, this phone "
+        f"takes the seat by itself at {at(app, until)}, and every screen says so." in page
+    )
+    assert f'data-countdown="{until - clock[0]}"' in page and "2:50" in page  # the seconds left, counted down
+
+    clock[0] = since + 1
+    assert "None of your team's phones has been used since" in text_of(new.get(f"/play/{game.id}"))
+    clock[0] = until - 1
+    assert "Almost there, Ann" in text_of(new.get(f"/play/{game.id}"))
+    assert [e["type"] for e in game.events()][-1] == "seat_claim_waiting"
+    clock[0] = until
+    page = text_of(new.get(f"/play/{game.id}"))
+    assert 'class="topbar' in page and "Almost there" not in page  # its own seat's page now
+    assert game.events()[-1] == {"type": "seat_claimed", "v": 2, "seat": 1, "unattended": True, "at": until}
+    loud = f"At {at(app, until)} a new phone took Ann's seat on White while no White phone was in use"
+    assert loud in text_of(table.get(address))
+    assert "This phone took your seat at" in page
+    assert browser(app, game.id, game.seats["Ann"]).get(f"/play/{game.id}").status_code == 403  # signed out
+
+
+def test_a_waiting_phones_time_moves_later_when_a_teammates_phone_is_used_through_the_api(app, client, clock):
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    service = app.extensions["games"]
+    link = game.ok(game.post("seat-link", game.host, seat=1)).get_json()["seat_link"]["token"]
+    waiting = game.ok(game.post("claim-seat", link)).get_json()["token"]
+    first = NOW + 200
+    for token in (game.host, game.tokens["spectator"], game.seats["Abe"], game.seats["Bea"]):
+        assert game.view(token)["waiting"] == [{"seat": 1, "team": "white", "until": first}]
+    host = client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {game.host}"})
+    rung = []
+    service.changed = rung.append
+
+    clock[0] = NOW + 61  # Abe looks at his phone: written (a minute since the last), the time moves
+    game.view(game.seats["Abe"])
+    moved = NOW + 260
+    assert rung == [game.id]  # its screens are woken, as by an event
+    again = client.get(
+        f"/api/games/{game.id}", headers={"Authorization": f"Bearer {game.host}", "If-None-Match": host.headers["ETag"]}
+    )
+    assert again.status_code == 200 and again.headers["ETag"] != host.headers["ETag"]
+    assert again.get_json()["waiting"] == [{"seat": 1, "team": "white", "until": moved}]
+    assert again.get_json()["version"] == host.get_json()["version"]  # no event: the ETag names the time
+
+    clock[0] = first
+    refused = client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {waiting}"})
+    assert refused.status_code == 403 and refused.get_json() == {
+        "code": "seat_waiting",
+        "error": expected(app, "seat_waiting", time=at(app, moved)),
+    }
+    clock[0] = moved
+    view = client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {waiting}"})
+    assert view.status_code == 200 and view.get_json()["viewer"]["seat"] == 1
+    assert view.get_json()["unattended"] == [{"seat": 1, "team": "white", "at": moved}]
+    assert view.get_json()["waiting"] == []
+    assert game.post("switch-team", game.seats["Ann"], team="white").get_json()["code"] == "no_capability"
+
+
+def test_the_table_screen_and_the_team_show_a_waiting_phone_with_one_time_and_nothing_secret(app, client, clock):
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    secrets = whites_secrets(game)
+    table = browser(app)
+    address = table_path(table, game.host)
+    table.post(f"{address}/seat-link", data={"seat": 1, "name": "Ann", "csrf_token": table.csrf})
+    link = seat_link_of(table.get(address))
+    new = browser(app)
+    new.post(link, data={"csrf_token": csrf_of(new.get(link))})
+    time = at(app, until_for(app, game))
+
+    screen = text_of(table.get(address))
+    assert (
+        f"A new phone waits for Ann's seat on White: a White phone lets it in, or, if none is used before {time}, "
+        "it takes the seat by itself then." in screen
+    )
+    abe = text_of(browser(app, game.id, game.seats["Abe"]).get(f"/play/{game.id}"))
+    assert "Let Ann's new phone in" in abe
+    assert f"If no phone of your team is used before {time}, the new phone takes the seat by itself then." in abe
+    ann = text_of(browser(app, game.id, game.seats["Ann"]).get(f"/play/{game.id}"))
+    assert "Let my new phone in" in ann and f"is used before {time}" in ann
+    waiting = text_of(new.get(f"/play/{game.id}"))
+    assert f"takes the seat by itself at {time}" in waiting
+    bea = text_of(browser(app, game.id, game.seats["Bea"]).get(f"/play/{game.id}"))
+    assert "Let Ann's new phone in" not in bea  # Black's phones decide nothing about White's seats
+    spectator = client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {game.tokens['spectator']}"})
+    assert spectator.get_json()["waiting"] == game.view(game.seats["Bea"])["waiting"] != []
+    assert_nothing_of(secrets, [screen, waiting, bea, spectator.get_data(as_text=True)])
+
+
+def test_a_second_link_for_a_seat_whose_phone_waits_replaces_its_claim_and_says_so(app, client, clock):
+    """The table screen makes another link for Ann while a new phone waits with the first: that phone is told
+    another link replaced its claim (not that it "no longer has its seat"), and the phone that claims the new
+    link waits, then takes the seat by itself, by the same rule."""
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    table = browser(app)
+    address = table_path(table, game.host)
+    phones = []
+    for _ in range(2):
+        table.post(f"{address}/seat-link", data={"seat": 1, "name": "Ann", "csrf_token": table.csrf})
+        link = seat_link_of(table.get(address))
+        phone = browser(app)
+        assert phone.post(link, data={"csrf_token": csrf_of(phone.get(link))}).status_code == 303
+        phones.append(phone)
+    first, second = phones
+    assert [e["type"] for e in game.events()][-3:] == ["seat_claim_waiting", "seat_link_issued", "seat_claim_waiting"]
+
+    told = first.get(f"/play/{game.id}")
+    assert told.status_code == 403
+    page = text_of(told)
+    assert "Another link replaced this phone's claim" in page and expected(app, "claim_replaced") in page
+    assert "no longer has its seat" not in page
+    assert "Almost there, Ann" in text_of(second.get(f"/play/{game.id}"))
+    clock[0] = until_for(app, game)
+    assert 'class="topbar' in text_of(second.get(f"/play/{game.id}"))
+    assert first.get(f"/play/{game.id}").status_code == 403
+    assert expected(app, "claim_replaced") in text_of(first.get(f"/play/{game.id}"))

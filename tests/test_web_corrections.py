@@ -583,8 +583,9 @@ def test_a_new_seat_link_or_its_cancelling_sends_a_waiting_phone_away(app, clien
     token_of(game, "handoff")  # a new link for Abe
     assert game.view(game.seats["Ann"])["you"]["waiting_phones"] == []
     sentence_in(game.post("let-in", game.seats["Ann"], seat=seat), 409, "no_waiting_phone")
+    # The phone that waited is told why: another link replaced its claim (not "no longer has its seat").
     sentence_in(
-        client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {waiting}"}), 403, "no_capability"
+        client.get(f"/api/games/{game.id}", headers={"Authorization": f"Bearer {waiting}"}), 403, "claim_replaced"
     )
 
 

@@ -468,11 +468,14 @@ COMMANDS = {
             f"With a seat link's token (from `seat-link`): this caller becomes the seat's player once a phone of the "
             f"seat's team lets it in. While any phone of that team is in use (it asked for its view, polled or held "
             f"its stream in the last {host.PHONE_IN_USE_SECONDS // 60} minutes; the seat's own old phone counts too), "
-            "the claim waits (event `seat_claim_waiting`) until one of them lets the new phone in (`let-in`) or "
-            "turns it away (`reject-seat-link`). When none is, it takes the seat at once (event `seat_claimed` with "
-            "`unattended`), and every screen says so (`view.unattended`) until a teammate acknowledges it. Either "
-            "way the answer holds the seat and its new token, and the link stops working; the old token stops "
-            "working once the seat is taken. While it waits, the new token is refused (`seat_waiting`, 403).",
+            "the claim waits (event `seat_claim_waiting`, `view.waiting`) until one of them lets the new phone in "
+            "(`let-in`) or turns it away (`reject-seat-link`), or, once none of them has been in use for that long "
+            "(`view.waiting[].until`), takes the seat by itself at the new token's next asking. When none is in use "
+            "to begin with, it takes the seat at once. Taken without a teammate either way (event `seat_claimed` "
+            "with `unattended`), every screen says so (`view.unattended`) until a teammate acknowledges it. The "
+            "answer holds the seat and its new token, and the link stops working; the old token stops working once "
+            "the seat is taken. While it waits, the new token is refused (`seat_waiting`, 403, saying until when), "
+            "or `claim_replaced` once a newer link for the seat replaced it.",
             refusals=("try_out_fixed_seats",),
             answer="ClaimResult",
             during_correction=True,

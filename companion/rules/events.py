@@ -577,7 +577,7 @@ class GameEnded(Event):
 @dataclass(frozen=True, kw_only=True)
 class SeatLinkIssued(Event):
     """The table screen made a new link to a seat, for a new phone, `at` that time: it replaces the seat's
-    earlier link, and any new phone waiting with it."""
+    earlier link, and any new phone waiting with it (whose token becomes `replaced`: refused, saying so)."""
 
     TYPE = "seat_link_issued"
     VERSION = 2
@@ -591,7 +591,9 @@ class SeatLinkIssued(Event):
 
     def capabilities(self, game: Game) -> CapabilityChanges:
         return CapabilityChanges(
-            grants=(Grant("handoff", seat=self.seat),), revoked=(("handoff", self.seat), ("waiting", self.seat))
+            grants=(Grant("handoff", seat=self.seat),),
+            revoked=(("handoff", self.seat),),
+            promoted=(("waiting", "replaced", self.seat),),
         )
 
 
@@ -621,8 +623,9 @@ class SeatLinkCancelled(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class SeatClaimed(Event):
-    """A new phone took a seat with its link, `at` that time; `unattended`: while no phone of its team was in
-    use, which everyone is told until a teammate acknowledges it. The seat's old phone is signed out."""
+    """A new phone took a seat, `at` that time: with its link, or, having waited with it, by itself (rules/host.py
+    `take_seat_by_itself`); `unattended`: while no phone of its team was in use, which everyone is told until a
+    teammate acknowledges it. The seat's old phone is signed out."""
 
     TYPE = "seat_claimed"
     VERSION = 2
@@ -632,11 +635,14 @@ class SeatClaimed(Event):
 
     def apply(self, game: Game) -> None:
         game.seat_links.pop(self.seat, None)
+        game.waiting_phones.discard(self.seat)
         if self.unattended:
             game.unattended[self.seat] = self.at
         _notice(game, self.TYPE, seat=self.seat, unattended=self.unattended, at=self.at)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
+        if self.seat in game.waiting_phones:  # the new phone that waited: its token becomes the seat's
+            return CapabilityChanges(revoked=(("seat", self.seat),), promoted=(("waiting", "seat", self.seat),))
         return CapabilityChanges(
             grants=(Grant("seat", game.seated(self.seat).team, self.seat, in_use=True),),
             revoked=(("seat", self.seat), ("handoff", self.seat)),

@@ -3,7 +3,9 @@ timer, seat links and moving the table screen."""
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Mapping
 
 from .codes import draw_code
 from .errors import RuleError
@@ -39,6 +41,9 @@ from .state import OVER, PLAYING, TEAMS, Game, Player
 # of a seat whose team has no phone in use goes through at once (`claim_seat`). A phone whose screen sleeps
 # stops asking (browsers suspend its page), so its team counts it as there for this long after it slept.
 PHONE_IN_USE_SECONDS = 120
+# The service writes when a phone asked at most once this often (games.py `saw`): a phone written at T may have
+# asked again until just before T + SEEN_WRITE_SECONDS without it being written; any asking later is written.
+SEEN_WRITE_SECONDS = 60
 
 
 def skip_encryptor(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
@@ -194,6 +199,31 @@ def claim_seat(game: Game, command: CommandBody, actor: Actor, rng: random.Rando
     if in_use is None or any(p.seat in in_use for p in game.team_players(team)):
         return [SeatClaimWaiting(seat=seat)]
     return [SeatClaimed(seat=seat, unattended=True, at=command.get("at"))]
+
+
+def waiting_until(game: Game, seat: int, seen: Mapping[int, float]) -> float:
+    """When the new phone waiting for `seat` takes it by itself (`take_seat_by_itself`) unless a phone of the
+    seat's team is used before then: PHONE_IN_USE_SECONDS after the last moment any of them may have asked for
+    its view (the seat's own old phone included). `seen`: when the service last wrote that each seat's phone
+    asked (seat -> seconds on its clock).
+
+    Counted conservatively, for a waiting phone is let in with nobody there to say no: a phone written at T may
+    have asked until just before T + SEEN_WRITE_SECONDS unwritten, so the team's phones are surely unused since
+    its latest time + SEEN_WRITE_SECONDS (any later asking is written, and moves this time on). Then rounded up to
+    the whole minute: the screens say it to the minute ("at 12:34"), and it happens then, never before."""
+    team = game.seated(seat).team
+    last = max((seen[p.seat] for p in game.team_players(team) if p.seat in seen), default=0.0)  # 0: none seen
+    return float(math.ceil((last + SEEN_WRITE_SECONDS + PHONE_IN_USE_SECONDS) / 60) * 60)
+
+
+def take_seat_by_itself(game: Game, seat: int, seen: Mapping[int, float], now: float) -> list[Event]:
+    """The new phone waiting for `seat` asked for its view (the service's own step, not a command anyone sends):
+    once none of its team's phones has been in use for PHONE_IN_USE_SECONDS (`waiting_until`), nobody is there
+    to let it in, and it takes the seat as a claim would have then (`claim_seat`): at once and loudly
+    (`unattended`, until a teammate acknowledges it). Before then, or with no phone waiting there, nothing."""
+    if seat not in game.waiting_phones or now < waiting_until(game, seat, seen):
+        return []
+    return [SeatClaimed(seat=seat, unattended=True, at=now)]
 
 
 def _team_seat(game: Game, command: CommandBody, actor: Actor, refusal: str) -> tuple[Player, Player]:

@@ -46,7 +46,7 @@ def game_view(game_id):
     if request.if_none_match.contains_weak(caller.etag(version)):
         response = current_app.response_class(status=304)  # nothing this caller sees changed: nothing rendered
     else:
-        response = jsonify(view_for(game, caller.viewer, now=service().clock()))
+        response = jsonify(view_for(game, caller.viewer, now=service().clock(), waiting=caller.waiting))
     response.set_etag(caller.etag(version), weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
     return response

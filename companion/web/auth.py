@@ -7,7 +7,7 @@ import copy
 import hashlib
 import time
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from flask import Flask, current_app, g, request, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
@@ -92,10 +92,19 @@ class Caller:
         seat = self.capability.seat if self.capability.kind == "seat" else None  # (a waiting phone: none yet)
         return service().load_for(self.game_id, self.marks, seat)[1]
 
+    @cached_property
+    def waiting(self) -> dict[int, float]:
+        """When each new phone waiting for a seat takes it by itself (seat -> seconds; games.py `waiting_until`):
+        what the view shows of it, and its ETag names."""
+        return service().waiting_until(self.game_id, self.game())
+
     def etag(self, version: int) -> str:
-        """The poll's ETag for this caller's view at `version` (weak: it names the view, not its bytes)."""
+        """The poll's ETag for this caller's view at `version` (weak: it names the view, not its bytes), and while
+        a new phone waits for a seat, when it takes the seat by itself: a time that moves without an event, each
+        time a phone of its team is used (every screen shows it, the same)."""
         c = self.capability
-        return f"v{version}-{c.kind}-{c.team or ''}-{c.seat or ''}"
+        waits = "".join(f"-w{seat}.{until:.0f}" for seat, until in self.waiting.items())
+        return f"v{version}-{c.kind}-{c.team or ''}-{c.seat or ''}{waits}"
 
     @property
     def actor(self) -> Actor:
@@ -122,10 +131,18 @@ def from_token(
     if capability.kind == "moved":  # the table screen's old key: say where the table screen went
         moved_at = Caller(capability, marks).game().moved_at
         raise Refused("table_moved", time=clock_time(moved_at))
+    if capability.kind == "replaced":  # a waiting new phone whose seat got a newer link
+        raise Refused("claim_replaced")
+    if capability.kind == "waiting" and service().take_seat_by_itself(capability):
+        found = service().lookup(token)  # its wait ended (it took the seat by itself): looked up as it is now
+        if found is None:
+            raise Refused("no_capability", link="any")
+        capability, marks = found
     if capability.kind == "table_move" and "table_move" not in (kinds or ()):
         raise Refused("no_capability")  # a move link only moves the table screen (pages.table_move)
-    if capability.kind == "waiting" and not waiting:
-        raise Refused("seat_waiting")  # a new phone's token, until a teammate lets it in
+    if capability.kind == "waiting" and not waiting:  # a new phone's token, until a teammate lets it in
+        until = Caller(capability, marks).waiting.get(capability.seat or 0)  # (a waiting phone's token has a seat)
+        raise Refused("seat_waiting", time=clock_time(until))
     if kinds is not None and capability.kind not in kinds:
         raise Refused(SENDER_REFUSALS.get(kinds[0], "no_capability"))
     if capability.kind in ("seat", "waiting"):

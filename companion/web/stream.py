@@ -47,7 +47,7 @@ from werkzeug.http import http_date
 from ..games import GameService
 from ..push import Hub
 from ..rules import Game
-from ..store import Marks
+from ..store import TOMBSTONES, Marks
 from .auth import Caller
 from .limits import client_key
 from .stream_budget import Budget, Ticket, raise_open_files, share
@@ -146,7 +146,7 @@ class ViewStream:
             if (kind, seat) in withdrawn:
                 return GONE
             kind = next((new for was, new, at in promoted if (was, at) == (kind, seat)), kind)
-        if kind == "moved":  # the table screen moved to another device
+        if kind in TOMBSTONES:  # the table screen moved to another device; a waiting phone's claim replaced
             return GONE
         if kind != self.capability.kind:  # a new phone let in: its token is now the seat's
             self.capability = replace(self.capability, kind=kind)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import redirect, request, url_for
 
 from ...rules import LOBBY, Actor
-from ..auth import Caller, api_caller, from_token, remember_seat, seated_caller, used_link
+from ..auth import Caller, api_caller, from_token, remember_seat, seated_caller, service, used_link
 from ..commands import commands_for, from_form
 from ..errors import Refused
 from . import pages
@@ -75,7 +75,9 @@ def seat_link_claim(token):
 def play(game_id):
     caller = _phone(game_id)
     if caller.capability.kind == "waiting":  # the seat link was used here: it waits for a teammate to let it in
-        return unchanged(caller) or render_view("pages/seat.html", caller, seat=caller.capability.seat, waiting=True)
+        return unchanged(caller) or render_view(
+            "pages/seat.html", caller, seat=caller.capability.seat, waiting=True, now=service().clock()
+        )
     return unchanged(caller) or render_view("pages/play.html", caller)
 
 

@@ -86,7 +86,7 @@ def phone_regions(view: Any, game_id: str, armed: tuple | None = None) -> dict[s
             me["seat"],
             team,
             you["seat_links"],
-            you["waiting_phones"],
+            [w for w in view["waiting"] if w["team"] == team],
             view["unattended"],
             seated,
         ),

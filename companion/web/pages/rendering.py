@@ -54,7 +54,7 @@ def render_view(template: str, caller: Caller, refused: RuleError | Refused | No
         extra["armed"] = tuple(said["armed"]) if said.get("armed") else None
     extra.setdefault("kept", said.get("kept", {}))
     version, game = caller.state()
-    view = view_for(game, caller.viewer, now=service().clock())
+    view = view_for(game, caller.viewer, now=service().clock(), waiting=caller.waiting)
     speech = speech_of(speak(view["mode"], view["language"]), view["mode"])  # its pieces, in its language
     error = refusal(refused.code, **refused.params) if refused is not None else None
     etag = page_etag(caller, version, session.get("language"))
