@@ -1,16 +1,16 @@
 """Leak audit: whole games played through the API, every viewer looking at every byte after every step.
 
-A standard game (with a removed player, keyword swaps, take-backs, a correction, a seat link handed to a
-new phone, a tiebreak and a rematch) and a three-player game (a team switch, a skipped Encryptor, a
-cancelled seat link, a correction, a rematch) are played command by command. After each command, every
-viewer (each seated phone, by cookie and by bearer token; the table screen; a spectator; both join
-links; an open seat link; anonymous; a forged token; a token of another game; expired tokens: a removed
+A standard game (with a removed player, keyword swaps, take-backs, a correction, a seat link handed to a new
+phone, audited while it waits, a tiebreak and a rematch) and a three-player game (a team switch, a skipped
+Encryptor, a cancelled seat link, a correction, a rematch) are played command by command. After each
+command, every viewer (each seated phone, by cookie and by bearer token; the table screen; a spectator; both
+join links; an open seat link; anonymous; a forged token; a token of another game; expired tokens: a removed
 player, a phone whose seat went to a new phone, a seat left by switching teams, a used or cancelled seat
 link) fetches every page, API answer (with and without If-None-Match) and summary it can address, and a
 refused command; once per phase the answers that can't depend on the game (404s, pages addressed by a
 refused token); once per browser every static file, the OpenAPI document and the home page. Every body
-(decompressed when the app gzips it), every header and every session cookie (decoded) is checked for
-what that viewer may not know yet (see `companion/views.py`):
+(decompressed when the app gzips it), every header and every session cookie (decoded) is checked for what
+that viewer may not know yet (see `companion/views.py`):
 
 - another team's keywords, including the word it swapped out and the one it got (by value: the game uses
   its own word list of unmistakable words, matched case-insensitively in any byte);

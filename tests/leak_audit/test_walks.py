@@ -38,6 +38,9 @@ def test_no_viewer_ever_sees_a_secret_it_may_not_know(app, mode, walk):
         "the team's own notes (view)",
     ):
         assert world.seen[sighting] > 0, (sighting, world.seen)
+    if mode == "standard":  # its seat link waits for a teammate (the three-player walk cancels its own)
+        for sighting in ("a waiting phone on the table screen", "a waiting phone's countdown"):
+            assert world.seen[sighting] > 0, (sighting, world.seen)
     print(
         f"\n{mode}: {world.steps} steps, {world.requests} requests, {len(world.static)} static answers, "
         f"{time.perf_counter() - started:.1f}s; seen: {dict(world.seen)}"

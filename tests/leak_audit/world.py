@@ -215,6 +215,7 @@ class World(Driver):
             get(b, f"/join/{v.token}", "page")
         elif v.kind == "handoff":
             get(b, f"/seat/{v.token}", "page")
+            poll(b, f"/play/{gid}", "page")  # once it used its link: the page of a new phone waiting
         if v.kind == "spectator":
             get(b, f"/summary/{v.token}", "summary-page")
             get(b, f"/summary/{v.token}.json", "summary-json")
@@ -407,6 +408,10 @@ class World(Driver):
                 self.seen["the team's own unrevealed guess"] += 1
         if v.kind == "host" and resp.kind == "page" and self.tokens["white"] in body:
             self.seen["join links on the table screen"] += 1
+        if v.kind == "host" and resp.kind == "page" and 'class="notice waiting-phone"' in body:
+            self.seen["a waiting phone on the table screen"] += 1
+        if v.kind == "handoff" and resp.kind == "page" and 'class="by-itself-countdown"' in body:
+            self.seen["a waiting phone's countdown"] += 1
         if resp.kind in ("summary-page", "summary-json"):
             self.seen["summaries"] += 1
 
@@ -540,6 +545,11 @@ class World(Driver):
         token = session_payload(self.app, link.client.get_cookie(COOKIE).value)["seats"][self.id]
         self.refresh_registry()
         if self.service.resolve(token)[0].kind == "waiting":  # a teammate's phone lets the new one in
+            # Meanwhile every screen shows the phone waiting, and when it takes the seat by itself (the table
+            # screen too): audited, the new phone with its waiting token (its page, its refused API calls).
+            used, link.token = link.token, token
+            self.step(f"a new phone waits for {name}'s seat")
+            link.token = used
             teammate = next(v for v in self.seats.values() if v.team == old.team and v is not old)
             self.form(teammate, "let-in", {"seat": str(old.seat)})
         new = Viewer(
