@@ -45,6 +45,7 @@
       current.dataset.task = region.dataset.task || "";
       if (region.dataset.key) current.dataset.key = region.dataset.key;
       wire(current);
+      settle(current);
       startCountdowns(current);
       // Something new to do here (the server marks such a task data-cue): call the player.
       if (region.hasAttribute("data-cue") && current.dataset.task !== before) cue();
@@ -53,6 +54,18 @@
     body.className = fresh.body.className;
     awake();                                // the game may have started or ended
     dropStaleDrafts();
+  }
+
+  // A reveal plays its steps once on a screen: shown again by a later update (its region redrawn for something
+  // else), it and the tokens it gave stand still. Each is known by its match, round and team (data-reveal).
+  var revealed = new Set();
+  function settle(root) {
+    var marked = root.querySelectorAll("[data-reveal]"), fresh = [];
+    marked.forEach(function (el) {
+      if (revealed.has(el.dataset.reveal)) el.classList.add("still");
+      else fresh.push(el.dataset.reveal);
+    });
+    fresh.forEach(function (id) { revealed.add(id); });
   }
 
   // A region the player is pressing in (a finger or the mouse down on it) is replaced only once the press
@@ -674,6 +687,7 @@
     region.dataset.html = comparable(region.innerHTML);
   });
   wire(document);
+  settle(document);
   dropStaleDrafts();
   startCountdowns(document);
   awake();

@@ -46,7 +46,7 @@ from jinja2.utils import missing
 from markupsafe import Markup, escape
 
 from ..messages import clock_time, side_text, task_text, team_name
-from ..rules import other
+from ..rules import PLAYING, other
 from .security import csrf_token
 
 # Where a reused piece's form puts the CSRF token. Escaped text (a clue, a name) never holds a raw "<".
@@ -270,6 +270,7 @@ def init_fragments(app, words: Callable, shared_globals: dict) -> None:
         "names": names,
         "host_tools_of": host_tools_of,
         "news_of": news_of,
+        "last_reveal": last_reveal,
     }
     app.extensions["pieces"] = PieceEnvironments(
         app.jinja_env.loader, words, shared_globals, filters, app.jinja_env.auto_reload
@@ -280,6 +281,14 @@ def init_fragments(app, words: Callable, shared_globals: dict) -> None:
 
 
 # --- the view, narrowed to what a reused piece shows (so that its key holds nothing else) -----------------
+
+
+def last_reveal(view: dict) -> dict | None:
+    """The last reveal while a match is played, with its match (a reveal is known by its match, round and team:
+    live.js plays it once)."""
+    if view["phase"] != PLAYING or not view["last_reveal"]:
+        return None
+    return {**view["last_reveal"], "match": view["match"]}
 
 
 def sheet_rows(rounds: list[dict], team: str) -> list[dict]:

@@ -18,9 +18,9 @@ from typing import Any
 
 import orjson
 
-from ...rules import LOBBY, OVER, PLAYING, other
+from ...rules import LOBBY, OVER, other
 from ...views import TURN_TASKS
-from ..fragments import Pieces, Speech, key_of, names, sheets_of, short_key, writers
+from ..fragments import Pieces, Speech, key_of, last_reveal, names, sheets_of, short_key, writers
 
 PHONE = Pieces("partials/phone.html")
 INTERCEPTING = ("intercept", "intercept_alone")
@@ -92,7 +92,7 @@ def phone_regions(view: Any, game_id: str, armed: tuple | None = None) -> dict[s
         ),
         "task-line": ("p", "task-line", {"class": "task-text", "aria-live": "polite"}, PHONE.task_line, task),
         "task": ("div", "task", {"data-task": task, "data-cue": task in TURN_TASKS}, *panel),
-        "reveal": ("div", "reveal", {}, PHONE.reveal_card, view["last_reveal"] if view["phase"] == PLAYING else None),
+        "reveal": ("div", "reveal", {}, PHONE.reveal_card, last_reveal(view)),
         "keywords": (
             "div",
             "keywords",
