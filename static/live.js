@@ -47,8 +47,13 @@
       wire(current);
       settle(current);
       startCountdowns(current);
-      // Something new to do here (the server marks such a task data-cue): call the player.
-      if (region.hasAttribute("data-cue") && current.dataset.task !== before) cue();
+      // Something new to do here (the server marks such a task data-cue): call the player, and bring it into
+      // view if the page was scrolled away from it (to the sheets, say).
+      if (region.hasAttribute("data-cue") && current.dataset.task !== before) {
+        cue();
+        var top = current.getBoundingClientRect().top;
+        if (top < 0 || top > window.innerHeight * 0.6) current.scrollIntoView({block: "start"});
+      }
     });
     keepArmed();
     body.className = fresh.body.className;

@@ -271,6 +271,7 @@ def init_fragments(app, words: Callable, shared_globals: dict) -> None:
         "host_tools_of": host_tools_of,
         "news_of": news_of,
         "last_reveal": last_reveal,
+        "timer_slot": timer_slot,
     }
     app.extensions["pieces"] = PieceEnvironments(
         app.jinja_env.loader, words, shared_globals, filters, app.jinja_env.auto_reload
@@ -333,6 +334,13 @@ def sheets_of(view: dict, *teams: str, game_id: str | None = None) -> list[list]
 def names(view: dict) -> dict[int, str]:
     """Every seated player's name, by seat."""
     return {p["seat"]: p["name"] for team in view["teams"].values() for p in team["players"]}
+
+
+def timer_slot(view: dict) -> int | None:
+    """The sand timer's seconds while its line has a place on the screen: through a timed round's clue writing,
+    from the round's start (the line appearing with the first clues then moves nothing); else None."""
+    writing = view["phase"] == PLAYING and not view["transmission"] and not view["correction"]
+    return view["timer_seconds"] if writing and len(view["transmitting"]) == 2 else None
 
 
 def writers(view: dict) -> list[dict]:

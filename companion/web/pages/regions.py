@@ -20,7 +20,7 @@ import orjson
 
 from ...rules import LOBBY, OVER, other
 from ...views import TURN_TASKS
-from ..fragments import Pieces, Speech, key_of, last_reveal, names, sheets_of, short_key, writers
+from ..fragments import Pieces, Speech, key_of, last_reveal, names, sheets_of, short_key, timer_slot, writers
 
 PHONE = Pieces("partials/phone.html")
 INTERCEPTING = ("intercept", "intercept_alone")
@@ -76,6 +76,7 @@ def phone_regions(view: Any, game_id: str, armed: tuple | None = None) -> dict[s
             team,
             view["round"],
             task == "write_clues",
+            timer_slot(view),
         ),
         "seat-alerts": (
             "div",
