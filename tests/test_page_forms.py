@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 
-from tools.driver import ApiGame, wrong
+from tools.driver import ApiGame, targets, wrong
 
 from .api import browser, followed, table_path
 
@@ -184,3 +184,16 @@ def test_the_table_screens_forms_answer_json_too(app, client):
     # Refused in JSON, with the API's status: no CSRF token.
     answer = host.post(f"{table}/start", data={}, headers=JSON)
     assert answer.status_code == 400 and answer.get_json()["code"] == "csrf"
+
+
+def test_refused_clues_come_back_as_typed_without_javascript(app, client):
+    """A refused clue form (a repeated clue, here) goes back to the page, which says why and holds the clues as
+    the Encryptor typed them, to correct one rather than type all three again."""
+    game = ApiGame(client)
+    encryptor = game.encryptor("white")
+    phone = browser(app, game.id, encryptor)
+    said = ["zqlamp", "zqlamp", "zqtide"]
+    body = {"clues": said, "csrf_token": phone.csrf, **targets("clues", game.view(encryptor))}
+    page = followed(phone, phone.post(f"/play/{game.id}/clues", data=body)).get_data(as_text=True)
+    assert "zqlamp" in page and all(f'value="{clue}"' in page for clue in said)
+    assert phone.get(f"/play/{game.id}").get_data(as_text=True).count('value="zqlamp"') == 0  # said once

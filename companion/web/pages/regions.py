@@ -26,8 +26,9 @@ PHONE = Pieces("partials/phone.html")
 INTERCEPTING = ("intercept", "intercept_alone")
 
 
-def phone_regions(view: Any, game_id: str, armed: tuple | None = None) -> dict[str, tuple]:
-    """play.html's live regions, by id, in the page's order. `armed`: the careful button tapped once."""
+def phone_regions(view: Any, game_id: str, armed: tuple | None = None, typed: dict | None = None) -> dict[str, tuple]:
+    """play.html's live regions, by id, in the page's order. `armed`: the careful button tapped once; `typed`:
+    the fields of a refused form, as the player typed them (web/pages/after_form.py)."""
     me, you = view["viewer"], view["you"]
     team, task = me["team"], you["task"]
     them = other(team)
@@ -42,7 +43,7 @@ def phone_regions(view: Any, game_id: str, armed: tuple | None = None) -> dict[s
             view["round"],
             you["code"],
             view["teams"][team]["keywords"],
-            you["clues_taken_back"],
+            (typed or {}).get("clues") or you["clues_taken_back"],  # clues to edit, refused or taken back
         )
     elif task in ("wait_for_clues", "wait_for_encryptor"):
         clues = transmissions[team]["clues"] if you["encryptor"] else None

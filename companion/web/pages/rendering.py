@@ -61,7 +61,7 @@ def render_view(template: str, caller: Caller, refused: RuleError | Refused | No
     shown = shown_keys()
     if template == PHONE_PAGE:
         extra |= {
-            "regions": phone_regions(view, caller.game_id, extra.get("armed")),
+            "regions": phone_regions(view, caller.game_id, extra.get("armed"), extra.get("kept")),
             "body_class": phone_body_class(view),
         }
 
