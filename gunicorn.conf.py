@@ -22,6 +22,14 @@ def on_starting(server):
     subprocess.run([sys.executable, "-m", "companion.migrate"], check=True)
 
 
+def on_exit(server):
+    """A clean stop (SIGTERM, SIGINT, Ctrl+C), once every worker is gone: SQLite's write-ahead log is copied
+    into the file, which alone then holds every game (it can be copied elsewhere: docs/operating.md)."""
+    import subprocess
+    import sys
+    subprocess.run([sys.executable, "-m", "companion.cli", "checkpoint"], check=False)
+
+
 def post_worker_init(worker):
     """Before the worker serves anything, its open files (raised to its hard limit as its app started) are
     shared out between the requests it serves at once and the streams it holds (web/stream_budget.py).
@@ -37,6 +45,15 @@ def post_worker_init(worker):
     from companion.web.stream_budget import fit_worker
     fit_worker(worker)
     threading.Thread(target=trim_while, args=(lambda: worker.alive,), name="heap-trimmer", daemon=True).start()
+    app = getattr(worker.wsgi, "extensions", None) and worker.wsgi
+    if app is not None:  # idle games go as the worker starts, then now and then (companion/housekeeping.py)
+        from companion.housekeeping import expire_while
+        threading.Thread(
+            target=expire_while,
+            args=(app.extensions["games"], app.config["EXPIRY_CHECK_SECONDS"], lambda: worker.alive),
+            name="housekeeping",
+            daemon=True,
+        ).start()
     hub = getattr(worker.wsgi, "extensions", {}).get("push")
     if hub is None:
         return

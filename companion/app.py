@@ -113,6 +113,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         TRUSTED_PROXIES=int(os.environ.get("TRUSTED_PROXIES", 0)),  # reverse proxies in front: X-Forwarded-For
         FORWARDED_ALLOW_IPS=os.environ.get("FORWARDED_ALLOW_IPS", LOCAL_PROXIES),  # ...believed from these alone
         GAME_EXPIRY_HOURS=float(os.environ.get("GAME_EXPIRY_HOURS", 72)),  # since a game's last action
+        EXPIRY_CHECK_SECONDS=float(os.environ.get("EXPIRY_CHECK_SECONDS", 600)),  # how often a worker looks
         ROOT_CERT=os.environ.get("ROOT_CERT", ""),  # a certificate authority's root the app hands out (root_cert.py)
     )
     if test_config:

@@ -48,7 +48,6 @@ MAX_ATTEMPTS = 20
 # everyone sees: a team's private steps replace one another in the log (rules/audience.py), so they neither
 # grow it nor bring a game to its end, and the table sees whoever spams it.
 MAX_EVENTS_PER_GAME = 5000
-EXPIRY_CHECK_SECONDS = 600  # how often (at most) creating a game also deletes idle ones
 # Join codes: read off the table screen and typed on a phone, so no two characters look alike
 # (no 0/O/Q, 1/I/L, 2/Z, 5/S, 8/B, U/V). 22**5 = 5.2 million codes; guessing is rate-limited and a code
 # only works while its game's lobby is open (see `join_by_code`).
@@ -163,21 +162,19 @@ class GameService:
         self.clock = clock  # seconds; the sand timer reads it (tests pass their own)
         self.cache = StateCache()
         self.expiry = timedelta(hours=expiry_hours)
-        self._expired_at = 0.0
         # Called with a game's id once it changed here (the app wakes this process's streams: push.py).
         self.changed = lambda game_id: None
 
     def expire_idle_games(self) -> list[str]:
-        """Delete games nobody has played for `expiry_hours` (finished or abandoned): their links stop working."""
-        self._expired_at = time.monotonic()
-        deleted = self.store.delete_idle_games(datetime.now(timezone.utc) - self.expiry)
+        """Delete games nobody has played for `expiry_hours` (finished or abandoned): their links stop working.
+        Each server does it on its own, now and then (companion/housekeeping.py); one at a time."""
+        now = datetime.fromtimestamp(self.clock(), timezone.utc)
+        deleted = self.store.delete_idle_games(now - self.expiry)
         self.cache.forget(deleted)
         return deleted
 
     def create(self, settings: dict | None = None) -> Created:
         """A new game from the create command's settings (language, mode, timer, words, try_out, players)."""
-        if time.monotonic() - self._expired_at > EXPIRY_CHECK_SECONDS:
-            self.expire_idle_games()
         first = decide(Game(), {**(settings or {}), "type": "create"}, HOST, self.rng)
         for _ in range(MAX_ATTEMPTS):  # again with a new id and codes if one was taken
             game_id = secrets.token_urlsafe(GAME_ID_BYTES)

@@ -144,8 +144,9 @@ def _add_audiences(conn) -> None:
 
 
 # The schema's history: (version, what it does, upgrade(connection)). Append; never edit a step that shipped.
-# PostgreSQL: the advisory lock that lets one server at a time migrate (any number no other app uses)
-MIGRATION_LOCK = 727465
+# PostgreSQL: the advisory locks that let one server at a time migrate, and expire idle games (any numbers no
+# other app uses)
+MIGRATION_LOCK, EXPIRY_LOCK = 727465, 727466
 
 MIGRATIONS = [
     (
@@ -190,7 +191,10 @@ def _latest_seen_without(hidden: tuple[str, ...]):
         select(events.c.seq)
         .where(
             events.c.game_id == capabilities.c.game_id,
-            events.c.audience.not_in([literal_column(f"'{audience}'") for audience in hidden]),
+            # (an event without its audience, which no migrated database holds, counts as everyone's: seen by all)
+            func.coalesce(events.c.audience, literal_column("'everyone'")).not_in(
+                [literal_column(f"'{audience}'") for audience in hidden]
+            ),
         )
         .order_by(events.c.seq.desc())
         .limit(literal_column("1"))
@@ -455,11 +459,11 @@ class Store:
             return conn.execute(_SCHEMA_VERSION).scalar_one()
 
     @contextmanager
-    def _exclusive(self):
+    def _exclusive(self, lock: int = MIGRATION_LOCK):
         """A transaction that holds the database's write lock from its first statement.
 
         SQLite: BEGIN IMMEDIATE (the driver's own BEGIN is deferred and skips DDL, so two processes could both
-        see a table missing and both create it). PostgreSQL: an advisory lock held until the commit."""
+        see a table missing and both create it). PostgreSQL: the advisory lock `lock`, held until the commit."""
         if self.engine.dialect.name == "sqlite":
             with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
                 conn.exec_driver_sql("BEGIN IMMEDIATE")
@@ -471,7 +475,7 @@ class Store:
                 conn.exec_driver_sql("COMMIT")
         else:
             with self.engine.begin() as conn:
-                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": lock})
                 yield conn
 
     def create_game(
@@ -623,8 +627,9 @@ class Store:
         """Delete every game with no event since `idle_since` (finished or abandoned); returns their ids.
 
         Only games with an event older than the cutoff are looked at (by the index on the events' time),
-        so the cost follows the games aged since the last sweep, not the games stored."""
-        with self.engine.begin() as conn:
+        so the cost follows the games aged since the last sweep, not the games stored. Servers and workers
+        doing it at once take turns (the later ones find nothing left)."""
+        with self._exclusive(EXPIRY_LOCK) as conn:
             # Two index range reads (a single DISTINCT query made SQLite scan every event in game order).
             aged = {
                 row.game_id for row in conn.execute(select(events.c.game_id).where(events.c.created_at < idle_since))

@@ -1,7 +1,7 @@
 """`scripts/cluster N`: N app servers on one PostgreSQL database, with HAProxy in front (README, "More machines").
 
 On this machine: PostgreSQL (scripts/postgres; or the server DATABASE_URL names), N servers as scripts/serve
-starts them (`python -m companion.serve`) on ports PORT+1 ... PORT+N, and HAProxy on PORT, configured by
+starts them (`decrypto serve`) on ports PORT+1 ... PORT+N, and HAProxy on PORT, configured by
 docs/haproxy.cfg, the file a deployment on separate machines uses, with this machine's addresses put in.
 The tests (tests/test_cluster.py) and the benchmark (bench/cluster.py) run the same through `Cluster`.
 
@@ -17,7 +17,6 @@ import csv
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,10 +24,12 @@ import time
 import urllib.request
 from pathlib import Path
 
+from companion import haproxy
+
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "docs" / "haproxy.cfg"
-BACKEND = "decrypto"           # docs/haproxy.cfg's backend
-WAIT = 60                      # seconds a server or HAProxy may take to come up (a busy two-core machine)
+BACKEND = haproxy.BACKEND
+WAIT = 60  # seconds a server or HAProxy may take to come up (a busy two-core machine)
 
 
 def haproxy_config(bind: str, servers: dict[str, str], admin_socket: Path, request_log: bool = False) -> str:
@@ -40,7 +41,10 @@ def haproxy_config(bind: str, servers: dict[str, str], admin_socket: Path, reque
     for line in CONFIG.read_text().splitlines():
         words = line.split()
         if request_log and words[:1] in (["global"], ["defaults"]):
-            lines += [line, "    log stderr format raw local0" if words == ["global"] else "    log global\n    option httplog"]
+            lines += [
+                line,
+                "    log stderr format raw local0" if words == ["global"] else "    log global\n    option httplog",
+            ]
             continue
         if words[:1] == ["bind"]:
             line, _ = line.replace(words[1], bind), found.add("bind")
@@ -103,8 +107,14 @@ class AppServer:
         # stdout holds only companion.serve's banner (the cluster says where to go); errors go to the log.
         errors = open(self.log, "ab") if self.log else None
         try:
-            self.process = subprocess.Popen([sys.executable, "-m", "companion.serve"], cwd=ROOT, env=self.env,
-                                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=errors)
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "companion.cli", "serve"],
+                cwd=ROOT,
+                env=self.env,
+                start_new_session=True,
+                stdout=subprocess.DEVNULL,
+                stderr=errors,
+            )
         finally:
             if errors:
                 errors.close()
@@ -117,8 +127,10 @@ class AppServer:
         deadline = time.monotonic() + WAIT
         while not answers(f"http://127.0.0.1:{self.port}/healthz"):
             if not self.running:
-                raise RuntimeError(f"{self.name} stopped (exit code {self.process.returncode})"
-                                   + (f": see {self.log}" if self.log else ""))
+                raise RuntimeError(
+                    f"{self.name} stopped (exit code {self.process.returncode})"
+                    + (f": see {self.log}" if self.log else "")
+                )
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{self.name} did not answer on port {self.port}")
             time.sleep(0.1)
@@ -134,8 +146,10 @@ class AppServer:
 
     def workers(self) -> list[int]:
         try:
-            return [int(pid) for pid in
-                    Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()]
+            return [
+                int(pid)
+                for pid in Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+            ]
         except (OSError, AttributeError):
             return []
 
@@ -174,8 +188,9 @@ class HAProxy:
         haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
         errors = open(self.log, "ab") if self.log else None
         try:
-            self.process = subprocess.Popen([haproxy, "-db", "-f", str(self.file)], start_new_session=True,
-                                            stdout=subprocess.DEVNULL, stderr=errors)
+            self.process = subprocess.Popen(
+                [haproxy, "-db", "-f", str(self.file)], start_new_session=True, stdout=subprocess.DEVNULL, stderr=errors
+            )
         finally:
             if errors:
                 errors.close()
@@ -187,28 +202,23 @@ class HAProxy:
 
     def command(self, line: str) -> str:
         """One command on the admin socket (HAProxy's management guide), and its answer."""
-        with socket.socket(socket.AF_UNIX) as admin:
-            admin.settimeout(10)
-            admin.connect(str(self.admin_socket))
-            admin.sendall(line.encode() + b"\n")
-            answer = b""
-            while chunk := admin.recv(65536):
-                answer += chunk
-        return answer.decode()
+        return haproxy.command(str(self.admin_socket), line)
 
     def servers(self) -> dict[str, dict[str, str]]:
         """Each server of the backend, as `show stat` has it: its "status" (UP, DOWN, MAINT, "UP 1/2"
         while going down...), "scur" (connections now), "stot" (in all)..."""
         rows = csv.DictReader(self.command("show stat").lstrip("# ").splitlines())
-        return {row["svname"]: row for row in rows
-                if row["pxname"] == BACKEND and row["svname"] not in ("FRONTEND", "BACKEND")}
+        return {
+            row["svname"]: row
+            for row in rows
+            if row["pxname"] == BACKEND and row["svname"] not in ("FRONTEND", "BACKEND")
+        }
 
     def set_state(self, server: str, state: str) -> None:
-        """"drain": no new connection goes there, and those under way carry on (where "maint" would mark
+        """ "drain": no new connection goes there, and those under way carry on (where "maint" would mark
         it down, which cuts them: `on-marked-down shutdown-sessions`); "ready": back in once its checks
         pass."""
-        answer = self.command(f"set server {BACKEND}/{server} state {state}").strip()
-        assert not answer, answer
+        haproxy.set_state(str(self.admin_socket), server, state)
 
     def wait_until_up(self, server: str) -> None:
         deadline = time.monotonic() + WAIT
@@ -231,32 +241,45 @@ class Cluster:
     "Running it"); `folder`: HAProxy's configuration and admin socket, and the logs when `logs` (else errors
     go to stderr)."""
 
-    def __init__(self, count: int, folder: Path, proxy_port: int = 8000, server_ports: list[int] | None = None,
-                 database_url: str | None = None, env: dict[str, str] | None = None, bind_host: str = "",
-                 logs: bool = False):
+    def __init__(
+        self,
+        count: int,
+        folder: Path,
+        proxy_port: int = 8000,
+        server_ports: list[int] | None = None,
+        database_url: str | None = None,
+        env: dict[str, str] | None = None,
+        bind_host: str = "",
+        logs: bool = False,
+    ):
         self.folder, self.proxy_port = folder, proxy_port
         self.url = f"http://127.0.0.1:{proxy_port}"
         self.database_url, self.postgres = database_url, None
         env = {**os.environ, **(env or {})}
-        if not env.get("PUBLIC_URL"):           # as scripts/serve: phones open the LAN address (HAProxy's)
+        if not env.get("PUBLIC_URL"):  # as scripts/serve: phones open the LAN address (HAProxy's)
             from companion.addresses import lan_address
+
             env["PUBLIC_URL"] = f"http://{bind_host or lan_address() or '127.0.0.1'}:{proxy_port}/"
         # One proxy in front (HAProxy, on this machine): the client is the address it saw.
         env.setdefault("TRUSTED_PROXIES", "1")
         env.setdefault("FORWARDED_ALLOW_IPS", "127.0.0.1")
         self.env = env
         ports = server_ports or [proxy_port + n for n in range(1, count + 1)]
-        self.servers = [AppServer(f"app{n}", port, env, folder / f"app{n}.log" if logs else None)
-                        for n, port in enumerate(ports, start=1)]
+        self.servers = [
+            AppServer(f"app{n}", port, env, folder / f"app{n}.log" if logs else None)
+            for n, port in enumerate(ports, start=1)
+        ]
         admin_socket = folder / "haproxy.sock"
-        config = haproxy_config(f"{bind_host}:{proxy_port}",
-                                {s.name: f"127.0.0.1:{s.port}" for s in self.servers}, admin_socket, logs)
+        config = haproxy_config(
+            f"{bind_host}:{proxy_port}", {s.name: f"127.0.0.1:{s.port}" for s in self.servers}, admin_socket, logs
+        )
         self.proxy = HAProxy(config, folder, admin_socket, folder / "haproxy.log" if logs else None)
 
     def connections(self) -> int:
         """What PostgreSQL must accept: each worker's pool at its fullest and its listening connection, and a
         few for psql and the health checks' spare."""
         from companion.store import POOL_OVERFLOW, POOL_SIZE
+
         workers = len(self.servers) * int(self.env.get("WORKERS", "2"))
         return workers * (POOL_SIZE + POOL_OVERFLOW + 1) + 10
 
@@ -268,12 +291,20 @@ class Cluster:
         try:
             if not self.database_url:
                 self.postgres = Path(tempfile.mkdtemp(prefix="decrypto-pg."))
-                self.database_url = subprocess.run([str(ROOT / "scripts" / "postgres"), "start", str(self.postgres),
-                                                    f"max_connections={self.connections()}"],
-                                                   check=True, capture_output=True, text=True).stdout.strip()
+                self.database_url = subprocess.run(
+                    [
+                        str(ROOT / "scripts" / "postgres"),
+                        "start",
+                        str(self.postgres),
+                        f"max_connections={self.connections()}",
+                    ],
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                ).stdout.strip()
             for server in self.servers:
                 server.env["DATABASE_URL"] = self.database_url
-                server.start()                  # all at once: migrations take turns (gunicorn.conf.py)
+                server.start()  # all at once: migrations take turns (gunicorn.conf.py)
             for server in self.servers:
                 server.wait_until_answers()
             self.proxy.start()
@@ -312,7 +343,7 @@ class Cluster:
 
     def stop(self) -> None:
         self.proxy.stop()
-        for server in self.servers:         # all at once, then wait for each
+        for server in self.servers:  # all at once, then wait for each
             if server.running:
                 os.killpg(server.process.pid, signal.SIGTERM)
         for server in self.servers:
@@ -329,8 +360,9 @@ class Cluster:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/cluster", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="scripts/cluster", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("servers", type=int, nargs="?", default=2, help="how many app servers (default 2)")
     args = parser.parse_args(argv)
     port = int(os.environ.get("PORT", "8000"))
@@ -341,14 +373,19 @@ def main(argv=None) -> int:
     cluster = Cluster(args.servers, folder, port, database_url=os.environ.get("DATABASE_URL"))
     started: dict[str, float] = {}
     try:
-        print(f"Starting {'' if cluster.database_url else 'PostgreSQL, '}{args.servers} app servers and "
-              "HAProxy...", flush=True)
+        print(
+            f"Starting {'' if cluster.database_url else 'PostgreSQL, '}{args.servers} app servers and HAProxy...",
+            flush=True,
+        )
         cluster.start()
-        print(f"\n  Decrypto Companion: {args.servers} servers (ports "
-              f"{', '.join(str(s.port) for s in cluster.servers)}) behind HAProxy (port {port}), on PostgreSQL "
-              f"at {cluster.database_url.split('@')[-1]}.\n"
-              f"  Open {cluster.public_url} on the table screen (phones must be on the same Wi-Fi).\n"
-              f"  Rolling restart: kill -HUP {os.getpid()}.  Stop with Ctrl+C.\n", flush=True)
+        print(
+            f"\n  Decrypto Companion: {args.servers} servers (ports "
+            f"{', '.join(str(s.port) for s in cluster.servers)}) behind HAProxy (port {port}), on PostgreSQL "
+            f"at {cluster.database_url.split('@')[-1]}.\n"
+            f"  Open {cluster.public_url} on the table screen (phones must be on the same Wi-Fi).\n"
+            f"  Rolling restart: kill -HUP {os.getpid()}.  Stop with Ctrl+C.\n",
+            flush=True,
+        )
         while "stop" not in wanted:
             try:
                 if "restart" in wanted:
@@ -356,13 +393,15 @@ def main(argv=None) -> int:
                     print("Restarting the servers one by one...", flush=True)
                     cluster.rolling_restart()
                     print("Every server restarted.", flush=True)
-                for server in cluster.servers:      # one that stopped is started again, at most every 10 s
+                for server in cluster.servers:  # one that stopped is started again, at most every 10 s
                     if not server.running and time.monotonic() - started.get(server.name, float("-inf")) >= 10:
-                        print(f"{server.name} stopped (exit code {server.process.returncode}): starting it again",
-                              flush=True)
+                        print(
+                            f"{server.name} stopped (exit code {server.process.returncode}): starting it again",
+                            flush=True,
+                        )
                         started[server.name] = time.monotonic()
                         cluster.revive(server)
-            except (RuntimeError, TimeoutError) as error:     # it stays out of HAProxy; the others serve
+            except (RuntimeError, TimeoutError) as error:  # it stays out of HAProxy; the others serve
                 print(error, flush=True)
             time.sleep(0.2)
     finally:

@@ -118,6 +118,11 @@
     }).join(" ");
   }
 
+  // An ETag starts with the app's release (companion/release.py): after an upgrade, the page loads anew (its
+  // regions, words and script may all have changed), rather than patching in what the new release draws.
+  function release(tag) { var found = /^(?:W\/)?"?([0-9a-f]{8})\./.exec(tag || ""); return found && found[1]; }
+  function upgraded(tag) { return !!(etag && tag && release(tag) !== release(etag)); }
+
   // Ask for this same page, naming the version shown: 304 while nothing changed, else what changed of the
   // page, whose regions replace ours. One request per poll, and one per change. `whole`: even if its version
   // is the one shown (a region held back while a form in it was busy is now free).
@@ -133,6 +138,7 @@
         if (r.status !== 200) return;
         if (body.hasAttribute("data-reload")) { location.reload(); return; }   // a waiting page: now let in
         var fresh = r.headers.get("ETag");
+        if (upgraded(fresh)) { location.reload(); return; }
         return r.text().then(function (html) {
           apply(html);
           if (fresh) etag = fresh;
@@ -171,6 +177,7 @@
     }, 10000);
     mine.addEventListener("view", function (e) {
       heard = streaming = true;
+      if (upgraded(e.data)) { location.reload(); return; }
       if (e.data !== etag) poll();
       else if (!polling) schedule(safetyDelay());
     });
@@ -610,8 +617,13 @@
     var needs = !asking ? [] : [
       !("wakeLock" in navigator) && body.dataset.awake ? "awake" : "",
       soundSwitch && soundSwitch.checked ? "sound" : ""].filter(Boolean);
-    tapCard.hidden = !needs.length;
-    if (needs.length) tapCard.textContent = tapCard.getAttribute("data-ask-" + needs.join("-"));
+    if (needs.length) {
+      tapCard.hidden = false;
+      tapCard.style.visibility = "";
+      tapCard.textContent = tapCard.getAttribute("data-ask-" + needs.join("-"));
+    } else if (!tapCard.hidden) {
+      tapCard.style.visibility = "hidden";      // its place stays: nothing moves under the finger that tapped
+    }
   }
 
   function awakeVideo() {

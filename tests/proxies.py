@@ -61,7 +61,7 @@ def wait_until_answers(url: str, context: ssl.SSLContext | None = None, process=
 
 
 class ServedApp:
-    """The app as `scripts/serve` starts it (`python -m companion.serve`: gunicorn's gevent workers), with the
+    """The app as `scripts/serve` starts it (`decrypto serve`: gunicorn's gevent workers), with the
     `settings` of a recipe's command line (`recipe_settings`), its `PUBLIC_URL` replaced by `public_url`."""
 
     def __init__(self, database_url: str, public_url: str, port: int, settings: dict[str, str]):
@@ -79,7 +79,7 @@ class ServedApp:
 
     def __enter__(self):
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion.serve"],
+            [sys.executable, "-m", "companion.cli", "serve"],  # (scripts/serve's `decrypto serve`)
             cwd=ROOT,
             env=self.env,
             start_new_session=True,

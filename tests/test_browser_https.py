@@ -92,7 +92,7 @@ def test_the_readme_recipe_is_what_the_tests_run():
     assert readme_command("ADDRESS=")[1:] == ["caddy", "run", "--config", "docs/Caddyfile"]
     settings = recipe_settings(" ".join(readme_command("PUBLIC_URL=")))
     assert settings["BIND"] == "127.0.0.1" and settings["ROOT_CERT"].endswith("/pki/authorities/local/root.crt")
-    assert (ROOT / "scripts" / "serve").read_text().rstrip().endswith("exec .venv/bin/python -m companion.serve")
+    assert (ROOT / "scripts" / "serve").read_text().rstrip().endswith("exec .venv/bin/decrypto serve")
     assert not re.search(r"file-server|pki/authorities/local\s*$", (ROOT / "README.md").read_text(), re.M)
 
 

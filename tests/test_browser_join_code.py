@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 
 def test_a_phone_without_a_camera_joins_by_typing_its_teams_code(browser, live_server, page_errors):
     page_errors.allow(refused(r"4\d\d", "/join-code"), "a locked game's code is refused")
-    page_errors.allow(refused(r"4\d\d", ":\d+/"), "the home page it goes back to says why, with the refusal's status")
+    page_errors.allow(refused(r"4\d\d", r":\d+/"), "the home page it goes back to says why, with the refusal's status")
     context = browser.new_context(viewport=TABLE)
     table = context.new_page()
     table.goto(live_server.url)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tools.driver import ApiGame, UrlClient
+
 from .browser import TABLE
 from .server import Server
 
@@ -117,3 +119,19 @@ def test_a_page_whose_stream_is_refused_follows_by_polling(browser, tmp_path, re
         assert statuses and set(statuses) == {429}, statuses
     finally:
         server.stop()
+
+
+def test_a_page_open_across_an_upgrade_loads_itself_anew(browser, live_server, monkeypatch):
+    """After an upgrade every ETag starts with the new release (companion/release.py): a page still open from
+    before loads itself anew at its stream's first word, instead of patching in regions of another release."""
+    from companion.web import auth
+
+    game = ApiGame(UrlClient(live_server.url), start=False)
+    page = browser.new_page()
+    page.goto(f"{live_server.url}/watch/{game.tokens['spectator']}")
+    page.evaluate("window.__before = true")
+    monkeypatch.setattr(auth, "release", lambda: "0badcafe")  # the new release's code answers from now on
+    assert game.post("lock-joining", game.host, locked=True).status_code == 200  # something to say
+    page.wait_for_function("window.__before === undefined")  # loaded anew
+    assert '0badcafe.' in page.locator("body").get_attribute("data-etag")
+    page.close()

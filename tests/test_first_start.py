@@ -1,6 +1,6 @@
 """The very first start on a fresh database always succeeds (issue 10, item 1).
 
-The production command (`python -m companion.serve`) is started on a database nobody has used yet, with
+The production command (`decrypto serve`) is started on a database nobody has used yet, with
 four workers, while other processes keep every core busy, three times in a row: every start answers
 /healthz. Against PostgreSQL, two servers start at once on one fresh database, three times.
 """
@@ -41,7 +41,7 @@ def busy_cpu():
 
 
 class Production:
-    """`python -m companion.serve` as scripts/serve runs it, on a port of its own."""
+    """`decrypto serve` as scripts/serve runs it, on a port of its own."""
 
     def __init__(self, database_url: str, workers: int, **settings: str):
         self.port = free_port()
@@ -55,7 +55,7 @@ class Production:
             **settings,
         }
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion.serve"],
+            [sys.executable, "-m", "companion.cli", "serve"],
             cwd=ROOT,
             env=env,
             start_new_session=True,

@@ -107,7 +107,7 @@ def test_the_app_refuses_to_start_with_anything_but_one_authority_certificate(tm
 def test_serve_refuses_a_key_in_one_sentence_before_starting_anything(tmp_path):
     _, key = authority(tmp_path / "ca")
     started = subprocess.run(
-        [sys.executable, "-m", "companion.serve"],
+        [sys.executable, "-m", "companion.cli", "serve"],
         cwd=ROOT,
         env={"PATH": "/usr/bin:/bin", "ROOT_CERT": str(key), "PORT": "1"},
         capture_output=True,

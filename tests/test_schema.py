@@ -1,7 +1,9 @@
 """The app creates and upgrades its own tables (SQLite file, or PostgreSQL by TEST_DATABASE_URL)."""
 
+import json
 import multiprocessing
 import os
+from pathlib import Path
 from datetime import datetime, timezone
 
 import pytest
@@ -157,3 +159,35 @@ def test_a_database_from_before_audiences_gets_each_events_audience_and_plays_on
         marks.latest,
     )
     assert game.view(game.encryptor("white"))["phase"] == "playing"
+
+
+@pytest.mark.parametrize("recorded", sorted((Path(__file__).parent / "corpus").glob("*.json")), ids=lambda p: p.stem)
+def test_after_an_upgrade_no_etag_of_before_is_answered_304(tmp_path, recorded):
+    """A game stored by older code (each recorded corpus file, in a database of the schema before the latest
+    step), upgraded: a page or program that kept its ETag from before the upgrade (the old form, without the
+    release) is answered the view, never 304 (the version may have been counted otherwise, the page drawn
+    otherwise); the new ETag then works as ever."""
+    from companion import create_app
+    from companion.store import capabilities
+
+    from .corpus import stored_game
+
+    url = database_url(tmp_path)
+    if url.startswith("postgresql"):
+        empty_postgresql(url)
+    store = Store(make_engine(url))
+    store.migrate()
+    with store.engine.begin() as conn:  # as the database was before the latest step
+        conn.execute(text("ALTER TABLE events DROP COLUMN audience"))
+        conn.execute(schema_version.delete().where(schema_version.c.version >= MIGRATIONS[-1][0]))
+    game_id = stored_game(store, json.loads(recorded.read_text())["rows"])
+    with store.engine.begin() as conn:
+        conn.execute(insert(capabilities).values(token="t" * 32, game_id=game_id, kind="host"))
+    app = create_app({"TESTING": True, "SECRET_KEY": "upgrade", "DATABASE_URL": url})  # (it migrates)
+    client = app.test_client()
+    bearer = {"Authorization": f"Bearer {'t' * 32}"}
+    view = client.get(f"/api/games/{game_id}", headers=bearer)
+    before = f'W/"v{view.get_json()["version"]}-host--"'  # what the code of before answered, the same version
+    assert client.get(f"/api/games/{game_id}", headers={**bearer, "If-None-Match": before}).status_code == 200
+    now = client.get(f"/api/games/{game_id}", headers={**bearer, "If-None-Match": view.headers["ETag"]})
+    assert now.status_code == 304

@@ -17,6 +17,7 @@ from ..games import GameService
 from ..messages import clock_time
 from ..rules import Actor, Game
 from ..rules.guards import SENDER_REFUSALS
+from ..release import release
 from ..store import Capability, Marks
 from ..views import Viewer, version_for
 from .errors import Refused
@@ -101,10 +102,11 @@ class Caller:
     def etag(self, version: int) -> str:
         """The poll's ETag for this caller's view at `version` (weak: it names the view, not its bytes), and while
         a new phone waits for a seat, when it takes the seat by itself: a time that moves without an event, each
-        time a phone of its team is used (every screen shows it, the same)."""
+        time a phone of its team is used (every screen shows it, the same). It starts with this release of the
+        app (release.py): after an upgrade no ETag of before is answered 304."""
         c = self.capability
         waits = "".join(f"-w{seat}.{until:.0f}" for seat, until in self.waiting.items())
-        return f"v{version}-{c.kind}-{c.team or ''}-{c.seat or ''}{waits}"
+        return f"{release()}.v{version}-{c.kind}-{c.team or ''}-{c.seat or ''}{waits}"
 
     @property
     def actor(self) -> Actor:

@@ -8,6 +8,7 @@ import re
 from flask import request
 from werkzeug.routing import BaseConverter
 
+from ..release import release
 from ..rules.commands import COMMANDS as COMMANDS, commands_for as commands_for  # the web layer's view of the registry
 from ..rules.guards import CommandBody
 from .errors import Refused
@@ -45,7 +46,7 @@ def from_form(name: str, form) -> CommandBody:
     return command
 
 
-_VERSION = re.compile(r'\s*(?:W/)?"?v?(\d{1,12})\b')
+_VERSION = re.compile(r'\s*(?:W/)?"?(?:([0-9a-f]{8})\.)?v?(\d{1,12})\b')
 
 
 def expected_version() -> int | None:
@@ -56,4 +57,6 @@ def expected_version() -> int | None:
     found = _VERSION.match(header)
     if found is None:
         raise Refused("if_match_malformed")
-    return int(found.group(1))
+    if found.group(1) not in (None, release()):
+        return -1  # an ETag of another release of the app names a view as it counted it then: stale now
+    return int(found.group(2))
