@@ -26,4 +26,4 @@ def set_state(admin_socket: str, server: str, state: str) -> None:
     """ "drain": no new connection goes to `server`, those under way carry on; "ready": back in."""
     answer = command(admin_socket, f"set server {BACKEND}/{server} state {state}").strip()
     if answer:
-        raise ValueError(answer)  # HAProxy says what it refused (an unknown server, say)
+        raise ValueError(f"HAProxy, for {BACKEND}/{server}: {answer}")  # (an unknown server, say)
