@@ -1,4 +1,4 @@
-"""`scripts/cluster N`: N app servers on one PostgreSQL database, with HAProxy in front (README, "More machines").
+"""`scripts/cluster N`: N app servers on one PostgreSQL database, with HAProxy in front (docs/operating.md, "More machines").
 
 On this machine: PostgreSQL (scripts/postgres; or the server DATABASE_URL names), N servers as scripts/serve
 starts them (`decrypto serve`) on ports PORT+1 ... PORT+N, and HAProxy on PORT, configured by
@@ -237,7 +237,7 @@ class Cluster:
     """PostgreSQL (unless `database_url` names one), `count` app servers and HAProxy in front.
 
     `proxy_port` and `server_ports`: HAProxy listens on `bind_host`:proxy_port (every interface by default),
-    the servers on their own ports (proxy_port+1 ... by default); `env`: the servers' settings (README,
+    the servers on their own ports (proxy_port+1 ... by default); `env`: the servers' settings (docs/operating.md,
     "Running it"); `folder`: HAProxy's configuration and admin socket, and the logs when `logs` (else errors
     go to stderr)."""
 

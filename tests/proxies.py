@@ -1,7 +1,7 @@
-"""The app as the README runs it behind HTTPS: `scripts/serve`'s server, with Caddy (docs/Caddyfile: its own
+"""The app as docs/operating.md runs it behind HTTPS: `scripts/serve`'s server, with Caddy (docs/Caddyfile: its own
 certificate authority) or nginx (docs/nginx.conf) in front, each started and stopped by the tests.
 
-The commands are the README's, read from its HTTPS section (`readme_commands`), with this machine's
+The commands are docs/operating.md's, read from its HTTPS section (`guide_commands`), with this machine's
 loopback address and free ports put in for the example's LAN address and ports.
 """
 
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import re
 import shutil
 import signal
 import ssl
@@ -20,29 +19,22 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from .guide import guide_line, guide_lines
 from .server import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
-README_ADDRESS = "192.168.1.20"  # the LAN address in the README's example
+GUIDE_ADDRESS = "192.168.1.20"  # the LAN address in the operating guide's example
 WAIT = 30  # seconds a server may take to answer (a busy two-core machine)
 
 
-def readme_commands() -> list[str]:
-    """The shell lines of the README's HTTPS section (comments and blank lines left out)."""
-    section = re.search(r"^### HTTPS\n(.*?)^#{2,3} ", (ROOT / "README.md").read_text(), re.S | re.M).group(1)
-    lines = []
-    for block in re.findall(r"```sh\n(.*?)```", section, re.S):
-        lines += [
-            line.split(" #")[0].strip() for line in block.splitlines() if line.strip() and not line.startswith("#")
-        ]
-    return lines
+def guide_commands() -> list[str]:
+    """The shell lines of the operating guide's HTTPS section (comments and blank lines left out)."""
+    return guide_lines("HTTPS")
 
 
-def readme_command(starting: str) -> list[str]:
-    """The README's HTTPS command that starts with `starting`, as words."""
-    found = [line for line in readme_commands() if line.startswith(starting)]
-    assert len(found) == 1, f"the README's HTTPS section should have one `{starting}` line: {readme_commands()}"
-    return found[0].split()
+def guide_command(starting: str) -> list[str]:
+    """The operating guide's HTTPS command that starts with `starting`, as words."""
+    return guide_line(starting, "HTTPS").split()
 
 
 def wait_until_answers(url: str, context: ssl.SSLContext | None = None, process=None) -> None:
@@ -103,7 +95,7 @@ def recipe_settings(command: str) -> dict[str, str]:
 
 
 class Caddy:
-    """Caddy with docs/Caddyfile, as the README's LAN recipe runs it (`ADDRESS=... caddy run --config
+    """Caddy with docs/Caddyfile, as the operating guide's LAN recipe runs it (`ADDRESS=... caddy run --config
     docs/Caddyfile`), for this machine's loopback address, on free ports instead of 80 and 443 (set in the
     file's global options), in front of the app on `app_port`, with `folder` as its HOME (its certificate
     authority lives there)."""
@@ -115,9 +107,9 @@ class Caddy:
         folder.mkdir(parents=True, exist_ok=True)
         # Caddy's data folder is ~/.local/share/caddy: a HOME of the test's own.
         self.env = {**{k: v for k, v in os.environ.items() if not k.startswith("XDG_")}, "HOME": str(folder)}
-        words = readme_command("ADDRESS=")
+        words = guide_command("ADDRESS=")
         assert words[1:] == ["caddy", "run", "--config", "docs/Caddyfile"], words
-        self.env["ADDRESS"] = words[0].split("=", 1)[1].replace(README_ADDRESS, "127.0.0.1")
+        self.env["ADDRESS"] = words[0].split("=", 1)[1].replace(GUIDE_ADDRESS, "127.0.0.1")
         config = (ROOT / "docs" / "Caddyfile").read_text()
         assert config.count("127.0.0.1:8000") == 2 and config.startswith("#")
         config = config.replace("127.0.0.1:8000", f"127.0.0.1:{app_port}").replace(
@@ -129,12 +121,12 @@ class Caddy:
 
     @property
     def root_certificate(self) -> Path:
-        """Where the README says the root certificate is: ~/.local/share/caddy/pki/authorities/local/root.crt."""
+        """Where the operating guide says the root certificate is: ~/.local/share/caddy/pki/authorities/local/root.crt."""
         return self.folder / ".local" / "share" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
 
     def app_settings(self) -> dict[str, str]:
-        """The settings the README's recipe starts the app with, its `~` this Caddy's HOME."""
-        settings = recipe_settings(" ".join(readme_command("PUBLIC_URL=")))
+        """The settings the operating guide's recipe starts the app with, its `~` this Caddy's HOME."""
+        settings = recipe_settings(" ".join(guide_command("PUBLIC_URL=")))
         return {name: value.replace("~", str(self.folder)) for name, value in settings.items()}
 
     def trusting(self) -> ssl.SSLContext:
@@ -236,7 +228,7 @@ def chromium_home_trusting(certificate: Path, home: Path) -> Path:
 
 
 class Nginx:
-    """nginx in front of the app, configured by docs/nginx.conf (the README's nginx example) with a
+    """nginx in front of the app, configured by docs/nginx.conf (the operating guide's nginx example) with a
     certificate of its own, for `127.0.0.1:<port>`."""
 
     def __init__(self, folder: Path, app_port: int):

@@ -1,4 +1,4 @@
-"""A game played through the pages over HTTPS, as the README deploys it: `scripts/serve`'s server behind
+"""A game played through the pages over HTTPS, as docs/operating.md deploys it: `scripts/serve`'s server behind
 Caddy's TLS proxy (`--internal-certs`), in Chromium that trusts Caddy's root certificate as a phone whose
 owner installed it.
 
@@ -31,7 +31,7 @@ from .proxies import (
     chromium_home_trusting,
     fetch,
     listening_ports,
-    readme_command,
+    guide_command,
     recipe_settings,
 )
 from .server import free_port
@@ -87,13 +87,14 @@ def trusting_browser(browser_type, proxied, tmp_path):
 def test_the_readme_recipe_is_what_the_tests_run():
     """The HTTPS section's commands: Caddy with docs/Caddyfile, which the proxy fixture runs, the settings the
     served app gets, and `scripts/serve`, which ends in the command the fixture starts."""
-    assert readme_command("sudo apt install") == ["sudo", "apt", "install", "caddy"]
+    assert guide_command("sudo apt install") == ["sudo", "apt", "install", "caddy"]
     assert "caddy" in (ROOT / "scripts" / "install-test-tools").read_text()
-    assert readme_command("ADDRESS=")[1:] == ["caddy", "run", "--config", "docs/Caddyfile"]
-    settings = recipe_settings(" ".join(readme_command("PUBLIC_URL=")))
+    assert guide_command("ADDRESS=")[1:] == ["caddy", "run", "--config", "docs/Caddyfile"]
+    settings = recipe_settings(" ".join(guide_command("PUBLIC_URL=")))
     assert settings["BIND"] == "127.0.0.1" and settings["ROOT_CERT"].endswith("/pki/authorities/local/root.crt")
     assert (ROOT / "scripts" / "serve").read_text().rstrip().endswith("exec .venv/bin/decrypto serve")
-    assert not re.search(r"file-server|pki/authorities/local\s*$", (ROOT / "README.md").read_text(), re.M)
+    for document in (ROOT / "README.md", ROOT / "docs" / "operating.md"):  # no folder of the authority served
+        assert not re.search(r"file-server|pki/authorities/local\s*$", document.read_text(), re.M)
 
 
 def test_a_phone_on_the_wifi_gets_the_root_certificate_and_never_a_key(proxied):

@@ -1,4 +1,4 @@
-"""Several app servers on one PostgreSQL database behind HAProxy, as scripts/cluster runs them (README, "More
+"""Several app servers on one PostgreSQL database behind HAProxy, as scripts/cluster runs them (docs/operating.md, "More
 machines"), configured by docs/haproxy.cfg as written: a tap on one server wakes the streams another holds,
 and streams pass through HAProxy message by message; a server killed in the middle of games loses no
 acknowledged command and every page's stream is back, through HAProxy, within 2 s; a rolling restart of
@@ -30,6 +30,7 @@ from companion.rules import LOBBY, OVER
 from scripts.cluster import DRAIN_SETTLE_SECONDS, Cluster, answers, waiting_connections
 
 from .browser import TABLE, Phone, path_of, refused
+from .guide import guide_line
 from .server import ROOT, free_port, free_ports_in_a_row
 from .test_load_gunicorn import Bot, Refused, Unreachable, check_acknowledged, check_result, log_of, request, store_for
 from .test_stream_handover import Wire
@@ -543,10 +544,11 @@ def test_a_server_killed_mid_game_loses_no_acknowledged_command_and_its_pages_ar
 def test_scripts_cluster_starts_postgresql_the_servers_and_haproxy_and_stops_them_all(tmp_path):
     wrapper = (ROOT / "scripts" / "cluster").read_text().strip().splitlines()
     assert wrapper[-1] == 'exec .venv/bin/python -m scripts.cluster "$@"'  # after installing what it needs
-    port = free_ports_in_a_row(3)  # HAProxy's, then the two servers'
+    count = guide_line("./scripts/cluster ").split()[1]  # docs/operating.md's line, run as its wrapper runs it
+    port = free_ports_in_a_row(int(count) + 1)  # HAProxy's, then the servers'
     env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "PUBLIC_URL")}
     process = subprocess.Popen(
-        [sys.executable, "-m", "scripts.cluster", "2"],
+        [sys.executable, "-m", "scripts.cluster", count],
         cwd=ROOT,
         start_new_session=True,
         env={**env, "PORT": str(port), "WORKERS": "1", "SECRET_KEY": "cluster-test"},
@@ -561,7 +563,7 @@ def test_scripts_cluster_starts_postgresql_the_servers_and_haproxy_and_stops_the
             assert line, f"scripts/cluster stopped: {said}{(tmp_path / 'stderr').read_text()[-3000:]}"
             said += line
         postgres = int(re.search(r"PostgreSQL at 127\.0\.0\.1:(\d+)/", said).group(1))
-        servers = [port + 1, port + 2]
+        servers = [port + n for n in range(1, int(count) + 1)]
         assert all(answers(f"http://127.0.0.1:{p}/healthz") for p in [port, *servers])
         status, game = request(port, "POST", "/api/games", {})
         assert status == 201 and game["urls"]["white"].endswith(f":{port}/join/{game['tokens']['white']}"), game

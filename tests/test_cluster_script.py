@@ -11,6 +11,7 @@ import threading
 
 from scripts.cluster import waiting_connections
 
+from .guide import guide_lines
 from .server import ROOT
 
 
@@ -59,11 +60,11 @@ def test_decrypto_drain_takes_a_server_out_of_haproxy_and_back(tmp_path):
     try:
         proxy.wait_until_up("app1")
         env = {**os.environ}
-        for arguments, state in ((["app1"], "DRAIN"), (["app1", "--ready"], None)):
+        drain, ready = [line for line in guide_lines() if line.startswith(".venv/bin/decrypto drain ")]
+        for line, state in ((drain, "DRAIN"), (ready, None)):  # as docs/operating.md writes them, the socket ours
             done = subprocess.run(
-                [sys.executable, "-m", "companion.cli", "drain", *arguments, "--socket", str(socket_path)],
-                cwd=ROOT, env=env, capture_output=True, text=True,
-            )  # fmt: skip
+                ["bash", "-c", f"{line} --socket {socket_path}"], cwd=ROOT, env=env, capture_output=True, text=True
+            )
             assert done.returncode == 0, done.stderr
             status = proxy.servers()["app1"]["status"]
             assert (state in status) if state else "DRAIN" not in status, status

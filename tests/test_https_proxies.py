@@ -1,4 +1,4 @@
-"""The README's nginx recipe (docs/nginx.conf) run as written, in front of `scripts/serve`'s server: forms
+"""The operating guide's nginx recipe (docs/nginx.conf) run as written, in front of `scripts/serve`'s server: forms
 work over HTTPS, the seat cookie is Secure, and a stream reaches its client message by message."""
 
 from __future__ import annotations
