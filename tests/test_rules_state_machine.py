@@ -1224,7 +1224,7 @@ class DecryptoTable(RuleBasedStateMachine):
             # rules.md "A round" 8: no round is over without its end being judged; the game goes on only
             # while the current round is unfinished. Never a tiebreak or a result during play.
             assert not last.finished and game.tiebreak is None and game.result is None
-            # docs/rules.md "One Encryptor per team per round, rotating": (offset + r - 1) mod team size.
+            # docs/rules.md "Encryptors": (offset + r - 1) mod team size.
             for team, transmission in last.transmissions.items():
                 assert transmission.encryptor == game.encryptor_for(team, last.number).seat
             tokens = game.tokens
