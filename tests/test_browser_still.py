@@ -8,6 +8,8 @@ report layout shifts), and Playwright's clock runs the sand timer in every brows
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -110,3 +112,29 @@ def test_nothing_that_appears_moves_a_control(browser, live_server, table_size, 
     expect(game.phones["Grace"].page.locator("#task")).to_contain_text("Saved for your team")
     settled("a draft arrives")
     assert moved == {}, "\n".join(f"{step}: {found}" for step, found in moved.items())
+
+
+def test_a_reveal_plays_once_and_its_tokens_light_up_with_its_last_step(browser, live_server):
+    """The table screen's board is drawn again at every step of the game: the last reveal's steps played anew
+    each time (2.2 s), and the header's tokens lit up before the reveal that earned them."""
+    game = Tabletop(browser, live_server, fake_clock=True)
+    table = game.table
+    game.announce("white")
+    game.announce("black")
+    game.transmission("white", decrypted=False)  # White's Miscommunication
+    reveal = table.locator(".last-reveal .reveal")
+    expect(reveal).to_be_visible()
+    steps = "document.querySelectorAll('.last-reveal .step')"
+    played = table.evaluate(f"[...{steps}].map((s) => s.getAnimations().length)")
+    assert played == [1, 1, 1, 1]  # the reveal plays as it lands...
+    pip = table.locator(".team-white .token.miscommunication .pip.earned")
+    delay = pip.evaluate("(el) => el.getAnimations()[0].effect.getTiming().delay")
+    last_step = table.locator(".last-reveal .step-4").evaluate("(el) => el.getAnimations()[0].effect.getTiming().delay")
+    assert delay >= last_step  # ...and the token it earned lights up with its last step, not before
+    table.clock.run_for(3_000)
+    game.transmission("black")  # the next round: the board is drawn again, the same reveal still on it
+    expect(table.locator(".round-title")).to_contain_text("Round 2")
+    game.announce("white")
+    expect(reveal).to_have_class(re.compile(r"\bstill\b"))
+    assert table.evaluate(f"[...{steps}].map((s) => s.getAnimations().length)") == [0, 0, 0, 0]  # never again
+    game.close()

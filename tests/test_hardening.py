@@ -599,3 +599,31 @@ def test_every_process_cache_of_the_app_has_a_bound():
                 if value.cache_parameters()["maxsize"] is None:
                     unbounded.add(f"{module.__name__}.{name}")
     assert unbounded == set(fixed_keys)
+
+
+def test_housekeeping_deletes_an_expired_game_on_an_idle_server_and_nothing_else(tmp_path):
+    """The worker's housekeeping (companion/housekeeping.py) on the service's clock: at its start, an idle
+    server deletes the game nobody played for GAME_EXPIRY_HOURS; a game played within them stays."""
+    from companion.housekeeping import expire_while
+
+    app = make_app(tmp_path, GAME_EXPIRY_HOURS=1)
+    service = app.extensions["games"]
+    now = [time.time()]
+    service.clock = lambda: now[0]
+    client = app.test_client()
+    old, played = ApiGame(client), ApiGame(client)
+    now[0] += 3600 - 60  # 59 minutes later, the other table plays on
+    with app.extensions["games"].store.engine.begin() as conn:  # (its last event, written "now" by this clock)
+        conn.execute(
+            update(events)
+            .where(events.c.game_id == played.id)
+            .values(created_at=datetime.fromtimestamp(now[0], timezone.utc))
+        )
+    now[0] += 120  # an hour and a minute after the first game's last action; nobody asks the server anything
+    turns = iter([True, False])
+    waited = []
+    expire_while(service, 600, lambda: next(turns), wait=waited.append)
+    assert waited and 540 <= waited[0] <= 660  # then it waits its interval, give or take a tenth
+    gone = client.get(f"/api/games/{old.id}", headers={"Authorization": f"Bearer {old.host}"})
+    assert gone.status_code in (401, 403)
+    assert played.view(played.host)["phase"] == "playing"
