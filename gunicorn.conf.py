@@ -45,8 +45,8 @@ def post_worker_init(worker):
     from companion.web.stream_budget import fit_worker
     fit_worker(worker)
     threading.Thread(target=trim_while, args=(lambda: worker.alive,), name="heap-trimmer", daemon=True).start()
-    app = getattr(worker.wsgi, "extensions", None) and worker.wsgi
-    if app is not None:  # idle games go as the worker starts, then now and then (companion/housekeeping.py)
+    app = worker.wsgi
+    if "games" in getattr(app, "extensions", {}):  # idle games go as the worker starts, then now and then (companion/housekeeping.py)
         from companion.housekeeping import expire_while
         threading.Thread(
             target=expire_while,

@@ -20,6 +20,7 @@ from sqlalchemy import insert
 
 from companion.games import GAME_ID_BYTES, capability_changes, new_token
 from companion.keywords import load_pack
+from companion.release import release
 from companion.rules import ALL_CODES, HOST, OVER, PLAYING, TEAMS, Actor, Game, other
 from companion.rules.events import read
 from companion.store import Capability, Store, capabilities, events, games
@@ -53,8 +54,8 @@ class Prepared:
         """The weak ETag of a seat's page and view at this version (companion/web/pages/rendering.py, api.py), for a
         phone that has not chosen a language of its own; of the table screen's page for "table"."""
         if seat == "table":
-            return f'W/"v{self.state.version_seen_by(None)}-host--"'
-        return f'W/"v{self.state.version_seen_by(seat)}-seat-{self.seats[seat][0]}-{seat}"'
+            return f'W/"{release()}.v{self.state.version_seen_by(None)}-host--"'
+        return f'W/"{release()}.v{self.state.version_seen_by(seat)}-seat-{self.seats[seat][0]}-{seat}"'
 
     def page(self, seat: int | str) -> str:
         """The page a seat's phone (or the table screen, "table") shows."""

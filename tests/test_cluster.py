@@ -26,6 +26,7 @@ from typing import NamedTuple
 import pytest
 from playwright.sync_api import expect
 
+from companion.release import release
 from companion.rules import LOBBY, OVER
 from scripts.cluster import DRAIN_SETTLE_SECONDS, Cluster, answers, waiting_connections
 
@@ -133,7 +134,7 @@ def test_a_tap_on_one_server_wakes_the_streams_another_holds_and_haproxy_passes_
         # Every stream says so at once: on the server that took the join, on the other one, and through
         # HAProxy (behind a buffer, the message would not come).
         assert {name: next_view(wire) for name, wire in wires.items()} == {
-            name: f'W/"v{answer["version"]}-host--"' for name in wires
+            name: f'W/"{release()}.v{answer["version"]}-host--"' for name in wires
         }
     for wire in wires.values():
         wire.connection.close()
