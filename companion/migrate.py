@@ -8,9 +8,10 @@ the schema version. Several servers sharing one PostgreSQL take turns on a lock 
 from __future__ import annotations
 
 import os
+import sys
 
 from .app import INSTANCE, database_url, secret_key
-from .store import Store, make_engine
+from .store import NewerSchema, Store, make_engine
 
 
 def migrate() -> int:
@@ -24,7 +25,10 @@ def migrate() -> int:
 
 
 def main() -> None:
-    print(f"The database is at schema version {migrate()}.")
+    try:
+        print(f"The database is at schema version {migrate()}.")
+    except NewerSchema as refusal:
+        sys.exit(f"Not starting: {refusal}.")
 
 
 if __name__ == "__main__":

@@ -413,6 +413,17 @@ class DriverQuery:
 _FAILED = object()
 
 
+class NewerSchema(Exception):
+    """The database was upgraded by a newer release: this code would misread it, so it neither serves nor
+    migrates it (a downgrade is a restore of the backup taken before the upgrade: docs/operating.md)."""
+
+    def __init__(self, version: int):
+        super().__init__(
+            f"the database has schema version {version}, newer than this release's {LATEST_SCHEMA}: "
+            "run the release that upgraded it, or restore the backup taken before that upgrade"
+        )
+
+
 class Store:
     def __init__(self, engine: Engine):
         self.engine = engine
@@ -430,6 +441,8 @@ class Store:
         with self._exclusive() as conn:
             schema_version.create(conn, checkfirst=True)
             done = conn.execute(_SCHEMA_VERSION).scalar_one()
+            if done > LATEST_SCHEMA:
+                raise NewerSchema(done)
             for version, description, upgrade in MIGRATIONS:
                 if version > done:
                     upgrade(conn)
@@ -444,10 +457,7 @@ class Store:
         `gunicorn.conf.py` migrates before any worker starts, so there workers only read the version."""
         version = self.schema_version()
         if version > LATEST_SCHEMA:
-            raise RuntimeError(
-                f"the database has schema version {version}, newer than this code's "
-                f"{LATEST_SCHEMA}: update the app before serving from it"
-            )
+            raise NewerSchema(version)
         if version < LATEST_SCHEMA:
             self.migrate()
 

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, insert, inspect, select, text
 
 from companion.app import secret_key
-from companion.store import MIGRATIONS, Store, make_engine, schema_version
+from companion.store import MIGRATIONS, NewerSchema, Store, make_engine, schema_version
 
 from .conftest import database_url, empty_postgresql
 
@@ -97,8 +97,9 @@ def test_processes_starting_at_once_share_one_secret_key(tmp_path, monkeypatch):
     assert [p.name for p in (tmp_path / "instance").iterdir()] == ["secret_key"]
 
 
-def test_a_worker_refuses_a_database_newer_than_its_code(tmp_path):
-    store = Store(make_engine(f"sqlite:///{tmp_path / 'newer.sqlite3'}"))
+def newer_database(path: Path) -> Store:
+    """A database a later release upgraded: its schema version is one past this code's."""
+    store = Store(make_engine(f"sqlite:///{path}"))
     store.migrate()
     with store.engine.begin() as conn:
         conn.execute(
@@ -106,8 +107,15 @@ def test_a_worker_refuses_a_database_newer_than_its_code(tmp_path):
                 version=MIGRATIONS[-1][0] + 1, description="from the future", applied_at=datetime.now(timezone.utc)
             )
         )
-    with pytest.raises(RuntimeError, match="newer than this code"):
-        store.check_schema()
+    return store
+
+
+def test_neither_a_worker_nor_a_migration_touches_a_database_newer_than_its_code(tmp_path):
+    store = newer_database(tmp_path / "newer.sqlite3")
+    for attempt in (store.check_schema, store.migrate):
+        with pytest.raises(NewerSchema, match="newer than this release's"):
+            attempt()
+    assert store.schema_version() == MIGRATIONS[-1][0] + 1
 
 
 def test_a_database_from_before_phones_in_use_gets_its_column_and_plays_on(tmp_path, client):
