@@ -9,9 +9,12 @@ import re
 import traceback
 
 MASK = "…"
-# A path segment after one of these holds a capability token (seat links, join links, the table, spectators).
+# A path segment after one of these holds a capability token (seat links, join links, the table, spectators),
+# wherever a path shows up: the request line, a query string's `next=`, percent-encoded, with a doubled slash
+# or other letter case (which the routes refuse, but whose token may be a real one mistyped).
 TOKEN_PATHS = ("table", "join", "seat", "watch", "move", "summary")
-_TOKEN_IN_PATH = re.compile(r"(/(?:%s)/)[^/\s?#\"']+" % "|".join(TOKEN_PATHS))
+_SLASH = r"(?:/|%2F)+"
+_TOKEN_IN_PATH = re.compile(r"(%s(?:%s)%s)[A-Za-z0-9_-]+" % (_SLASH, "|".join(TOKEN_PATHS), _SLASH), re.IGNORECASE)
 _CREDENTIAL = re.compile(r"((?:Bearer|Basic)\s+)\S+", re.IGNORECASE)
 # gunicorn's access-log atoms that are whole header values no log should print
 _SECRET_HEADERS = ("{authorization}i", "{cookie}i", "{x-csrftoken}i")

@@ -37,6 +37,9 @@ def test_masking_keeps_the_route_and_drops_the_token():
     assert mask(f"Exception on /table/{token}/start [POST]") == "Exception on /table/…/start [POST]"
     assert mask(f"Authorization: Bearer {token}") == "Authorization: Bearer …"
     assert mask("/play/abc/guess /static/live.js") == "/play/abc/guess /static/live.js"
+    for forged in (f"//table/{token}", f"/TABLE/{token}", f"/Seat//{token}/x", f"/lang/ko?next=%2Ftable%2F{token}"):
+        assert token not in mask(forged), forged  # routes refuse them; the token may still be real
+    assert mask(f"/lang/ko?next=/join/{token}&x=1") == "/lang/ko?next=/join/…&x=1"
 
 
 def test_a_database_error_on_a_token_path_logs_neither_the_token_nor_the_keywords_and_codes(tmp_path, caplog):
