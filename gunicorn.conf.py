@@ -19,7 +19,12 @@ def on_starting(server):
     # here, it waited without yielding to gevent, and one worker's LISTEN froze all of its streams).
     import subprocess
     import sys
-    subprocess.run([sys.executable, "-m", "companion.migrate"], check=True)
+
+    # A database it can't serve (newer than this release) stops the server here, with the sentence
+    # companion.migrate printed, rather than a traceback from every worker.
+    migrated = subprocess.run([sys.executable, "-m", "companion.migrate"], check=False)
+    if migrated.returncode:
+        sys.exit(migrated.returncode)
 
 
 def on_exit(server):
@@ -27,6 +32,7 @@ def on_exit(server):
     into the file, which alone then holds every game (it can be copied elsewhere: docs/operating.md)."""
     import subprocess
     import sys
+
     subprocess.run([sys.executable, "-m", "companion.cli", "checkpoint"], check=False)
 
 
@@ -43,11 +49,20 @@ def post_worker_init(worker):
 
     from companion.heap import trim_while
     from companion.web.stream_budget import fit_worker
+
     fit_worker(worker)
+    # Ctrl+C reaches every process of the terminal's group: the master then stops the workers (SIGQUIT). A
+    # worker that also acted on the SIGINT itself exited twice and printed two tracebacks (SystemExit: 0).
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=trim_while, args=(lambda: worker.alive,), name="heap-trimmer", daemon=True).start()
     app = worker.wsgi
-    if "games" in getattr(app, "extensions", {}):  # idle games go as the worker starts, then now and then (companion/housekeeping.py)
+    if "games" in getattr(
+        app, "extensions", {}
+    ):  # idle games go as the worker starts, then now and then (companion/housekeeping.py)
         from companion.housekeeping import expire_while
+
         threading.Thread(
             target=expire_while,
             args=(app.extensions["games"], app.config["EXPIRY_CHECK_SECONDS"], lambda: worker.alive),

@@ -45,6 +45,8 @@ def backup(database_url: str, target: Path) -> None:
     custom format, for `pg_restore`."""
     path = sqlite_path(database_url)
     if path is None:
+        target.touch(mode=0o600)  # pg_dump keeps the mode of a file it overwrites: it holds secrets too
+        target.chmod(0o600)
         _run(["pg_dump", "--format=custom", "--no-owner", f"--file={target}", _libpq(database_url)])
         return
     if not path.exists():

@@ -35,8 +35,12 @@ def _serve(arguments) -> None:
 
 def _migrate(arguments) -> None:
     from .migrate import migrate
+    from .store import NewerSchema
 
-    print(f"The database is at schema version {migrate()}.")
+    try:
+        print(f"The database is at schema version {migrate()}.")
+    except NewerSchema as refusal:
+        raise backup.OperationRefused(f"{refusal}.") from None
 
 
 def _backup(arguments) -> None:
@@ -46,7 +50,7 @@ def _backup(arguments) -> None:
 
 def _restore(arguments) -> None:
     backup.restore(_database_url(), Path(arguments.file))
-    print(f"Restored from {arguments.file}: start the server (`decrypto serve`).")
+    print(f"Restored from {arguments.file}: start the server again (./scripts/serve).")
 
 
 def _expire(arguments) -> None:

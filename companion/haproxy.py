@@ -14,7 +14,13 @@ def command(admin_socket: str, line: str) -> str:
     """One command on the admin socket, and its answer."""
     with socket.socket(socket.AF_UNIX) as admin:
         admin.settimeout(10)
-        admin.connect(admin_socket)
+        try:
+            admin.connect(admin_socket)
+        except OSError as unreachable:  # said with the setting that fixes it
+            raise OSError(
+                f"HAProxy's admin socket {admin_socket} answers nothing ({unreachable.strerror or unreachable}): "
+                "is HAProxy running with docs/haproxy.cfg's `stats socket`? Name another with --socket PATH."
+            ) from None
         admin.sendall(line.encode() + b"\n")
         answer = b""
         while chunk := admin.recv(65536):

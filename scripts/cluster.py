@@ -263,6 +263,7 @@ class Cluster:
         # One proxy in front (HAProxy, on this machine): the client is the address it saw.
         env.setdefault("TRUSTED_PROXIES", "1")
         env.setdefault("FORWARDED_ALLOW_IPS", "127.0.0.1")
+        env.setdefault("BIND", "127.0.0.1")  # players reach the servers through HAProxy only
         self.env = env
         ports = server_ports or [proxy_port + n for n in range(1, count + 1)]
         self.servers = [
@@ -383,7 +384,9 @@ def main(argv=None) -> int:
             f"{', '.join(str(s.port) for s in cluster.servers)}) behind HAProxy (port {port}), on PostgreSQL "
             f"at {cluster.database_url.split('@')[-1]}.\n"
             f"  Open {cluster.public_url} on the table screen (phones must be on the same Wi-Fi).\n"
-            f"  Rolling restart: kill -HUP {os.getpid()}.  Stop with Ctrl+C.\n",
+            f"  Rolling restart: kill -HUP {os.getpid()}.  Stop with Ctrl+C.\n"
+            f"  HAProxy's admin socket: {cluster.proxy.admin_socket}"
+            f" (.venv/bin/decrypto drain app1 --socket {cluster.proxy.admin_socket})\n",
             flush=True,
         )
         while "stop" not in wanted:

@@ -542,6 +542,19 @@ def test_a_server_killed_mid_game_loses_no_acknowledged_command_and_its_pages_ar
 # --- the command itself ---------------------------------------------------------------------------
 
 
+def listening_addresses(ports: list[int]) -> set[str]:
+    """The IPv4 addresses the listening sockets of `ports` are bound to (/proc/net/tcp; none on IPv6)."""
+    found: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for row in open(table).read().splitlines()[1:]:
+            local, state = row.split()[1], row.split()[3]
+            address, port = local.rsplit(":", 1)
+            if state == "0A" and int(port, 16) in ports:
+                assert table.endswith("tcp"), f"listening on IPv6: {local}"
+                found.add(socket.inet_ntoa(bytes.fromhex(address)[::-1]))
+    return found
+
+
 def test_scripts_cluster_starts_postgresql_the_servers_and_haproxy_and_stops_them_all(tmp_path):
     wrapper = (ROOT / "scripts" / "cluster").read_text().strip().splitlines()
     assert wrapper[-1] == 'exec .venv/bin/python -m scripts.cluster "$@"'  # after installing what it needs
@@ -559,7 +572,7 @@ def test_scripts_cluster_starts_postgresql_the_servers_and_haproxy_and_stops_the
     )
     try:
         said = ""
-        while "Stop with Ctrl+C" not in said:
+        while "admin socket" not in said:
             line = process.stdout.readline()
             assert line, f"scripts/cluster stopped: {said}{(tmp_path / 'stderr').read_text()[-3000:]}"
             said += line
@@ -569,6 +582,17 @@ def test_scripts_cluster_starts_postgresql_the_servers_and_haproxy_and_stops_the
         status, game = request(port, "POST", "/api/games", {})
         assert status == 201 and game["urls"]["white"].endswith(f":{port}/join/{game['tokens']['white']}"), game
         assert f":{port}/" in said  # the address it says to open is HAProxy's
+        assert listening_addresses(servers) == {"127.0.0.1"}  # the servers are reached through HAProxy alone
+        drain = re.search(r"\((\.venv/bin/decrypto drain app1 --socket \S+)\)", said).group(1).split()
+        for extra in ([], ["--ready"]):  # the command it prints works as printed
+            done = subprocess.run(
+                [sys.executable, "-m", "companion.cli", *drain[1:], *extra],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+            )
+            assert done.returncode == 0 and "HAProxy: app1 is now" in done.stdout, done.stderr
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=60) == 0

@@ -37,7 +37,8 @@ def test_waiting_connections_counts_what_the_kernel_completed_and_no_one_took_in
 
 def test_decrypto_drain_takes_a_server_out_of_haproxy_and_back(tmp_path):
     """A rolling restart's step, as docs/operating.md runs it: `decrypto drain app1` on HAProxy's admin socket
-    (docs/haproxy.cfg), then `--ready`; an unknown server is refused in HAProxy's words."""
+    (docs/haproxy.cfg), then `--ready`; an unknown server is refused in HAProxy's words, a socket that is not
+    there with the option that names another."""
     from scripts.cluster import HAProxy, haproxy_config
 
     from .server import free_port
@@ -73,6 +74,12 @@ def test_decrypto_drain_takes_a_server_out_of_haproxy_and_back(tmp_path):
             cwd=ROOT, env=env, capture_output=True, text=True,
         )  # fmt: skip
         assert refused.returncode == 1 and "app9" in refused.stderr
+        nowhere = subprocess.run(
+            [sys.executable, "-m", "companion.cli", "drain", "app1", "--socket", str(tmp_path / "none.sock")],
+            cwd=ROOT, env=env, capture_output=True, text=True,
+        )  # fmt: skip
+        assert nowhere.returncode == 1 and "none.sock" in nowhere.stderr and "--socket" in nowhere.stderr
+        assert "Traceback" not in nowhere.stderr
     finally:
         proxy.stop()
         for backend in backends:

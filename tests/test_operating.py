@@ -102,6 +102,8 @@ def test_after_a_clean_stop_the_file_alone_serves_every_game(tmp_path, how, grou
             game.round()
         views = {game.id: game.view(game.host) for game in games}
         server.stop(how, group)
+        said = server.process.stderr.read().decode()
+    assert "Traceback" not in said and "Shutting down" in said, said  # a stop is no error
     wal = Path(f"{database}-wal")
     assert not wal.exists() or wal.stat().st_size == 0, "the write-ahead log still holds games"
     moved = tmp_path / "moved" / "decrypto.sqlite3"
@@ -188,3 +190,80 @@ def test_an_idle_server_deletes_an_expired_game_and_nothing_else(tmp_path):
             time.sleep(0.1)
         assert kept.id in games_as_stored(database)
         assert kept.view(kept.host)["phase"] == "playing"
+
+
+def test_a_database_a_newer_release_upgraded_is_neither_migrated_nor_served(tmp_path):
+    """An operator who went back to an older checkout after an upgrade gets one sentence, not a traceback
+    from every worker, and the database is left as the newer release wrote it."""
+    from .test_schema import newer_database
+
+    database = tmp_path / "decrypto.sqlite3"
+    newer_database(database).engine.dispose()
+    before = database.read_bytes()
+    env = Served(database).env
+    for command in ("migrate", "serve"):
+        refused = subprocess.run(
+            [sys.executable, "-m", "companion.cli", command],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=WAIT,
+        )
+        assert refused.returncode != 0, refused.stdout
+        assert "newer than this release's" in refused.stderr and "Traceback" not in refused.stderr, refused.stderr
+    assert database.read_bytes() == before
+
+
+@pytest.mark.skipif(
+    not os.environ.get("TEST_DATABASE_URL"), reason="on PostgreSQL only: the PostgreSQL pass of .ci/run runs it"
+)
+def test_on_postgresql_a_backup_is_private_and_restores_the_games_as_they_were(tmp_path):
+    """`decrypto backup` runs pg_dump and `decrypto restore` pg_restore: the games come back as they stood at
+    the backup, and the file, which holds every secret, is the operator's alone even where one was already."""
+    from sqlalchemy import text
+
+    from companion.store import make_engine
+
+    from .conftest import empty_postgresql
+
+    url = os.environ["TEST_DATABASE_URL"]
+    empty_postgresql(url)
+    copy = tmp_path / "backup.dump"
+    copy.write_bytes(b"last week's")
+    copy.chmod(0o644)
+
+    def stored() -> list[tuple]:
+        engine = make_engine(url)
+        with engine.connect() as conn:
+            rows = conn.execute(text("SELECT game_id, seq, type, data FROM events ORDER BY game_id, seq")).all()
+        engine.dispose()
+        return [tuple(row) for row in rows]
+
+    with Served(tmp_path / "unused.sqlite3", DATABASE_URL=url) as server:
+        games = [ApiGame(UrlClient(server.url)) for _ in range(2)]
+        games[0].round(white=(False, False), black=(True, False))
+        done = decrypto("backup", str(copy), env=server.env)
+        assert done.returncode == 0, done.stderr
+        at_backup, versions = stored(), [game.view(game.host)["version"] for game in games]
+        games[1].round(white=(False, False), black=(True, False))  # after the backup: gone once restored
+        assert stored() != at_backup
+    assert oct(copy.stat().st_mode & 0o777) == "0o600"
+    done = decrypto("restore", str(copy), env=server.env)
+    assert done.returncode == 0, done.stderr
+    assert stored() == at_backup
+    with Served(tmp_path / "unused.sqlite3", DATABASE_URL=url) as restored:
+        for game in games:
+            game.client = UrlClient(restored.url)
+        assert [game.view(game.host)["version"] for game in games] == versions
+
+
+def test_a_restart_needs_no_package_registry():
+    """`scripts/serve` and `scripts/test` install with pip only when pyproject.toml changed since pip last
+    succeeded: a laptop restarting the app at a table without internet starts it (a pip that ran here would
+    fail on the constraints file that does not exist)."""
+    venv = ["bash", "-c", 'source scripts/venv.sh "[test,postgres]"']
+    assert subprocess.run(venv, cwd=ROOT, capture_output=True).returncode == 0  # (pip, if nothing stamped yet)
+    offline = {**os.environ, "PIP_CONSTRAINT": "/nonexistent/constraints.txt", "PIP_NO_INDEX": "1"}
+    again = subprocess.run(venv, cwd=ROOT, env=offline, capture_output=True, text=True, timeout=WAIT)
+    assert again.returncode == 0, again.stderr

@@ -51,16 +51,20 @@ def test_every_command_of_the_guide_is_run_by_a_test():
 
 @pytest.mark.system
 def test_the_guides_backup_restore_and_expiry_lines_as_written(tmp_path):
-    """In a folder of the operator's (with the app's .venv), on a server's SQLite database: `backup` while the
-    server runs, `restore` into another database once it is stopped, `expire` with nothing old enough."""
+    """In a folder of the operator's (with the app's .venv), on a server's SQLite database: `backup` (into the
+    operator's home) while the server runs, `restore` into another database once it is stopped, `expire` with
+    nothing old enough."""
     folder = tmp_path / "operator"
     folder.mkdir()
     (folder / ".venv").symlink_to(ROOT / ".venv")
     database = tmp_path / "live" / "decrypto.sqlite3"
     database.parent.mkdir()
 
+    home = tmp_path / "home"  # `~` in the guide's lines
+    home.mkdir()
+
     def run(line: str, database: Path) -> subprocess.CompletedProcess:
-        env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY": "operating"}
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY": "operating", "HOME": str(home)}
         return subprocess.run(["bash", "-c", line], cwd=folder, env=env, capture_output=True, text=True)
 
     with Served(database) as server:
@@ -70,7 +74,7 @@ def test_the_guides_backup_restore_and_expiry_lines_as_written(tmp_path):
         assert done.returncode == 0, done.stderr
         expired = run(guide_line(".venv/bin/decrypto expire"), database)
         assert expired.returncode == 0 and "Deleted 0 game(s)" in expired.stdout, expired.stderr
-    copy = folder / guide_line(".venv/bin/decrypto backup ").split()[2]
+    copy = home / guide_line(".venv/bin/decrypto backup ").split()[2].removeprefix("~/")
     assert games_as_stored(copy) == games_as_stored(database)  # (nothing was played after the backup)
     moved = tmp_path / "moved" / "decrypto.sqlite3"
     done = run(guide_line(".venv/bin/decrypto restore "), moved)
