@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -308,7 +309,7 @@ def stored_games(db: Database, settings: Settings, workdir: Path, rng: random.Ra
     result["events"] = sum(len(g.events) for g in extra)
     # What creating a game costs now and then (every 10 minutes per worker): the idle-game scan.
     started = time.monotonic()
-    large_store.delete_idle_games(dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=72))
+    large_store.delete_idle_games(dt.datetime.now(dt.UTC) - dt.timedelta(hours=72))
     result["expiry_scan_ms"] = 1000 * (time.monotonic() - started)
     with (
         Server(workdir / f"gunicorn-{db.kind}-stored-10.log", small_url) as small,
@@ -365,26 +366,7 @@ def capacity(db: Database, settings: Settings, workdir: Path, rng: random.Random
                     return True
             return False
 
-        good, bad = 0, None
-        n = settings.first_tables
-        # Up in steps until a level fails, then halve the gap between the best pass and the first failure.
-        while n <= settings.max_tables:
-            if trial(n):
-                good = n
-                n = n * 2 if n < 200 else n + 100
-            else:
-                bad = n
-                break
-        if bad is None:
-            bad = settings.max_tables + 1
-        while bad - good > max(settings.resolution, good // 10):
-            n = (good + bad) // 2
-            if n <= good:
-                break
-            if trial(n):
-                good = n
-            else:
-                bad = n
+        good, bad = _most_tables(trial, settings)
         rss_after = server.rss_mb()
         time.sleep(TRIM_SECONDS + 2)  # the workers give back what they freed (companion/heap.py) by then
         rss_settled = server.rss_mb()
@@ -407,6 +389,31 @@ def capacity(db: Database, settings: Settings, workdir: Path, rng: random.Random
         "stored": len(finished) + len(tables),
         "errors": errors,
     }
+
+
+def _most_tables(trial: Callable[[int], bool], settings: Settings) -> tuple[int, int]:
+    """The most tables a `trial` passed with, and the fewest it failed with (past `max_tables` if none)."""
+    good, bad = 0, None
+    n = settings.first_tables
+    # Up in steps until a level fails, then halve the gap between the best pass and the first failure.
+    while n <= settings.max_tables:
+        if trial(n):
+            good = n
+            n = n * 2 if n < 200 else n + 100
+        else:
+            bad = n
+            break
+    if bad is None:
+        bad = settings.max_tables + 1
+    while bad - good > max(settings.resolution, good // 10):
+        n = (good + bad) // 2
+        if n <= good:
+            break
+        if trial(n):
+            good = n
+        else:
+            bad = n
+    return good, bad
 
 
 # --- the report -------------------------------------------------------------------------------------

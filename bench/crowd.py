@@ -140,7 +140,7 @@ def probe(port: int, game: G.Prepared, seconds: float) -> list[float]:
 
 def drafts_per_second(limit: str, workers: int) -> float:
     """What `RATE_LIMIT_COMMANDS` ("600 per minute", counted per worker) lets one address send, in all."""
-    count, _, unit = limit.split(";")[0].split()
+    count, _, unit = limit.split(";", maxsplit=1)[0].split()
     return int(count) / {"second": 1, "minute": 60, "hour": 3600}[unit] * workers
 
 

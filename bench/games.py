@@ -8,11 +8,12 @@ games cheap to set up.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 
 from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
@@ -156,11 +157,11 @@ class Builder(Table):
         self.send(sender, name, body)
         return who, name, body
 
-    def start(self) -> "Builder":
+    def start(self) -> Builder:
         self.move()
         return self
 
-    def play_until(self, done) -> "Builder":
+    def play_until(self, done) -> Builder:
         while not done(self.game):
             self.move()
         return self
@@ -218,18 +219,18 @@ def action_script(game: Prepared, rng: random.Random, rounds: int = 2) -> list[t
 
 # --- phones' cookies -------------------------------------------------------------------------------------
 
-_signer = None
+
+@functools.cache
+def _signer():
+    app = Flask("bench")
+    app.secret_key = SECRET_KEY
+    return SecureCookieSessionInterface().get_signing_serializer(app)
 
 
 def session_cookie(game_id: str, token: str, table: bool = False) -> str:
     """The `decrypto` cookie a phone holds once seated (and once a page gave it a CSRF token); with `table`,
     the table screen's, which holds the host token."""
-    global _signer
-    if _signer is None:
-        app = Flask("bench")
-        app.secret_key = SECRET_KEY
-        _signer = SecureCookieSessionInterface().get_signing_serializer(app)
-    value = _signer.dumps(
+    value = _signer().dumps(
         {"tables" if table else "seats": {game_id: token}, "csrf_token": secrets.token_hex(20), "_permanent": True}
     )
     return f"decrypto={value}"
@@ -247,7 +248,7 @@ def with_cookies(game: Prepared) -> Prepared:
 
 def insert_games(store: Store, prepared: list[Prepared], batch: int = 500) -> None:
     """Write the games (their rows, tokens and whole event logs), `batch` games per transaction."""
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     for start in range(0, len(prepared), batch):
         chunk = prepared[start : start + batch]
         with store.engine.begin() as conn:

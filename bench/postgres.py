@@ -19,7 +19,7 @@ class Postgres:
         self.dir = Path(tempfile.mkdtemp(prefix="decrypto-bench-pg."))
         self.port: int | None = None
 
-    def start(self) -> "Postgres":
+    def start(self) -> Postgres:
         url = subprocess.run(
             [str(SCRIPT), "start", str(self.dir), *self.settings], check=True, capture_output=True, text=True
         ).stdout.strip()

@@ -22,23 +22,23 @@ def _name(frame: str) -> str:
 
 def summarize(path: str, top: int = 25) -> str:
     inclusive, own, total = Counter(), Counter(), 0
-    for line in open(path):
-        stack, _, count = line.rstrip("\n").rpartition(" ")
-        if not stack:
-            continue
-        count = int(count)
-        frames = [_name(f) for f in stack.split(";")]
-        if any(
-            "EpollSelector.select" in f
-            or "_worker (concurrent/futures/thread.py)" == f
-            and frames[-1].startswith("Queue.get")
-            for f in frames[-1:]
-        ):
-            continue  # an idle thread waiting for work
-        total += count
-        for f in set(frames):
-            inclusive[f] += count
-        own[frames[-1]] += count
+    with open(path) as folded:
+        for line in folded:
+            stack, _, count = line.rstrip("\n").rpartition(" ")
+            if not stack:
+                continue
+            count = int(count)
+            frames = [_name(f) for f in stack.split(";")]
+            if any(
+                "EpollSelector.select" in f
+                or (f == "_worker (concurrent/futures/thread.py)" and frames[-1].startswith("Queue.get"))
+                for f in frames[-1:]
+            ):
+                continue  # an idle thread waiting for work
+            total += count
+            for f in set(frames):
+                inclusive[f] += count
+            own[frames[-1]] += count
     lines = [f"{total} busy samples", "inclusive:"]
     lines += [f"  {100 * c / total:5.1f}%  {f}" for f, c in inclusive.most_common(top)]
     lines += ["self:"]

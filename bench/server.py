@@ -7,6 +7,7 @@ benchmark runs the same worker class, worker count and threads as `scripts/serve
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -49,11 +50,9 @@ def production_command(port: int, workers: int) -> tuple[list[str], dict[str, st
         mock.patch.dict(os.environ, env),
         mock.patch("os.execv", execv),
         mock.patch("builtins.print", lambda *a, **k: None),
+        contextlib.suppress(SystemExit),
     ):
-        try:
-            serve.main()
-        except SystemExit:
-            pass
+        serve.main()
     return captured["argv"], captured["env"]
 
 
@@ -122,7 +121,7 @@ class Server:
     def describe(self) -> str:
         return " ".join([f"{k}={v}" for k, v in self.production_env.items()] + ["gunicorn"] + self.argv[1:])
 
-    def start(self, timeout: float = 60) -> "Server":
+    def start(self, timeout: float = 60) -> Server:
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
                 self.argv, cwd=self.root, env=self.env, start_new_session=True, stdout=log, stderr=log

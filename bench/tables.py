@@ -188,7 +188,7 @@ async def streaming_phone(port: int, screen: Screen, stats: Stats, delay: float)
     while loop.time() < stats.stop:
         try:
             chunk = await asyncio.wait_for(reader.read(4096), max(0.01, min(stats.stop, safety_at) - loop.time()))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             chunk = None
         if chunk == b"":
             stats.error("stream", loop.time(), "the stream ended")
@@ -365,7 +365,8 @@ def _cpu_seconds(pids: list[int]) -> float:
     tick = os.sysconf("SC_CLK_TCK")
     for pid in pids:
         try:
-            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
         total += (int(fields[11]) + int(fields[12])) / tick

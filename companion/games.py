@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 
 from sqlalchemy.exc import DBAPIError
 
@@ -168,7 +168,7 @@ class GameService:
     def expire_idle_games(self) -> list[str]:
         """Delete games nobody has played for `expiry_hours` (finished or abandoned): their links stop working.
         Each server does it on its own, now and then (companion/housekeeping.py); one at a time."""
-        now = datetime.fromtimestamp(self.clock(), timezone.utc)
+        now = datetime.fromtimestamp(self.clock(), UTC)
         deleted = self.store.delete_idle_games(now - self.expiry)
         self.cache.forget(deleted)
         return deleted

@@ -1,12 +1,12 @@
 """Loading word packs from the project's `keywords/` folder (one word per line)."""
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 KEYWORDS_DIR = Path(__file__).resolve().parent.parent / "keywords"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_pack(language: str) -> tuple[str, ...]:
     path = KEYWORDS_DIR / f"{language}.txt"
     words = (line.strip() for line in path.read_text(encoding="utf-8").splitlines())

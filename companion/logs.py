@@ -14,7 +14,7 @@ MASK = "…"
 # or other letter case (which the routes refuse, but whose token may be a real one mistyped).
 TOKEN_PATHS = ("table", "join", "seat", "watch", "move", "summary")
 _SLASH = r"(?:/|%2F)+"
-_TOKEN_IN_PATH = re.compile(r"(%s(?:%s)%s)[A-Za-z0-9_-]+" % (_SLASH, "|".join(TOKEN_PATHS), _SLASH), re.IGNORECASE)
+_TOKEN_IN_PATH = re.compile(rf"({_SLASH}(?:{'|'.join(TOKEN_PATHS)}){_SLASH})[A-Za-z0-9_-]+", re.IGNORECASE)
 _CREDENTIAL = re.compile(r"((?:Bearer|Basic)\s+)\S+", re.IGNORECASE)
 # gunicorn's access-log atoms that are whole header values no log should print
 _SECRET_HEADERS = ("{authorization}i", "{cookie}i", "{x-csrftoken}i")

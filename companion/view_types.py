@@ -12,10 +12,10 @@ This module imports pydantic (for `Field`): only the OpenAPI document and the te
 poll path (views.py imports it for type checkers only).
 """
 
-from typing import Annotated, Generic, Literal, TypeVar, Union
+from typing import Annotated, Generic, Literal, NotRequired, TypeVar
 
 from pydantic import Field
-from typing_extensions import NotRequired, TypeAliasType, TypedDict  # pydantic needs these on Python < 3.12
+from typing_extensions import TypeAliasType, TypedDict  # pydantic needs these on Python < 3.12
 
 from .messages import CAUSES, REASONS, REFUSALS, TASKS
 from .rules import OVER, TEAMS, three_player
@@ -609,27 +609,28 @@ class TableMoved(_Notice):
     at: Moment
 
 
-NOTICES = (
-    KeywordSwapped,
-    EncryptorSkipped,
-    EntryTakenBack,
-    TimerPaused,
-    TimerResumed,
-    CorrectionProposed,
-    CorrectionAnswered,
-    CorrectionWithdrawn,
-    RevealCorrected,
-    SeatLinkIssued,
-    SeatLinkCancelled,
-    SeatClaimed,
-    SeatHanded,
-    ClaimAcknowledged,
-    TableMoveOffered,
-    TableMoveCancelled,
-    TableMoved,
-)
 Notice = TypeAliasType(
-    "Notice", Annotated[Union[NOTICES], described("A line of the public log, by `kind`.", discriminator="kind")]
+    "Notice",
+    Annotated[
+        KeywordSwapped
+        | EncryptorSkipped
+        | EntryTakenBack
+        | TimerPaused
+        | TimerResumed
+        | CorrectionProposed
+        | CorrectionAnswered
+        | CorrectionWithdrawn
+        | RevealCorrected
+        | SeatLinkIssued
+        | SeatLinkCancelled
+        | SeatClaimed
+        | SeatHanded
+        | ClaimAcknowledged
+        | TableMoveOffered
+        | TableMoveCancelled
+        | TableMoved,
+        described("A line of the public log, by `kind`.", discriminator="kind"),
+    ],
 )
 
 

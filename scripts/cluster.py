@@ -13,6 +13,7 @@ Ctrl+C or SIGTERM stops everything.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import os
 import shutil
@@ -105,8 +106,7 @@ class AppServer:
 
     def start(self) -> None:
         # stdout holds only companion.serve's banner (the cluster says where to go); errors go to the log.
-        errors = open(self.log, "ab") if self.log else None
-        try:
+        with open(self.log, "ab") if self.log else contextlib.nullcontext() as errors:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "companion.cli", "serve"],
                 cwd=ROOT,
@@ -115,9 +115,6 @@ class AppServer:
                 stdout=subprocess.DEVNULL,
                 stderr=errors,
             )
-        finally:
-            if errors:
-                errors.close()
 
     @property
     def running(self) -> bool:
@@ -167,10 +164,8 @@ class AppServer:
         if self.process is None:
             return
         workers = self.workers()
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         self.process.wait()
         while not all(_gone(pid) for pid in workers):
             time.sleep(0.01)
@@ -186,14 +181,10 @@ class HAProxy:
 
     def start(self) -> None:
         haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
-        errors = open(self.log, "ab") if self.log else None
-        try:
+        with open(self.log, "ab") if self.log else contextlib.nullcontext() as errors:
             self.process = subprocess.Popen(
                 [haproxy, "-db", "-f", str(self.file)], start_new_session=True, stdout=subprocess.DEVNULL, stderr=errors
             )
-        finally:
-            if errors:
-                errors.close()
         deadline = time.monotonic() + WAIT
         while not self.admin_socket.exists():
             if self.process.poll() is not None or time.monotonic() > deadline:
@@ -288,7 +279,7 @@ class Cluster:
     def public_url(self) -> str:
         return self.env["PUBLIC_URL"]
 
-    def start(self) -> "Cluster":
+    def start(self) -> Cluster:
         try:
             if not self.database_url:
                 self.postgres = Path(tempfile.mkdtemp(prefix="decrypto-pg."))

@@ -130,15 +130,7 @@ class Oracle:
                 if t != team:
                     now = g.keywords.get(t, ())
                     hidden.update({w: f"{t}'s {'keyword' if w in now else 'swapped-out keyword'} {w}" for w in words})
-        for r in g.rounds:
-            for t in r.transmissions.values():
-                visible = (
-                    t.resolved
-                    or (g.phase == PLAYING and r.current is t)
-                    or (v.kind == "seat" and v.seat == t.encryptor)
-                )
-                if t.clues and not visible:
-                    hidden.update({c: f"{t.team}'s unopened clue {c}" for c in t.clues})
+        hidden.update(self._unopened_clues(v))
         announced = {c for r in g.rounds for t in r.transmissions.values() for c in t.clues or ()}
         for clue, seat in self.withdrawn.items():
             if clue not in announced and not (v.kind == "seat" and v.seat == seat):
@@ -150,6 +142,20 @@ class Oracle:
             for t, guesses in g.tiebreak.keyword_guesses.items():
                 if guesses and t != team:
                     hidden.update({x: f"{t}'s sealed keyword guess {x}" for x in guesses if x})
+        return hidden
+
+    def _unopened_clues(self, v) -> dict[str, str]:
+        """The clues announced but not open yet to this viewer (as `hidden_words`)."""
+        g, hidden = self.game, {}
+        for r in g.rounds:
+            for t in r.transmissions.values():
+                visible = (
+                    t.resolved
+                    or (g.phase == PLAYING and r.current is t)
+                    or (v.kind == "seat" and v.seat == t.encryptor)
+                )
+                if t.clues and not visible:
+                    hidden.update({c: f"{t.team}'s unopened clue {c}" for c in t.clues})
         return hidden
 
     def visible_codes(self, v) -> set[tuple]:

@@ -81,7 +81,8 @@ class Server:
             start_new_session=True,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
-            preexec_fn=self._limit_open_files if self.open_files else None,
+            # setrlimit alone between fork and exec: it takes no lock a thread of the parent could hold
+            preexec_fn=self._limit_open_files if self.open_files else None,  # noqa: PLW1509
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:  # wait until it answers, not a fixed time

@@ -67,11 +67,13 @@ WATCH = """
 def proxied(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("proxied")
     app_port = free_port()
-    with Caddy(tmp_path / "caddy", app_port) as caddy:  # first: the app hands out the root it makes
-        with ServedApp(database_url(tmp_path), f"{caddy.url}/", app_port, caddy.app_settings()) as app:
-            caddy.wait_for_app()
-            caddy.app = app
-            yield caddy
+    with (
+        Caddy(tmp_path / "caddy", app_port) as caddy,  # first: the app hands out the root it makes
+        ServedApp(database_url(tmp_path), f"{caddy.url}/", app_port, caddy.app_settings()) as app,
+    ):
+        caddy.wait_for_app()
+        caddy.app = app
+        yield caddy
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ its server, and are skipped in the SQLite pass, so that they run once.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -227,10 +228,8 @@ class ProxiedBot(Bot):
     def play_on(self) -> None:
         """Play to the end, picking the game up again after each request that got no answer."""
         while not self.finished:
-            try:
+            with contextlib.suppress(Unreachable):
                 self.play()
-            except Unreachable:
-                pass
 
     def play_until(self, done: threading.Event) -> None:
         """Play to the end, and again (a rematch: the same table, the same pages) until `done` is set."""
@@ -323,7 +322,7 @@ class Answered(NamedTuple):
     came: float
 
     @classmethod
-    def of(cls, answer) -> "Answered":
+    def of(cls, answer) -> Answered:
         timing = answer.request.timing
         return cls(
             path_of(answer.url),

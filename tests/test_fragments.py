@@ -36,7 +36,7 @@ def regions(html: str) -> dict[str, tuple[str | None, str]]:
     found = {}
     for start in REGION.finditer(html):
         tag, depth, at = start.group(1), 1, start.end()
-        tags = re.compile(r"<(/?)%s\b" % tag)
+        tags = re.compile(rf"<(/?){tag}\b")
         while depth:
             edge = tags.search(html, at)
             depth, at = depth + (-1 if edge.group(1) else 1), edge.end()
@@ -235,8 +235,8 @@ def test_teammates_share_an_update_only_when_it_is_the_same_for_both(tmp_path):
         shown = {name: shown_by(name) for name in phones}
         move()
         got = []
-        for name in phones:
-            mine, alone = (client.get(path, headers={"X-Live-Keys": shown[name]}) for client in phones[name])
+        for name, clients in phones.items():
+            mine, alone = (client.get(path, headers={"X-Live-Keys": shown[name]}) for client in clients)
             assert CSRF.sub("", mine.get_data(as_text=True)) == CSRF.sub("", alone.get_data(as_text=True)), name
             got.append(mine.get_data(as_text=True))
         return got

@@ -6,7 +6,7 @@ import os
 import stat
 import time
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 from urllib.parse import urljoin, urlsplit
 
 import flask
@@ -80,7 +80,7 @@ def test_idle_games_expire_and_their_links_stop_working(tmp_path):
     service = app.extensions["games"]
     host = client.get(table_path(client, old.tokens['host']))
     assert host.status_code == 200
-    four_days_ago = datetime.now(timezone.utc) - timedelta(days=4)
+    four_days_ago = datetime.now(UTC) - timedelta(days=4)
     with service.store.engine.begin() as conn:  # the old game's last action was four days ago
         conn.execute(update(events).where(events.c.game_id == old.id).values(created_at=four_days_ago))
         # the resumed game began four days ago, but its last action is today's
@@ -233,9 +233,7 @@ def test_the_seat_cookie_keeps_only_live_games_and_stays_under_4_kb(tmp_path):
     service = app.extensions["games"]
     with service.store.engine.begin() as conn:  # all but the newest game expire
         conn.execute(
-            update(events)
-            .where(events.c.game_id != newest)
-            .values(created_at=datetime.now(timezone.utc) - timedelta(days=4))
+            update(events).where(events.c.game_id != newest).values(created_at=datetime.now(UTC) - timedelta(days=4))
         )
     service.expire_idle_games()
     client.post("/try", data={"mode": "standard", "csrf_token": csrf})
@@ -595,9 +593,12 @@ def test_every_process_cache_of_the_app_has_a_bound():
     for module_info in pkgutil.walk_packages(companion.__path__, "companion."):
         module = importlib.import_module(module_info.name)
         for name, value in vars(module).items():
-            if isinstance(value, functools._lru_cache_wrapper) and value.__module__ == module.__name__:
-                if value.cache_parameters()["maxsize"] is None:
-                    unbounded.add(f"{module.__name__}.{name}")
+            if (
+                isinstance(value, functools._lru_cache_wrapper)
+                and value.__module__ == module.__name__
+                and value.cache_parameters()["maxsize"] is None
+            ):
+                unbounded.add(f"{module.__name__}.{name}")
     assert unbounded == set(fixed_keys)
 
 

@@ -4,7 +4,7 @@ join page that says at once when joining is locked."""
 import random
 import re
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 
 import pytest
 from sqlalchemy import update
@@ -190,7 +190,7 @@ def test_codes_go_with_their_game_when_it_expires(app):
         conn.execute(
             update(events)
             .where(events.c.game_id == created.game_id)
-            .values(created_at=datetime.now(timezone.utc) - timedelta(days=4))
+            .values(created_at=datetime.now(UTC) - timedelta(days=4))
         )
     assert service.expire_idle_games() == [created.game_id]
     assert service.store.join_code(code) is None

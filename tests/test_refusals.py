@@ -92,9 +92,8 @@ def test_every_refusal_code_has_a_sentence_and_a_status():
 
 
 def test_an_unknown_code_is_a_bug_not_another_sentence(app):
-    with app.test_request_context("/api/x"):
-        with pytest.raises(KeyError):
-            refusal("no_such_code")
+    with app.test_request_context("/api/x"), pytest.raises(KeyError):
+        refusal("no_such_code")
     with pytest.raises(KeyError):
         status_of("no_such_code")
 

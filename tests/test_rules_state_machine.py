@@ -1322,9 +1322,7 @@ class DecryptoTable(RuleBasedStateMachine):
         assert game.phase in (KEYWORD_GUESSING, KEYWORD_JUDGING, OVER) and game.tiebreak.cause == cause
         sealed = all(game.tiebreak.keyword_guesses.values())
         assert (game.phase == KEYWORD_GUESSING) == (not sealed)
-        if game.phase == KEYWORD_GUESSING:
-            assert result is None and game.tiebreak.verdicts is None
-        elif game.phase == KEYWORD_JUDGING:
+        if game.phase in (KEYWORD_GUESSING, KEYWORD_JUDGING):
             assert result is None and game.tiebreak.verdicts is None
         else:
             right = {t: sum(game.tiebreak.verdicts[t]) for t in TEAMS}

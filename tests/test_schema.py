@@ -4,7 +4,7 @@ import json
 import multiprocessing
 import os
 from pathlib import Path
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 
 import pytest
 from sqlalchemy import func, insert, inspect, select, text
@@ -104,7 +104,7 @@ def newer_database(path: Path) -> Store:
     with store.engine.begin() as conn:
         conn.execute(
             insert(schema_version).values(
-                version=MIGRATIONS[-1][0] + 1, description="from the future", applied_at=datetime.now(timezone.utc)
+                version=MIGRATIONS[-1][0] + 1, description="from the future", applied_at=datetime.now(UTC)
             )
         )
     return store

@@ -9,7 +9,7 @@ import socket
 import threading
 import time
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 
 import pytest
 from sqlalchemy import event
@@ -235,7 +235,7 @@ def test_the_sqlite_watcher_reads_the_games_changed_since_its_last_look_and_miss
     first.ok(first.command(first.host, "start"))
     changed, after = store.games_changed_since(after)
     assert changed == {first.id}
-    store.delete_idle_games(datetime.now(timezone.utc) + timedelta(days=1))  # every game, the newest rows too
+    store.delete_idle_games(datetime.now(UTC) + timedelta(days=1))  # every game, the newest rows too
     third = ApiGame(client, start=False)
     changed, _ = store.games_changed_since(after)
     assert changed is None or changed == {third.id}  # SQLite: None (row numbers given again); never a miss

@@ -301,7 +301,7 @@ class UrlClient:
     def post(self, path, json=None, headers=None):
         return self.open("POST", path, json if json is not None else {}, headers)
 
-    def open(self, method, path, body=None, headers=None) -> "UrlAnswer":
+    def open(self, method, path, body=None, headers=None) -> UrlAnswer:
         headers = dict(headers or {})
         data = None
         if body is not None:

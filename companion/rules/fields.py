@@ -19,7 +19,7 @@ from .state import ENTRIES, MAX_ROUNDS, TEAMS
 from .text import TIMER_SECONDS
 
 GetList = Callable[[str], list[str]]
-Kept = TypeVar("Kept", covariant=True)  # what the rules keep of a field of a kind
+Kept_co = TypeVar("Kept_co", covariant=True)  # what the rules keep of a field of a kind
 
 
 def _first(getlist: GetList, name: str) -> str:
@@ -34,18 +34,18 @@ def _number(value: str) -> int | str:
     return int(value) if value.isascii() and value.isdigit() and len(value) < 6 else value
 
 
-class Kind(Generic[Kept]):
-    """A kind of field, which the rules keep as a `Kept`. Subclasses say what JSON they accept, convert and
+class Kind(Generic[Kept_co]):
+    """A kind of field, which the rules keep as a `Kept_co`. Subclasses say what JSON they accept, convert and
     describe."""
 
     def accepts(self, value: object) -> bool:
         return True
 
-    def convert(self, value: Any) -> Kept:
+    def convert(self, value: Any) -> Kept_co:
         """An accepted value as the rules keep it: as it came, unless the kind converts it."""
-        return cast(Kept, value)  # of the kept type: `accepts` checked it
+        return cast(Kept_co, value)  # of the kept type: `accepts` checked it
 
-    def parse(self, value: object, refusal: str, **params: object) -> Kept:
+    def parse(self, value: object, refusal: str, **params: object) -> Kept_co:
         """`value` as the rules keep it, or the RuleError `refusal` when it is not of this kind."""
         if not self.accepts(value):
             raise RuleError(refusal, **params)

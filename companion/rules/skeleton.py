@@ -67,9 +67,7 @@ def visible_only(text: str) -> str:
     """The text without its default-ignorable characters, but for a zero-width joiner inside an emoji."""
     kept = []
     for i, char in enumerate(text):
-        if not ignorable(char):
-            kept.append(char)
-        elif char == _ZERO_WIDTH_JOINER and _joins_emoji(text, i):
+        if not ignorable(char) or (char == _ZERO_WIDTH_JOINER and _joins_emoji(text, i)):
             kept.append(char)
     return "".join(kept)
 

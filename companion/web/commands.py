@@ -9,7 +9,9 @@ from flask import request
 from werkzeug.routing import BaseConverter
 
 from ..release import release
-from ..rules.commands import COMMANDS as COMMANDS, commands_for as commands_for  # the web layer's view of the registry
+
+# The web layer's view of the registry: re-exported, by name (`X as X`: mypy's strict no_implicit_reexport).
+from ..rules.commands import COMMANDS as COMMANDS, commands_for as commands_for  # noqa: PLC0414
 from ..rules.guards import CommandBody
 from .errors import Refused
 

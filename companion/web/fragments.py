@@ -35,8 +35,9 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import partial as bound
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import orjson
 from flask import current_app, request, url_for

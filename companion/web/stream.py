@@ -32,14 +32,16 @@ they withdrew (games.py `capability_changes`), so no stream looks its token up a
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import socket
 import sys
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 from flask import Flask, Response, current_app
 from werkzeug.http import http_date
@@ -233,10 +235,8 @@ class StreamResponse(Response):
         else:
             current_app.extensions["courier"].take(stream, copy)
         # The server's copy reads no further request from it (and closes its copy at once).
-        try:
+        with contextlib.suppress(OSError):
             connection.shutdown(socket.SHUT_RD)
-        except OSError:
-            pass
         from gunicorn.workers.base_async import ALREADY_HANDLED
 
         return ALREADY_HANDLED
@@ -325,10 +325,8 @@ class Courier:
             self._due.discard(handed)
         self.hub.unsubscribe(handed.stream.game_id, handed)
         handed.stream.release()
-        try:
+        with contextlib.suppress(OSError):
             handed.connection.close()
-        except OSError:
-            pass
 
     def streams(self) -> int:
         with self._lock:

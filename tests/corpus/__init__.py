@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 
 from sqlalchemy import insert
 
@@ -43,7 +43,7 @@ def stored_game(store, rows: list[dict]) -> str:
     """A game whose event log is `rows` (a corpus file's), written into `store` as its store would have: its
     id. Straight into the tables, so that nothing of today's code comes between the rows and the database."""
     game_id = "corpus-" + uuid.uuid4().hex[:12]
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     with store.engine.begin() as conn:
         conn.execute(insert(games).values(id=game_id, created_at=now))
         conn.execute(

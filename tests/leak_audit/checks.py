@@ -16,7 +16,7 @@ from companion.rules import OVER, PLAYING, TEAMS, other, replay
 from ..oracle import Oracle, code_like, sees, team_of, transmission, walk
 from .dom import parse_html
 
-NATO = (
+NATO = (  # noqa: SIM905 (two lines of words read better than 26 lines of strings)
     "ALPHA BRAVO CHARLIE DELTA ECHO FOXTROT GOLF HOTEL INDIA JULIETT KILO LIMA MIKE NOVEMBER OSCAR "
     "PAPA QUEBEC ROMEO SIERRA TANGO UNIFORM VICTOR WHISKEY XRAY YANKEE ZULU"
 ).split()
@@ -145,7 +145,7 @@ def allowed_code_place(path, doc) -> bool:
         return path[4:] in (("code",), ("decryption", "code"), ("interception", "code"))
     if path[:1] == ("last_reveal",):
         return path[1:] in (("code",), ("decryption", "code"), ("interception", "code"))
-    if path == ("you", "code") or path == ("correction", "code"):
+    if path in (("you", "code"), ("correction", "code")):
         return True
     if path[:1] == ("correction",) and n == 3:
         return path[1] in ("before", "after") and path[2] in ("decryption", "interception")
@@ -268,7 +268,7 @@ def check_html(truth: Truth, v: Viewer, text: str, where: str, summary: bool = F
     plain = SVG.sub("", text)  # a QR code's drawing is no text
     # A code this viewer may not know, written any other way in text or attributes (314, 3 1 4, 3, 1, 4).
     for code in truth.codes() - allowed:
-        if re.search(r"(?<![\w.-])%s[\s,.·/-]*%s[\s,.·/-]*%s(?![\w.-])" % code, plain):
+        if re.search(r"(?<![\w.-]){}[\s,.·/-]*{}[\s,.·/-]*{}(?![\w.-])".format(*code), plain):
             out.append(f"a code {dashed(code)} this viewer may not know, spelled out in {where}")
     for m in DASHED.finditer(plain):  # in text and in attribute values alike
         code = tuple(int(d) for d in m.groups())

@@ -6,8 +6,8 @@ from .walks import report, round_two_in_play
 
 
 def _plant(monkeypatch, app, world, leak):
-    import companion.views as views
-    import companion.web.api as api
+    from companion import views
+    from companion.web import api
     import companion.web.pages.rendering as pages
     from flask import session
 
