@@ -349,7 +349,7 @@ def capacity(db: Database, settings: Settings, workdir: Path, rng: random.Random
 
         def trial(n):
             ensure(n)
-            for attempt in (1, 2):  # a level that fails is tried once more (the machine may be shared)
+            for _ in (1, 2):  # a level that fails is tried once more (the machine may be shared)
                 result = T.run_step(
                     server.port,
                     tables[:n],
@@ -372,7 +372,7 @@ def capacity(db: Database, settings: Settings, workdir: Path, rng: random.Random
         rss_settled = server.rss_mb()
         # Every stored game read once by a worker (its state folded and cached, up to the cache's size).
         host_tokens = [g.token("host") for g in finished]
-        for g, token in zip(finished, host_tokens):
+        for g, token in zip(finished, host_tokens, strict=True):
             server.get(f"/api/games/{g.game_id}", {"Authorization": f"Bearer {token}"})
             server.get(f"/api/games/{g.game_id}", {"Authorization": f"Bearer {token}"})
         rss_read = server.rss_mb()
@@ -462,7 +462,7 @@ def report(settings: Settings, results: dict, extra: dict, started: float, heade
             f"{bare_cpu:.2f} ms worker CPU/req"
         )
 
-        def invalid_note(key):
+        def invalid_note(key, tp=tp):
             if key == "changed":
                 invalid = [c for c in tp[key] if not c.valid]
                 return f"  [{len(invalid)} run(s) invalid: {invalid[0].first_errors[:2]}]" if invalid else ""
@@ -478,7 +478,7 @@ def report(settings: Settings, results: dict, extra: dict, started: float, heade
                 f"{cpu:.2f} ms worker CPU/req (CPU ratio {bare_cpu / cpu:.2f}x){invalid_note(key)}"
             )
             if key == "poll_304":
-                pages = [page_cpu(c, a.cpu_ms) for c, a in zip(tp["changed"], tp["actions"])]
+                pages = [page_cpu(c, a.cpu_ms) for c, a in zip(tp["changed"], tp["actions"], strict=True)]
                 cpu = statistics.median(pages)
                 say(
                     f"  {'3. a changed page, every screen':36s} {'':8s}         {bare_cpu / cpu:4.2f}x (>= {TARGETS['changed']}x)"
@@ -487,7 +487,9 @@ def report(settings: Settings, results: dict, extra: dict, started: float, heade
                 )
                 say(
                     "     pages per run: "
-                    + ", ".join(f"{p:.2f} ms ({c.pages / c.seconds:.0f}/s)" for p, c in zip(pages, tp["changed"]))
+                    + ", ".join(
+                        f"{p:.2f} ms ({c.pages / c.seconds:.0f}/s)" for p, c in zip(pages, tp["changed"], strict=True)
+                    )
                     + " worker CPU"
                 )
                 for key2, text in (

@@ -148,8 +148,8 @@ def measure(rounds: int, duration: float, bare: Server | None = None, attempts: 
     """`attempts`: streams asked for (by default three times what the client may hold)."""
     rng = random.Random(20261202)
     own_bare = bare is None
-    with tempfile.TemporaryDirectory(prefix="decrypto-crowd-") as work:
-        work = Path(work)
+    with tempfile.TemporaryDirectory(prefix="decrypto-crowd-") as folder:
+        work = Path(folder)
         url = f"sqlite:///{work / 'crowd.sqlite3'}"
         store = Store(make_engine(url))
         store.migrate()

@@ -193,8 +193,8 @@ class Delays:
 def run(moves: int, idle: float) -> dict[str, Delays]:
     """Both designs on one server and game: "stream" and "poll"."""
     rng = random.Random(13)
-    with tempfile.TemporaryDirectory(prefix="decrypto-latency-") as work:
-        work = Path(work)
+    with tempfile.TemporaryDirectory(prefix="decrypto-latency-") as folder:
+        work = Path(folder)
         url = f"sqlite:///{work / 'latency.sqlite3'}"
         store = Store(make_engine(url))
         store.migrate()

@@ -82,7 +82,9 @@ def main() -> None:
                     )
             finally:
                 store.engine.dispose()
-                subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT, capture_output=True)
+                subprocess.run(
+                    ["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT, capture_output=True, check=False
+                )
     finally:
         if postgres is not None:
             postgres.stop()

@@ -128,7 +128,9 @@ def main() -> None:
         for server in servers.values():
             server.stop()
         for folder in folders:
-            subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT, capture_output=True)
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT, capture_output=True, check=False
+            )
         if postgres is not None:
             postgres.stop()
 

@@ -134,8 +134,8 @@ def measure(count: int, moves: int) -> dict:
     """`count` streams held by one worker: its memory before and with them, moves' answer times (s) without
     and with them, and each move's fan-out to its game's streams (s)."""
     rng = random.Random(17)
-    with tempfile.TemporaryDirectory(prefix="decrypto-streams-") as work:
-        work = Path(work)
+    with tempfile.TemporaryDirectory(prefix="decrypto-streams-") as folder:
+        work = Path(folder)
         url = f"sqlite:///{work / 'streams.sqlite3'}"
         store = Store(make_engine(url))
         store.migrate()

@@ -96,13 +96,13 @@ def create_app(test_config: dict | None = None) -> Flask:
         POLL_INTERVAL_MS=1500,  # pages without a stream (no EventSource, a buffering proxy)
         STREAM_POLL_MS=30_000,  # pages with a stream still poll this often, in case a signal was lost
         # a comment on an idle stream, so proxies and NATs keep it open
-        STREAM_HEARTBEAT_SECONDS=float(os.environ.get("STREAM_HEARTBEAT_SECONDS", 15)),
+        STREAM_HEARTBEAT_SECONDS=float(os.environ.get("STREAM_HEARTBEAT_SECONDS", "15")),
         STREAM_LIFETIME_SECONDS=600,  # then the page reconnects: a restarting worker never waits on it
         # A worker's streams (fewer if its open files are too few), and each token's and client's share of
         # them (web/stream_budget.py): a table's 9 screens behind one address, reloads and all, are far below.
-        STREAMS=int(os.environ.get("STREAMS", 10_000)),
-        STREAMS_PER_TOKEN=int(os.environ.get("STREAMS_PER_TOKEN", 20)),
-        STREAMS_PER_ADDRESS=int(os.environ.get("STREAMS_PER_ADDRESS", 100)),
+        STREAMS=int(os.environ.get("STREAMS", "10000")),
+        STREAMS_PER_TOKEN=int(os.environ.get("STREAMS_PER_TOKEN", "20")),
+        STREAMS_PER_ADDRESS=int(os.environ.get("STREAMS_PER_ADDRESS", "100")),
         PUSH_LOOK_SECONDS=0.1,  # SQLite: how often each worker looks for new events of its streams
         RATE_LIMITS=os.environ.get("RATE_LIMITS", "on"),
         RATE_LIMIT_STORAGE=os.environ.get("RATE_LIMIT_STORAGE", "memory://"),
@@ -110,10 +110,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         RATE_LIMIT_JOIN=os.environ.get("RATE_LIMIT_JOIN", "60 per minute"),
         RATE_LIMIT_COMMANDS=os.environ.get("RATE_LIMIT_COMMANDS", "600 per minute"),
         RATE_LIMIT_JOIN_CODE=os.environ.get("RATE_LIMIT_JOIN_CODE", "10 per minute; 60 per hour"),  # wrong codes
-        TRUSTED_PROXIES=int(os.environ.get("TRUSTED_PROXIES", 0)),  # reverse proxies in front: X-Forwarded-For
+        TRUSTED_PROXIES=int(os.environ.get("TRUSTED_PROXIES", "0")),  # reverse proxies in front: X-Forwarded-For
         FORWARDED_ALLOW_IPS=os.environ.get("FORWARDED_ALLOW_IPS", LOCAL_PROXIES),  # ...believed from these alone
-        GAME_EXPIRY_HOURS=float(os.environ.get("GAME_EXPIRY_HOURS", 72)),  # since a game's last action
-        EXPIRY_CHECK_SECONDS=float(os.environ.get("EXPIRY_CHECK_SECONDS", 600)),  # how often a worker looks
+        GAME_EXPIRY_HOURS=float(os.environ.get("GAME_EXPIRY_HOURS", "72")),  # since a game's last action
+        EXPIRY_CHECK_SECONDS=float(os.environ.get("EXPIRY_CHECK_SECONDS", "600")),  # how often a worker looks
         ROOT_CERT=os.environ.get("ROOT_CERT", ""),  # a certificate authority's root the app hands out (root_cert.py)
     )
     if test_config:

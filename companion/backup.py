@@ -112,6 +112,6 @@ def _run(command: list[str]) -> None:
         raise OperationRefused(
             f"{command[0]} is not installed: it comes with PostgreSQL's client (Debian: postgresql-client)."
         )
-    done = subprocess.run(command, capture_output=True, text=True)
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise OperationRefused(f"{command[0]} failed: {done.stderr.strip()}")

@@ -57,7 +57,7 @@ def _expire(arguments) -> None:
     from .app import create_app
 
     deleted = create_app().extensions["games"].expire_idle_games()
-    print(f"Deleted {len(deleted)} game(s) nobody played for {os.environ.get('GAME_EXPIRY_HOURS', 72)} hours.")
+    print(f"Deleted {len(deleted)} game(s) nobody played for {os.environ.get('GAME_EXPIRY_HOURS', '72')} hours.")
 
 
 def _drain(arguments) -> None:

@@ -145,6 +145,11 @@ class StateCache:
             return known[1] if known[0] == version else game
 
 
+def _granted(caps: list[Capability], kind: str) -> str | None:
+    """The token of the first of `caps` of `kind`, if any."""
+    return next((c.token for c in caps if c.kind == kind), None)
+
+
 class GameService:
     def __init__(
         self,
@@ -304,15 +309,14 @@ class GameService:
             self.cache.put(game_id, new_version, after)
             self.changed(game_id)
             seated = next((c for c in caps if c.kind in ("seat", "waiting")), None)  # the caller's new seat
-            granted = lambda kind: next((c.token for c in caps if c.kind == kind), None)  # noqa: E731
             return Outcome(
                 events,
                 after.version_seen_by(seat),
                 seated.seat if seated else None,
                 seated.token if seated else None,
-                granted("handoff"),
-                granted("table_move"),
-                granted("host"),
+                _granted(caps, "handoff"),
+                _granted(caps, "table_move"),
+                _granted(caps, "host"),
             )
         raise RuleError("busy")
 

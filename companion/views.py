@@ -163,7 +163,7 @@ def _columns(game: Game, team: str) -> list[list[view_types.NoteSheetClue]]:
     for r in game.rounds:
         t = r.transmissions.get(team)
         if t and t.resolved and t.clues is not None:  # a resolved transmission's clues were announced
-            for clue, number in zip(t.clues, t.code):
+            for clue, number in zip(t.clues, t.code, strict=True):
                 columns[number - 1].append({"clue": clue, "round": r.number})
     return columns
 

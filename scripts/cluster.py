@@ -47,16 +47,18 @@ def haproxy_config(bind: str, servers: dict[str, str], admin_socket: Path, reque
                 "    log stderr format raw local0" if words == ["global"] else "    log global\n    option httplog",
             ]
             continue
-        if words[:1] == ["bind"]:
-            line, _ = line.replace(words[1], bind), found.add("bind")
-        elif words[:2] == ["stats", "socket"]:
-            line, _ = line.replace(words[2], str(admin_socket)), found.add("socket")
-        elif words[:1] == ["server"]:
+        if words[:1] == ["server"]:
             if "server" not in found:
                 lines += [f"    server {name} {address}" for name, address in servers.items()]
                 found.add("server")
-            continue
-        lines.append(line)
+        elif words[:1] == ["bind"]:
+            lines.append(line.replace(words[1], bind))
+            found.add("bind")
+        elif words[:2] == ["stats", "socket"]:
+            lines.append(line.replace(words[2], str(admin_socket)))
+            found.add("socket")
+        else:
+            lines.append(line)
     assert found == {"bind", "socket", "server"}, f"{CONFIG} lost a line scripts/cluster fills in: {found}"
     return "\n".join(lines) + "\n"
 

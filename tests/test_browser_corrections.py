@@ -304,7 +304,7 @@ def test_a_rematch_through_the_lobby(browser, live_server):
     table.get_by_role("button", name="Rematch: back to the lobby, same seats").click()
     expect(table.locator(".rematch-intro")).to_contain_text("Rematch: everyone keeps their seat.")
     expect(table.locator(".lobby .qr")).to_have_count(2)  # newcomers can join
-    for name, phone in phones.items():  # no phone navigates: they follow by polling
+    for phone in phones.values():  # no phone navigates: they follow by polling
         phone.see("Rematch: you keep your seat.")
         expect(phone.page.locator("#keywords li")).to_have_count(0)
     linus = phones["Linus"].page

@@ -86,14 +86,16 @@ class Words:
                 sources = [msgid]
             else:
                 # Unformatted: a plural may hold placeholders besides %(num)s (split out below anyway).
-                raw = lambda n: self._in_language(lambda: flask_babel.get_translations().ungettext(*msgid, n))
+                raw = lambda n, msgid=msgid: self._in_language(
+                    lambda: flask_babel.get_translations().ungettext(*msgid, n)
+                )
                 translated = raw(1) + " " + raw(2)
                 sources = list(msgid)
             for source in sources:
                 for part in re.split(r"%\(\w+\)s", source):
-                    part = part.strip(" .,:;!?()·“”\"")
-                    if len(part.split()) >= 2 and len(part) >= 8 and part not in translated:
-                        phrases.add(part)
+                    phrase = part.strip(" .,:;!?()·“”\"")
+                    if len(phrase.split()) >= 2 and len(phrase) >= 8 and phrase not in translated:
+                        phrases.add(phrase)
         return sorted(phrases, key=len, reverse=True)
 
     def english_labels(self) -> set[str]:
@@ -361,7 +363,7 @@ def test_round_one_in_the_games_language(browser, live_server, language):
         codes[team] = enc[team].reveal_code()
         clues[team] = clues_avoiding(keywords[team], pool)
         pool = [c for c in pool if c not in clues[team]]
-        for digit, label in zip(codes[team], enc[team].page.locator("label[for^=clue]").all_inner_texts()):
+        for digit, label in zip(codes[team], enc[team].page.locator("label[for^=clue]").all_inner_texts(), strict=True):
             assert keywords[team][digit - 1] in label
         enc[team].write(clues[team])
         look(enc[team].page, f"{tag}-encryptor-{enc[team].width}")

@@ -255,7 +255,7 @@ def test_a_touch_tap_shows_the_code_for_five_seconds_wherever_the_finger_lifts(b
         box = summary.bounding_box()
         for height in (0.5, 0.75):
             x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] * height
-            for tap in (lambda: page.touchscreen.tap(x, y), lambda: press(page, x, y, 90)):
+            for tap in (lambda x=x, y=y: page.touchscreen.tap(x, y), lambda x=x, y=y: press(page, x, y, 90)):
                 tap()
                 expect(code).to_be_visible()
                 expect(summary).to_have_text("Hiding in 5 s…", use_inner_text=True)

@@ -61,7 +61,7 @@ def test_eight_quiet_rounds_end_in_the_keyword_tiebreak_judged_on_the_table_scre
         views = {name: session.view() for name, session in api.items()}
         encryptors = {team_of[n]: n for n, v in views.items() if v["you"]["encryptor"]}
         codes = {team: views[name]["you"]["code"] for team, name in encryptors.items()}
-        for team, name in encryptors.items():
+        for name in encryptors.values():
             api[name].post("clues", clues=[f"zq{next(clue_numbers)}" for _ in range(3)])
         for team in ("white", "black"):
             other = "black" if team == "white" else "white"

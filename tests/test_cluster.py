@@ -490,7 +490,7 @@ def test_a_server_killed_mid_game_loses_no_acknowledged_command_and_its_pages_ar
             page.wait_for_function(f"() => window.streamOpens.some(at => at > {killed['time'] * 1000})", timeout=15000)
             back[name] = round(min(at for at in opens(page) if at > killed["time"]) - killed["time"], 2)
         # Every table plays on, on the other server.
-        while not all(len(bot.acks) > acks for bot, acks in zip(bots, killed["acks"])):
+        while not all(len(bot.acks) > acks for bot, acks in zip(bots, killed["acks"], strict=True)):
             assert time.monotonic() < deadline, "a table stopped playing after the kill"
             time.sleep(0.01)
 

@@ -30,10 +30,10 @@ def test_both_encryptors_announcing_at_the_same_instant_both_succeed(server):
         gid, tokens, seats = new_game(server)
         answers = at_once(
             [
-                lambda: server.request(
+                lambda gid=gid, seats=seats: server.request(
                     "POST", f"/api/games/{gid}/clues", {"clues": ["tide", "crater", "howl"]}, seats["Ann"]
                 ),
-                lambda: server.request(
+                lambda gid=gid, seats=seats: server.request(
                     "POST", f"/api/games/{gid}/clues", {"clues": ["ripple", "fin", "spire"]}, seats["Bea"]
                 ),
             ]

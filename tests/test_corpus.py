@@ -39,7 +39,7 @@ def assert_holds(actual, recorded, where: str) -> None:
             assert_holds(actual[key], value, f"{where}.{key}")
     elif isinstance(recorded, list):
         assert isinstance(actual, list) and len(actual) == len(recorded), f"{where}: {actual!r} != {recorded!r}"
-        for i, (a, r) in enumerate(zip(actual, recorded)):
+        for i, (a, r) in enumerate(zip(actual, recorded, strict=True)):
             assert_holds(a, r, f"{where}[{i}]")
     else:
         assert (

@@ -301,11 +301,13 @@ class Bot:
                 if plan["draft"]:
                     self.post("guess", self.seats[decrypter], {"code": self.wrong(code, rng), "confirm": False}, team)
                 seals.append(
-                    lambda: self.post("guess", self.seats[decrypter], {"code": decryption, "confirm": True}, team)
+                    lambda decrypter=decrypter, decryption=decryption, team=team: self.post(
+                        "guess", self.seats[decrypter], {"code": decryption, "confirm": True}, team
+                    )
                 )
             if t["interception"] is not None and not t["interception"]["sealed"]:
                 seals.append(
-                    lambda: self.post(
+                    lambda plan=plan, interception=interception, team=team: self.post(
                         "guess", self.seats[plan["interceptor"]], {"code": interception, "confirm": True}, other(team)
                     )
                 )
@@ -506,12 +508,12 @@ def test_acknowledged_actions_survive_a_sigkill_in_the_middle_of_a_burst(server)
         list(pool.map(Bot.set_up, bots))
     store = store_for(server.env["DATABASE_URL"])
     report = []
-    for kill in range(2):  # twice: a recovered database must survive the next crash too
+    for _ in range(2):  # twice: a recovered database must survive the next crash too
         before = sum(len(b.acks) for b in bots)
         playing = [b for b in bots if not b.finished]
         cut = {}  # game id -> what stopped its bot when the server died
 
-        def burst(bot):
+        def burst(bot, cut=cut):
             try:
                 bot.play()
             except (Unreachable, AssertionError) as error:  # a refusal would be a bug of its own: kept

@@ -131,6 +131,7 @@ def test_the_poll_path_never_loads_pydantic(tmp_path):
         capture_output=True,
         text=True,
         timeout=60,
+        check=False,
     )
     assert run.returncode == 0, run.stderr[-2000:]
 
@@ -167,7 +168,7 @@ def test_every_documented_path_reaches_its_route(app):
 
 
 def test_examples_match_their_schemas():
-    for template, item in DOC["paths"].items():
+    for item in DOC["paths"].values():
         for method, op in item.items():
             if method == "parameters":
                 continue
@@ -790,6 +791,7 @@ def test_the_curl_walkthrough_plays_to_the_end(live_server):
         capture_output=True,
         text=True,
         timeout=120,
+        check=False,
     )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     assert run.stdout.rstrip().endswith("Walkthrough complete.")

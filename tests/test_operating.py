@@ -77,7 +77,12 @@ class Served:
 
 def decrypto(*arguments: str, env: dict) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "companion.cli", *arguments], cwd=ROOT, env=env, capture_output=True, text=True
+        [sys.executable, "-m", "companion.cli", *arguments],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
 

@@ -359,7 +359,7 @@ def table() -> str:
     widths = [max(len(line[i]) for line in [header, *rows]) for i in range(len(header))]
 
     def line(cells):
-        padded = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))]
+        padded = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
         return "| " + " | ".join(padded) + " |"
 
     out = [

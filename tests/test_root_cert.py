@@ -93,7 +93,7 @@ def test_the_app_refuses_to_start_with_anything_but_one_authority_certificate(tm
         "leaf": leaf.read_bytes(),
         "intermediate": intermediate(tmp_path / "ca", certificate, key).read_bytes(),
         "der": subprocess.run(
-            ["openssl", "x509", "-in", str(certificate), "-outform", "DER"], capture_output=True
+            ["openssl", "x509", "-in", str(certificate), "-outform", "DER"], capture_output=True, check=True
         ).stdout,
         "two": certificate.read_bytes() + leaf.read_bytes(),
         "text": b"hello\n",
@@ -113,6 +113,7 @@ def test_serve_refuses_a_key_in_one_sentence_before_starting_anything(tmp_path):
         capture_output=True,
         text=True,
         timeout=60,
+        check=False,
     )
     assert started.returncode == 1
     assert started.stderr.startswith("Not starting: ROOT_CERT:") and "private key" in started.stderr

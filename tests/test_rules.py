@@ -651,7 +651,7 @@ def test_the_note_sheet_columns_file_each_clue_under_its_true_number():
     table.announce("black")
     table.transmission("white")
     columns = view_for(table.game, SPECTATOR)["teams"]["white"]["columns"]
-    for clue, number in zip(["orbit", "pine", "fortress"], code):
+    for clue, number in zip(["orbit", "pine", "fortress"], code, strict=True):
         assert columns[number - 1] == [{"clue": clue, "round": 1}]
     assert sum(len(c) for c in columns) == 3
 

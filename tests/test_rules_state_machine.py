@@ -648,7 +648,7 @@ class DecryptoTable(RuleBasedStateMachine):
             team = next(t for t in TEAMS if game.tiebreak.keyword_guesses[t] is None)
             player = data.draw(st.sampled_from(game.team_players(team)), label="keyword guesser")
             right = data.draw(st.lists(st.booleans(), min_size=4, max_size=4), label="right keywords")
-            guesses = [w.lower() if ok else "nope" for w, ok in zip(game.keywords[other(team)], right)]
+            guesses = [w.lower() if ok else "nope" for w, ok in zip(game.keywords[other(team)], right, strict=True)]
             return {"type": "keyword_guesses", "guesses": guesses}, self.seat(player.seat)
         if game.phase == KEYWORD_JUDGING:
             verdicts = proposed_verdicts(game)
@@ -1115,7 +1115,7 @@ class DecryptoTable(RuleBasedStateMachine):
                 self.check_keywords(after)
         if before.match == after.match:
             # rules.md "Clues": announced once and never revised; only the table's take-back withdraws them.
-            for old, new in zip(before.rounds, after.rounds):
+            for old, new in zip(before.rounds, after.rounds, strict=False):  # a round may have begun
                 for team, transmission in old.transmissions.items():
                     if transmission.clues is not None and new.transmissions[team].clues != transmission.clues:
                         assert kinds == ["entry_taken_back"] and new.transmissions[team].clues is None

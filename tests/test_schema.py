@@ -81,7 +81,7 @@ def test_processes_migrating_one_fresh_database_at_once_take_turns(tmp_path):
     else:
         urls, prepare = [f"sqlite:///{tmp_path / f'race-{attempt}.sqlite3'}" for attempt in range(5)], lambda url: None
 
-    for attempt, (url, answers) in enumerate(zip(urls, _race(_migrate_at_the_barrier, urls, prepare))):
+    for attempt, answers in enumerate(_race(_migrate_at_the_barrier, urls, prepare)):
         assert answers == [MIGRATIONS[-1][0]] * 6, f"race {attempt + 1}: {answers}"
     for url in set(urls):  # (on PostgreSQL, the last race's database)
         with Store(make_engine(url)).engine.connect() as conn:

@@ -41,7 +41,7 @@ pytestmark = pytest.mark.slow
 
 SCHEMA_PATH = "/api/openapi.json"
 # Examples per operation (FUZZ_EXAMPLES=500 for a longer hunt); negative data gets half as many.
-POSITIVE_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", 50))
+POSITIVE_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "50"))
 NEGATIVE_EXAMPLES = max(POSITIVE_EXAMPLES // 2, 1)
 
 # The WSGI transport sends requests' default `Accept-Encoding: gzip, deflate` but, unlike requests over HTTP,

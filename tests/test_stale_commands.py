@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 
 import uuid
+from functools import partial
 
 import pytest
 import requests
@@ -298,7 +299,7 @@ def test_teammates_sealing_at_once_file_one_decryption_and_no_interception(live_
         )
         guessers = [t for t in game.seats.values() if game.view(t)["you"]["task"] == "decrypt"]
         body = {"code": game.code("white"), "confirm": True, **target(game, guessers[0])}
-        answers = at_once([lambda t=t: _post(live_server, game.id, "guess", t, body) for t in guessers * 2])
+        answers = at_once([partial(_post, live_server, game.id, "guess", t, body) for t in guessers * 2])
         assert sorted(a.status_code for a in answers) == [200] + [409] * (len(answers) - 1), attempt
         assert {a.json()["code"] for a in answers if a.status_code == 409} == {"stale"}
         saved = [e for e in game.events() if e["type"] == "guess_saved" and e["by"] == "white"]
@@ -318,7 +319,7 @@ def test_no_command_of_the_old_phone_lands_after_its_seat_is_claimed(live_server
         stop = threading.Event()
         accepted = []
 
-        def drafts():
+        def drafts(game=game, old=old, stop=stop, accepted=accepted):
             while not stop.is_set():
                 answer = _post(live_server, game.id, "guess", old, {"code": [1, 2, 3]})
                 if answer.status_code == 200:

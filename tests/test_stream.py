@@ -9,6 +9,7 @@ import socket
 import threading
 import time
 import uuid
+from itertools import pairwise
 from datetime import datetime, timedelta, UTC
 
 import pytest
@@ -283,7 +284,7 @@ def test_handed_over_streams_beat_in_turns_even_when_they_came_together(app):
     assert firsts[-1] - taken <= heartbeat + 0.5
     assert firsts[-1] - firsts[0] >= heartbeat / 2  # spread over the heartbeat, not in one burst
     for found in beats:
-        assert all(heartbeat - 0.4 <= later - earlier <= heartbeat + 0.4 for earlier, later in zip(found, found[1:]))
+        assert all(heartbeat - 0.4 <= later - earlier <= heartbeat + 0.4 for earlier, later in pairwise(found))
 
 
 def bearer(token: str) -> dict:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from functools import partial
 
 from sqlalchemy import func, select, text
 
@@ -333,9 +334,9 @@ def test_a_fetch_costs_the_same_whether_or_not_the_other_team_just_drafted_or_no
         return answer.status_code, tuple(reads)  # (each log read: how many events it folded)
 
     for who in (game.guesser("black", "white"), game.encryptor("black"), game.host, game.tokens["spectator"]):
-        work = {name: [fetch_after(lambda: step(n), who) for n in range(4)] for name, step in steps.items()}
+        work = {name: [fetch_after(partial(step, n), who) for n in range(4)] for name, step in steps.items()}
         assert work["draft"] == work["note"] == work["nothing"] == [(304, ())] * 4, who
     teammate = game.encryptor("white")
     for n in range(2):  # across workers, a team's own step reaches its phones
-        assert fetch_after(lambda: steps["draft"](n), teammate)[0] == 200
-        assert fetch_after(lambda: steps["note"](n), teammate)[0] == 200
+        assert fetch_after(partial(steps["draft"], n), teammate)[0] == 200
+        assert fetch_after(partial(steps["note"], n), teammate)[0] == 200

@@ -104,7 +104,7 @@ def check_codes(table, viewer, view):
     for path, value in walk(view):
         assert path[-1] in CODE_FIELDS, f"a three-digit list at {path} (only code fields may hold one)"
         assert tuple(value) in visible, f"a code {value} at {path} this viewer may not see"
-    for r_view, r in zip(view["rounds"], table.game.rounds):
+    for r_view, r in zip(view["rounds"], table.game.rounds, strict=True):
         for team, t in r.transmissions.items():
             tv, shown = r_view["transmissions"][team], sees(viewer, t)
             assert shown["code"] or tv["code"] is None, f"unrevealed {team} code shown"

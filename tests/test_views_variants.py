@@ -74,7 +74,7 @@ def check_codes(game, viewer, view, where=""):
             assert transmission(game, c.round, c.team).resolved, where
         else:
             assert path[-1] == "code", f"a three-digit list at {path} in {where}"
-    for r_view, r in zip(view["rounds"], game.rounds):
+    for r_view, r in zip(view["rounds"], game.rounds, strict=True):
         for team, t in r.transmissions.items():
             tv, shown = r_view["transmissions"][team], sees(viewer, t)
             if t.resolved:

@@ -820,7 +820,7 @@ def test_the_summary_of_a_finished_game_reaches_everyone_and_holds_everything(ap
     assert {team: data["teams"][team]["keywords"] for team in keywords} == keywords
     assert data["result"]["winners"] == ["white"] and data["result"]["reason"] == "miscommunications"
     assert [r["number"] for r in data["rounds"]] == [1, 2]
-    for r_view, played in zip(data["rounds"], rounds):
+    for r_view, played in zip(data["rounds"], rounds, strict=True):
         for team in ("white", "black"):
             t = r_view["transmissions"][team]
             assert t["clues"] == played["clues"][team]

@@ -128,7 +128,7 @@ class Driver:
         for team in transmitting:
             self.announce(team, said[team])
         codes = {team: self.code(team) for team in transmitting}
-        for team, outcome in zip(TEAMS, (white, black)):
+        for team, outcome in zip(TEAMS, (white, black), strict=True):
             if team == stop_before:
                 break
             if team in transmitting:

@@ -34,10 +34,9 @@ def parse_guess(value: object) -> Code | None:
     for item in value:
         if isinstance(item, bool):
             return None
-        if isinstance(item, str) and len(item) == 1 and item in "1234":
-            item = int(item)
-        if not isinstance(item, int) or not 1 <= item <= 4:
+        digit = int(item) if isinstance(item, str) and len(item) == 1 and item in "1234" else item
+        if not isinstance(digit, int) or not 1 <= digit <= 4:
             return None
-        digits.append(item)
+        digits.append(digit)
     first, second, third = digits  # three, checked above
     return first, second, third

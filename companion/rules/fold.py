@@ -68,7 +68,7 @@ def stamp(game: Game, events: list[Event]) -> list[Event]:
         who = event.audience()
         counts[who] = counts.get(who, 0) + 1
         where = event.slot_in(game)  # only a replaceable event has a slot
-        if isinstance(event, Replaceable) and where:
-            event = replace(event, slot=where, ordinal=counts[who])
-        stamped.append(event)
+        stamped.append(
+            replace(event, slot=where, ordinal=counts[who]) if isinstance(event, Replaceable) and where else event
+        )
     return stamped

@@ -148,7 +148,7 @@ def shuffle_teams(game: Game, command: CommandBody, actor: Actor, rng: random.Ra
     else:  # either colour may get the odd player out
         teams = list(TEAMS)
         rng.shuffle(teams)
-    seats = {team: list(side) for team, side in zip(teams, split)}
+    seats = {team: list(side) for team, side in zip(teams, split, strict=True)}
     for side in seats.values():
         rng.shuffle(side)  # the order within a team is its Encryptor rotation
     return [TeamsShuffled(white=tuple(seats["white"]), black=tuple(seats["black"]))]

@@ -187,7 +187,7 @@ def proposed_verdicts(game: Game) -> dict[str, list[bool]]:
     return {
         team: [
             bool(guesses[team]) and same_word(guess, keyword)
-            for guess, keyword in zip(guesses[team] or ("",) * 4, game.keywords[other(team)])
+            for guess, keyword in zip(guesses[team] or ("",) * 4, game.keywords[other(team)], strict=True)
         ]
         for team in TEAMS
     }

@@ -23,7 +23,7 @@ def difference(base, other):
             if key not in base or base[key] != value
         }
     if isinstance(base, list) and isinstance(other, list) and len(base) == len(other) and base:
-        return {f"#{i}": difference(b, o) for i, (b, o) in enumerate(zip(base, other)) if b != o}
+        return {f"#{i}": difference(b, o) for i, (b, o) in enumerate(zip(base, other, strict=True)) if b != o}
     return other
 
 

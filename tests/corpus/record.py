@@ -345,7 +345,7 @@ GAMES = {
 
 def code_version() -> str:
     return subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=CORPUS
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=CORPUS, check=False
     ).stdout.strip()
 
 

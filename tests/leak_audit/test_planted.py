@@ -38,7 +38,7 @@ def _plant(monkeypatch, app, world, leak):
 
         def page_view(game, viewer, *args, **kwargs):
             view = real_view(game, viewer, *args, **kwargs)
-            for rv, r in zip(view["rounds"], game.rounds):
+            for rv, r in zip(view["rounds"], game.rounds, strict=True):
                 for team, tv in rv["transmissions"].items():
                     tv["code"] = list(r.transmissions[team].code)
             return view
