@@ -7,6 +7,7 @@ import secrets
 import tempfile
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 
@@ -45,7 +46,7 @@ def secret_key(instance_path: str) -> str:
     return path.read_text().strip()
 
 
-def private_folder(path) -> None:
+def private_folder(path: str | Path) -> None:
     """A folder only this user can enter (instance/ holds the secret key and the database)."""
     os.makedirs(path, mode=0o700, exist_ok=True)
     if Path(path).resolve() == INSTANCE.resolve():
@@ -63,7 +64,7 @@ def database_url(configured: str) -> str:
     return url
 
 
-def create_app(test_config: dict | None = None) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
         instance_path=str(INSTANCE),

@@ -27,13 +27,13 @@ def _database_url() -> str:
     return database_url(os.environ.get("DATABASE_URL", ""))
 
 
-def _serve(arguments) -> None:
+def _serve(arguments: argparse.Namespace) -> None:
     from .serve import main as serve
 
     serve()
 
 
-def _migrate(arguments) -> None:
+def _migrate(arguments: argparse.Namespace) -> None:
     from .migrate import migrate
     from .store import NewerSchema
 
@@ -43,30 +43,30 @@ def _migrate(arguments) -> None:
         raise backup.OperationRefused(f"{refusal}.") from None
 
 
-def _backup(arguments) -> None:
+def _backup(arguments: argparse.Namespace) -> None:
     backup.backup(_database_url(), Path(arguments.file))
     print(f"Backed up to {arguments.file}.")
 
 
-def _restore(arguments) -> None:
+def _restore(arguments: argparse.Namespace) -> None:
     backup.restore(_database_url(), Path(arguments.file))
     print(f"Restored from {arguments.file}: start the server again (./scripts/serve).")
 
 
-def _expire(arguments) -> None:
+def _expire(arguments: argparse.Namespace) -> None:
     from .app import create_app
 
     deleted = create_app().extensions["games"].expire_idle_games()
     print(f"Deleted {len(deleted)} game(s) nobody played for {os.environ.get('GAME_EXPIRY_HOURS', '72')} hours.")
 
 
-def _drain(arguments) -> None:
+def _drain(arguments: argparse.Namespace) -> None:
     state = "ready" if arguments.ready else "drain"
     haproxy.set_state(arguments.socket, arguments.server, state)
     print(f"HAProxy: {arguments.server} is now {state}.")
 
 
-def _checkpoint(arguments) -> None:
+def _checkpoint(arguments: argparse.Namespace) -> None:
     backup.checkpoint(_database_url())
 
 

@@ -14,9 +14,9 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from datetime import datetime, timedelta, UTC
 
 from sqlalchemy.exc import DBAPIError
@@ -24,6 +24,7 @@ from sqlalchemy.exc import DBAPIError
 from .keywords import load_pack
 from .rules import HOST, LOBBY, TEAMS, Actor, Game, RuleError, decide, replay
 from .rules.commands import BY_TYPE
+from .rules.guards import CommandBody
 from .rules.event import Event
 from .rules.events import GameCreated, RematchStarted, read
 from .rules.host import PHONE_IN_USE_SECONDS, SEEN_WRITE_SECONDS, take_seat_by_itself, waiting_until
@@ -125,7 +126,7 @@ class StateCache:
                 self._items.move_to_end(game_id)
             return item
 
-    def forget(self, game_ids) -> None:
+    def forget(self, game_ids: Iterable[str]) -> None:
         with self._lock:
             for game_id in game_ids:
                 self._items.pop(game_id, None)
@@ -155,11 +156,11 @@ class GameService:
         self,
         store: Store,
         rng: random.Random | None = None,
-        clock=time.time,
+        clock: Callable[[], float] = time.time,
         expiry_hours: float = 72,
         code_rng: random.Random | None = None,
         max_events: int = MAX_EVENTS_PER_GAME,
-    ):
+    ) -> None:
         self.store = store
         self.max_events = max_events
         self.rng = rng or random.SystemRandom()
@@ -168,7 +169,7 @@ class GameService:
         self.cache = StateCache()
         self.expiry = timedelta(hours=expiry_hours)
         # Called with a game's id once it changed here (the app wakes this process's streams: push.py).
-        self.changed = lambda game_id: None
+        self.changed: Callable[[str], None] = lambda game_id: None
 
     def expire_idle_games(self) -> list[str]:
         """Delete games nobody has played for `expiry_hours` (finished or abandoned): their links stop working.
@@ -178,7 +179,7 @@ class GameService:
         self.cache.forget(deleted)
         return deleted
 
-    def create(self, settings: dict | None = None) -> Created:
+    def create(self, settings: dict[str, Any] | None = None) -> Created:
         """A new game from the create command's settings (language, mode, timer, words, try_out, players)."""
         first = decide(Game(), {**(settings or {}), "type": "create"}, HOST, self.rng)
         for _ in range(MAX_ATTEMPTS):  # again with a new id and codes if one was taken
@@ -259,7 +260,12 @@ class GameService:
         return None
 
     def execute(
-        self, game_id: str, actor: Actor, command: dict, token: str | None = None, expected_version: int | None = None
+        self,
+        game_id: str,
+        actor: Actor,
+        command: CommandBody,
+        token: str | None = None,
+        expected_version: int | None = None,
     ) -> Outcome:
         """Run a command; retried on a conflict so a command still legal on the fresh state succeeds.
 
@@ -320,7 +326,7 @@ class GameService:
             )
         raise RuleError("busy")
 
-    def _given(self, command: dict, game_id: str, game: Game, now: float) -> dict:
+    def _given(self, command: CommandBody, game_id: str, game: Game, now: float) -> CommandBody:
         """The command with what the service adds to it for the rules (never read from the request): the
         language's words, its clock, which seats' phones are in use."""
         kind = command.get("type")
@@ -399,7 +405,7 @@ class GameService:
         now = self.clock() if now is None else now
         return self.store.seats_seen_since(game_id, now - PHONE_IN_USE_SECONDS)
 
-    def check(self, game_id: str, actor: Actor, command: dict) -> None:
+    def check(self, game_id: str, actor: Actor, command: CommandBody) -> None:
         """Raise the RuleError `command` would meet now, writing nothing (a careful button's first tap)."""
         _, game = self.load(game_id)
         decide(game, self._given(command, game_id, game, self.clock()), actor, random.Random())

@@ -14,7 +14,9 @@ from .games import GameService
 log = logging.getLogger(__name__)
 
 
-def expire_while(service: GameService, interval: float, alive: Callable[[], bool], wait=None) -> None:
+def expire_while(
+    service: GameService, interval: float, alive: Callable[[], bool], wait: Callable[[float], object] | None = None
+) -> None:
     """Expire idle games now, then every `interval` seconds (a tenth either way, so that a cluster's workers
     don't all look at the same instant) while `alive()`. `wait(seconds)`: how to wait (a test's own)."""
     wait = wait or threading.Event().wait

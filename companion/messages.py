@@ -4,10 +4,14 @@ The rules raise `RuleError(code, **params)`; this is the one place that words th
 Flask-Babel, so every sentence can be translated) and gives each its HTTP status (`REFUSALS`).
 """
 
-import re
-from datetime import datetime
-from typing import NamedTuple
+from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from babel import support
 from babel.dates import format_time
 from flask import g, has_request_context
 from flask_babel import LazyString, get_locale, get_translations
@@ -18,10 +22,10 @@ def N_(message: str) -> str:
     return message
 
 
-def catalogue():
+def catalogue() -> support.NullTranslations:
     """This request's translations: the catalogue `speak` chose for it if there is one (Flask-Babel finds
     the catalogue anew on every call: a sixth of a page's render, with ~50 messages)."""
-    chosen = g.get("catalogue") if has_request_context() else None
+    chosen: support.NullTranslations | None = g.get("catalogue") if has_request_context() else None
     return chosen or get_translations()
 
 
@@ -45,7 +49,7 @@ _BEFORE_NAME = re.compile(r"\b([dD]|[qQ]u)e %\((\w+)\)s")
 _VOWEL_SOUND = re.compile(r"[aeiouhàâäéèêëîïôöùûüœæ]|y[^aeiouàâéèêëîïôûù]", re.IGNORECASE)
 
 
-def elided(text: str, params: dict) -> str:
+def elided(text: str, params: Mapping[str, Any]) -> str:
     """`text` (a translated sentence with its placeholders) with « de » or « que » elided before each
     placeholder whose value starts with a vowel sound."""
     if "e %(" not in text:
@@ -84,7 +88,7 @@ class Refusal(NamedTuple):
     retry_after: int | None = None
 
 
-def refused(status: int, sentence, retry_after: int | None = None) -> Refusal:
+def refused(status: int, sentence: object, retry_after: int | None = None) -> Refusal:
     return Refusal(status, sentence, retry_after)
 
 
@@ -404,7 +408,7 @@ STALE_CHANGES = {
 }
 
 
-def refusal(code: str, **params) -> str:
+def refusal(code: str, **params: Any) -> str:
     """The translated sentence for a refusal code (a side's own sentence when it names one). Every code has
     one (tests/test_refusals.py): an unknown code is a bug, not a reason to say something else."""
     message = REFUSALS[code].sentence
@@ -415,14 +419,14 @@ def refusal(code: str, **params) -> str:
     return worded(message, params)
 
 
-def stale_change(change: str, **params) -> str:
+def stale_change(change: str, **params: Any) -> str:
     """What changed since a stale command's screen, as the middle of the `stale` sentence."""
     if change in STALE_CHANGES:
         return worded(STALE_CHANGES[change], params)
     return side_text(f"stale_{change}", params.pop("team"), **params)
 
 
-def worded(message, params: dict) -> str:
+def worded(message: object, params: dict[str, Any]) -> str:
     """A message (lazy, or `N_plural` with its count among `params`) in this request's language."""
     if isinstance(message, tuple):
         singular, plural, count = message
@@ -521,13 +525,13 @@ def side_of(team: str, mode: str | None = None) -> str:
     return team
 
 
-def side_text(key: str, team: str, mode: str | None = None, **params) -> str:
+def side_text(key: str, team: str, mode: str | None = None, **params: Any) -> str:
     """The sentence `key` worded for `team`'s side (SIDE_SENTENCES) in a game of `mode` (else this request's
     game's), in this request's language."""
     return worded(SIDE_SENTENCES[key][side_of(team, mode)], params)
 
 
-def reason_text(result: dict) -> str:
+def reason_text(result: Mapping[str, Any]) -> str:
     reason = REASONS[result["reason"]]
     return worded(reason[result["winners"][0]] if isinstance(reason, dict) else reason, {})
 

@@ -22,11 +22,19 @@ import logging
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Protocol
 
 from .store import NOTIFY_CHANNEL, Store
 
 log = logging.getLogger(__name__)
+
+
+class Listener(Protocol):
+    """What a stream listens with: `set()` wakes it (a `threading.Event`, or web/stream.py's `Handed`)."""
+
+    def set(self) -> None: ...
 
 
 class Hub:
@@ -38,7 +46,7 @@ class Hub:
         self.store = store
         self.interval = interval  # SQLite: how often the watcher looks (seconds)
         self._lock = threading.Lock()
-        self._listeners: dict[str, set] = defaultdict(set)
+        self._listeners: dict[str, set[Listener]] = defaultdict(set)
         # Each watched game's latest ring, numbered across the process: a look at the game taken after a
         # ring is current until the game's number moves (web/stream.py `Looks`).
         self._rings = itertools.count()
@@ -46,7 +54,7 @@ class Hub:
         self._watcher: threading.Thread | None = None
         self.closing = False  # the worker is stopping: streams end (gunicorn.conf.py)
 
-    def subscribe(self, game_id: str, listener) -> None:
+    def subscribe(self, game_id: str, listener: Listener) -> None:
         with self._lock:
             if game_id not in self._rung:
                 self._rung[game_id] = next(self._rings)
@@ -55,7 +63,7 @@ class Hub:
                 self._watcher = threading.Thread(target=self._watch, name="push-watcher", daemon=True)
                 self._watcher.start()
 
-    def unsubscribe(self, game_id: str, listener) -> None:
+    def unsubscribe(self, game_id: str, listener: Listener) -> None:
         with self._lock:
             listeners = self._listeners.get(game_id)
             if listeners is not None:
@@ -65,7 +73,7 @@ class Hub:
                     del self._rung[game_id]
 
     @contextmanager
-    def listening(self, game_id: str):
+    def listening(self, game_id: str) -> Iterator[threading.Event]:
         """A bell that rings whenever `game_id` may have changed, for as long as the `with` lasts."""
         bell = threading.Event()
         self.subscribe(game_id, bell)

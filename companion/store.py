@@ -15,14 +15,16 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, TypeVar, cast
 from datetime import datetime, UTC
 
 from sqlalchemy import (
     Column,
+    ColumnElement,
+    Connection,
     DateTime,
     Float,
     ForeignKey,
@@ -41,6 +43,7 @@ from sqlalchemy import (
     insert,
     inspect,
     literal_column,
+    Select,
     select,
     text,
     union_all,
@@ -48,9 +51,12 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from .rules.audience import team_audience
 from .rules.state import TEAM_AUDIENCES
+
+T = TypeVar("T")
 
 metadata = MetaData()
 
@@ -118,19 +124,19 @@ schema_version = Table(
 )
 
 
-def _add_column(conn, table: Table, column: Column) -> None:
+def _add_column(conn: Connection, table: Table, column: Column[Any]) -> None:
     """Add `column` to a table created before it was declared (a table created since already has it)."""
     if column.name not in {c["name"] for c in inspect(conn).get_columns(table.name)}:
         kind = column.type.compile(dialect=conn.dialect)
         conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"))
 
 
-def _add_slots(conn) -> None:
+def _add_slots(conn: Connection) -> None:
     _add_column(conn, events, events.c.slot)
     events_by_slot.create(conn, checkfirst=True)
 
 
-def _add_audiences(conn) -> None:
+def _add_audiences(conn: Connection) -> None:
     """Each stored event's audience, as the rules say it (an event's class and fields decide it)."""
     from .rules.events import read  # (the rules alone know an event's audience; they import nothing of ours)
 
@@ -148,7 +154,7 @@ def _add_audiences(conn) -> None:
 # other app uses)
 MIGRATION_LOCK, EXPIRY_LOCK = 727465, 727466
 
-MIGRATIONS = [
+MIGRATIONS: list[tuple[int, str, Callable[[Connection], object]]] = [
     (
         1,
         "games, capabilities and the event log",
@@ -183,7 +189,7 @@ _SCHEMA_VERSION = select(func.coalesce(func.max(schema_version.c.version), 0))
 _CURRENT_VERSION = select(func.coalesce(func.max(events.c.seq), 0)).where(events.c.game_id == bindparam("game_id"))
 
 
-def _latest_seen_without(hidden: tuple[str, ...]):
+def _latest_seen_without(hidden: tuple[str, ...]) -> ColumnElement[Any]:
     """The latest event of the capability's game whose audience is none of `hidden`: from the top of the log
     down (its unique index), past the few private events a slot keeps (rules/audience.py). Its constants are
     written in the statement (DriverQuery binds one value; SQLite's compiler binds an offset unless given)."""
@@ -254,8 +260,15 @@ _EVENTS_SINCE = union_all(
 
 
 class NewEvent(NamedTuple):
-    data: dict  # the event as it is stored (rules/event.py `to_json`)
+    data: dict[str, Any]  # the event as it is stored (rules/event.py `to_json`)
     audience: str  # who can see it (rules/audience.py)
+
+
+class Notifications(Protocol):
+    """`payloads(timeout)`: the payloads of a LISTENing connection's notifications that come within `timeout`
+    seconds, as they come (`Store.listen`)."""
+
+    def __call__(self, timeout: float) -> Iterator[str]: ...
 
 
 class Conflict(Exception):
@@ -300,11 +313,11 @@ class Capability:
     seen_at: float | None = None  # when its holder last asked for its view (written at most once a minute)
 
 
-def _now():
+def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _use_wal(cursor, patience: float = 30) -> None:
+def _use_wal(cursor: sqlite3.Cursor, patience: float = 30) -> None:
     """Put the SQLite file in WAL mode (it stays so). Switching takes an exclusive lock for which SQLite does
     not wait: processes opening a fresh file together are told "database is locked", so retry until it is."""
     deadline = time.monotonic() + patience
@@ -345,7 +358,7 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"timeout": 30}, hide_parameters=True)
 
         @event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_connection, _record):
+        def _sqlite_pragmas(dbapi_connection: sqlite3.Connection, _record: ConnectionPoolEntry) -> None:
             cursor = dbapi_connection.cursor()
             _use_wal(cursor)  # readers never wait for the writer
             cursor.execute("PRAGMA synchronous=FULL")  # an acknowledged action survives power loss
@@ -360,7 +373,7 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def _chunks(items: list, size: int):
+def _chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
 
@@ -374,7 +387,7 @@ class DriverQuery:
     server dropped), that connection is discarded and the read runs again through SQLAlchemy, which raises its
     `DBAPIError` and handles a dropped connection as it does everywhere else."""
 
-    def __init__(self, reader: Engine, statement, name: str):
+    def __init__(self, reader: Engine, statement: Select[Any], name: str) -> None:
         """`reader`: `Store.reader`, whose options say whether reads run outside a transaction."""
         compiled = statement.compile(dialect=reader.dialect)
         if list(compiled.binds) != [name]:
@@ -383,7 +396,7 @@ class DriverQuery:
         self.sql, self.positional = compiled.string, compiled.positional
         self.autocommit = reader.get_execution_options().get("isolation_level") == "AUTOCOMMIT"
 
-    def first(self, value) -> tuple | None:
+    def first(self, value: object) -> tuple[Any, ...] | None:
         connection = self.reader.raw_connection()
         driver: Any = connection.dbapi_connection  # the driver's own connection, just checked out
         try:
@@ -404,7 +417,7 @@ class DriverQuery:
         finally:
             connection.close()  # back to the pool, or away if invalidated
         if row is not _FAILED:
-            return row
+            return cast("tuple[Any, ...] | None", row)  # (the driver's row)
         with self.reader.connect() as conn:
             found = conn.execute(self.statement, {self.name: value}).first()
         return None if found is None else tuple(found)
@@ -425,7 +438,7 @@ class NewerSchema(Exception):
 
 
 class Store:
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine) -> None:
         self.engine = engine
         # Reads are one statement each: on PostgreSQL, without a transaction around them they take one round
         # trip instead of three (BEGIN, the query, ROLLBACK when the connection goes back to the pool).
@@ -466,10 +479,11 @@ class Store:
         with self.reader.connect() as conn:
             if not inspect(conn).has_table(schema_version.name):
                 return 0
-            return conn.execute(_SCHEMA_VERSION).scalar_one()
+            version: int = conn.execute(_SCHEMA_VERSION).scalar_one()
+            return version
 
     @contextmanager
-    def _exclusive(self, lock: int = MIGRATION_LOCK):
+    def _exclusive(self, lock: int = MIGRATION_LOCK) -> Iterator[Connection]:
         """A transaction that holds the database's write lock from its first statement.
 
         SQLite: BEGIN IMMEDIATE (the driver's own BEGIN is deferred and skips DDL, so two processes could both
@@ -541,7 +555,7 @@ class Store:
             raise Conflict(game_id) from error
         return version + len(new_events)
 
-    def _signal(self, conn, game_id: str) -> None:
+    def _signal(self, conn: Connection, game_id: str) -> None:
         """PostgreSQL: tell every listening worker that the game changed, when (and only if) this commits."""
         if self.engine.dialect.name == "postgresql":
             conn.execute(_NOTIFY, {"game_id": game_id})
@@ -561,7 +575,7 @@ class Store:
         return {row.game_id for row in rows if row.game_id is not None}, newest
 
     @contextmanager
-    def listen(self, channel: str):
+    def listen(self, channel: str) -> Iterator[Notifications]:
         """PostgreSQL: a connection of its own LISTENing on `channel`, closed after the `with`. Yields
         `payloads(timeout)`: the payloads that come within `timeout` seconds, as they come."""
         import psycopg  # only with PostgreSQL (the optional dependency)
@@ -580,9 +594,10 @@ class Store:
 
     def version(self, game_id: str) -> int:
         with self.reader.connect() as conn:
-            return conn.execute(_CURRENT_VERSION, {"game_id": game_id}).scalar_one()
+            version: int = conn.execute(_CURRENT_VERSION, {"game_id": game_id}).scalar_one()
+            return version
 
-    def events_after(self, game_id: str, seq: int = 0) -> list[tuple[int, dict, datetime]]:
+    def events_after(self, game_id: str, seq: int = 0) -> list[tuple[int, dict[str, Any], datetime]]:
         with self.reader.connect() as conn:
             rows = conn.execute(_EVENTS_AFTER, {"game_id": game_id, "seq": seq}).all()
         return [(row.seq, json.loads(row.data), row.created_at) for row in rows]
@@ -673,7 +688,7 @@ class Store:
             return [Capability(r.token, r.game_id, r.kind, r.team, r.seat) for r in conn.execute(query)]
 
     @staticmethod
-    def _insert_events(conn, game_id: str, version: int, new_events: list[NewEvent]) -> None:
+    def _insert_events(conn: Connection, game_id: str, version: int, new_events: list[NewEvent]) -> None:
         """Insert the events after `version`, then delete the earlier ones their slots replace (after: a
         writer that was not first fails on the insert and deletes nothing)."""
         now = _now()
@@ -698,7 +713,7 @@ class Store:
             )
 
     @staticmethod
-    def _insert_capabilities(conn, caps) -> None:
+    def _insert_capabilities(conn: Connection, caps: Iterable[Capability]) -> None:
         rows = [
             {
                 "token": c.token,

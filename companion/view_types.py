@@ -12,7 +12,7 @@ This module imports pydantic (for `Field`): only the OpenAPI document and the te
 poll path (views.py imports it for type checkers only).
 """
 
-from typing import Annotated, Generic, Literal, NotRequired, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from pydantic import Field
 from typing_extensions import TypeAliasType, TypedDict  # pydantic needs these on Python < 3.12
@@ -31,14 +31,12 @@ TOKEN_KINDS = ("interceptions", "miscommunications")
 T = TypeVar("T")
 
 
-def described(description: str, **constraints):
+def described(description: str, **constraints: Any) -> Any:  # (pydantic's `Field` is typed Any)
     return Field(description=description, **constraints)
 
 
 # --- the small pieces -----------------------------------------------------------------------
-# `Literal[TUPLE]` is `Literal[*TUPLE]`: the values come from the tuple the code defines.
 
-TeamName = Literal[TEAMS]
 Digit = Annotated[int, Field(ge=1, le=4)]
 Seat = Annotated[int, described("A player's seat number: 1 for the first player to join, and so on.", ge=1)]
 RoundNumber = Annotated[int, Field(ge=1, le=MAX_ROUNDS)]
@@ -47,17 +45,47 @@ Flags = Annotated[list[bool], Field(min_length=4, max_length=4)]
 TimerSeconds = Annotated[int, Field(ge=TIMER_SECONDS[0], le=TIMER_SECONDS[1])]
 Moment = Annotated[float, described("Seconds since the Unix epoch, by the server's clock.")]
 
-
-def code(description: str | None = None):
-    return Annotated[list[Digit], Field(description=description, min_length=3, max_length=3)]
-
-
-def words(count: int, description: str | None = None):
-    return Annotated[list[str], Field(description=description, min_length=count, max_length=count)]
-
-
-def teams_list(description: str, most: int = len(TEAMS)):
-    return Annotated[list[TeamName], described(description, max_length=most, json_schema_extra={"uniqueItems": True})]
+# The enumerations: `Literal[TUPLE]` is `Literal[*TUPLE]`, the values come from the tuple the code defines. A
+# static checker reads no Literal of a variable: to it, each is its values' type (and a code or a list of words
+# has no length); pydantic, and so the OpenAPI document, read the real ones.
+if TYPE_CHECKING:
+    TeamName: TypeAlias = str
+    TokenKind: TypeAlias = str
+    Role: TypeAlias = str
+    Task: TypeAlias = str
+    StartProblemCode: TypeAlias = str
+    Cause: TypeAlias = str
+    Reason: TypeAlias = str
+    Entry: TypeAlias = str
+    Language: TypeAlias = str
+    Mode: TypeAlias = str
+    MaxRounds: TypeAlias = int
+    Phase: TypeAlias = str
+    Over: TypeAlias = str
+    RefusalCode: TypeAlias = str
+    EventType: TypeAlias = str
+    Code: TypeAlias = list[int]
+    Clues: TypeAlias = list[str]
+    Keywords: TypeAlias = list[str]
+else:
+    TeamName = Literal[TEAMS]
+    TokenKind = Literal[TOKEN_KINDS]
+    Role = Literal[ROLES]
+    Task = Literal[tuple(TASKS)]
+    StartProblemCode = Literal[START_PROBLEMS]
+    Cause = Literal[tuple(CAUSES)]
+    Reason = Literal[tuple(REASONS)]
+    Entry = Literal[ENTRIES]
+    Language = Literal[LANGUAGES]
+    Mode = Literal[MODES]
+    MaxRounds = Literal[MAX_ROUNDS, three_player.MAX_ROUNDS]
+    Phase = Literal[PHASES]
+    Over = Literal[OVER]
+    RefusalCode = Literal[tuple(sorted(REFUSALS))]
+    EventType = Literal[EVENT_TYPES]
+    Code = Annotated[list[Digit], Field(min_length=3, max_length=3)]
+    Clues = Annotated[list[str], Field(min_length=3, max_length=3)]
+    Keywords = Annotated[list[str], Field(min_length=4, max_length=4)]
 
 
 class PerTeam(TypedDict, Generic[T]):
@@ -91,7 +119,7 @@ class Team(TypedDict):
     tokens: TeamTokens
     score: Annotated[int, described("Interceptions minus Miscommunications.")]
     keywords: Annotated[
-        words(4) | None,
+        Keywords | None,
         described(
             "The team's keywords, numbered 1 to 4 in order: shown to the team's own players, and to everybody in "
             "phases `keyword_judging` and `over`. Null otherwise, and always for the Interceptor (`black`) in the "
@@ -112,7 +140,7 @@ class Guess(TypedDict):
     """A team's guess of a transmission's code."""
 
     code: Annotated[
-        code() | None,
+        Code | None,
         described(
             "The guessed code (digits may repeat); null while it is hidden "
             "from this viewer or nobody has entered one yet."
@@ -131,7 +159,7 @@ class Award(TypedDict):
     team: Annotated[
         TeamName, described("The team that takes the token (in the three-player game, `black` is the Interceptor).")
     ]
-    token: Annotated[Literal[TOKEN_KINDS], described("The kind of token.")]
+    token: Annotated[TokenKind, described("The kind of token.")]
 
 
 class Transmission(TypedDict):
@@ -141,7 +169,7 @@ class Transmission(TypedDict):
     encryptor: Annotated[Seat, described("Seat of this transmission's Encryptor.")]
     announced: Annotated[bool, described("The Encryptor has announced the clues.")]
     clues: Annotated[
-        words(3) | None,
+        Clues | None,
         described(
             "The clues, once open to everybody; the Encryptor sees them as soon as they are announced. Null otherwise."
         ),
@@ -149,7 +177,7 @@ class Transmission(TypedDict):
     open: Annotated[bool, described("This transmission is the one being guessed now.")]
     resolved: Annotated[bool, described("Every needed guess is sealed: the code is revealed.")]
     code: Annotated[
-        code() | None, described("The true code, once resolved (the Encryptor reads it earlier from `you.code`).")
+        Code | None, described("The true code, once resolved (the Encryptor reads it earlier from `you.code`).")
     ]
     decryption: Guess
     interception: Annotated[
@@ -191,7 +219,7 @@ class Reveal(Transmission):
 
 class Viewer(TypedDict):
     role: Annotated[
-        Literal[ROLES],
+        Role,
         described(
             "What the token is: a seated player, the table (host), a spectator, a team's join token (before "
             "joining), or a seat link not claimed yet."
@@ -265,7 +293,7 @@ class You(TypedDict):
     team: TeamName
     encryptor: Annotated[bool, described("You are your team's Encryptor this round.")]
     code: Annotated[
-        code() | None,
+        Code | None,
         described("Your code to encrypt: only while you are the Encryptor and your transmission is unresolved."),
     ]
     clues_taken_back: Annotated[
@@ -275,7 +303,7 @@ class You(TypedDict):
             "only while you are the Encryptor writing them."
         ),
     ]
-    task: Annotated[Literal[tuple(TASKS)], described("What this player should do now.")]
+    task: Annotated[Task, described("What this player should do now.")]
     can_swap: Annotated[
         bool,
         described(
@@ -323,7 +351,7 @@ class StartProblemParams(TypedDict, total=False):
 class StartProblem(TypedDict):
     """In the lobby, why the host can't start the game yet; null when it can, and once it has started."""
 
-    code: Annotated[Literal[START_PROBLEMS], described("A refusal code (see `Error`).")]
+    code: Annotated[StartProblemCode, described("A refusal code (see `Error`).")]
     params: StartProblemParams
 
 
@@ -331,7 +359,7 @@ class Tiebreak(TypedDict):
     """The keyword tiebreak; null unless the game reached it (never in the three-player game)."""
 
     cause: Annotated[
-        Literal[tuple(CAUSES)],
+        Cause,
         described(
             f"`collision`: both teams met an end condition in the same round; `round_limit`: {MAX_ROUNDS} rounds "
             "passed."
@@ -340,7 +368,7 @@ class Tiebreak(TypedDict):
     sealed: Annotated[PerTeam[bool], described("Which teams sealed their keyword guesses.")]
     guesses: PerTeam[
         Annotated[
-            words(4) | None,
+            Keywords | None,
             described(
                 "A team's guesses of the other team's keywords: visible to the team, and to everybody once both are "
                 "sealed."
@@ -372,7 +400,7 @@ class Result(TypedDict):
         ),
     ]
     reason: Annotated[
-        Literal[tuple(REASONS)],
+        Reason,
         described(
             f"Why it ended; `{three_player.INTERCEPTOR_TOKENS}` and `{three_player.TEAM_SURVIVED}` end three-player "
             "games."
@@ -380,7 +408,7 @@ class Result(TypedDict):
     ]
     shared: bool
     cause: Annotated[
-        Literal[tuple(CAUSES)] | None,
+        Cause | None,
         described("Why a keyword tiebreak was played, for results reached through one; else null."),
     ]
     standings: PerTeam[Standing]
@@ -420,8 +448,8 @@ class Timer(TypedDict):
 
 
 class Outcome(TypedDict):
-    decryption: code("The own team's guess.")
-    interception: Annotated[code() | None, described("The other side's guess; null in round 1.")]
+    decryption: Annotated[Code, described("The own team's guess.")]
+    interception: Annotated[Code | None, described("The other side's guess; null in round 1.")]
 
 
 class Correction(TypedDict):
@@ -438,10 +466,17 @@ class Correction(TypedDict):
     ]
     round: RoundNumber
     team: Annotated[TeamName, described("Whose transmission is corrected.")]
-    code: code("That transmission's true code.")
+    code: Annotated[Code, described("That transmission's true code.")]
     before: Annotated[Outcome, described("The guesses as revealed.")]
     after: Annotated[Outcome, described("The guesses as the host proposes to correct them.")]
-    confirmed: teams_list("The sides that accepted it so far (it applies once both have).", 1)
+    confirmed: Annotated[
+        list[TeamName],
+        described(
+            "The sides that accepted it so far (it applies once both have).",
+            max_length=1,
+            json_schema_extra={"uniqueItems": True},
+        ),
+    ]
 
 
 # The public log (views._notice): one type per kind, each with its fields besides `kind` and `round`.
@@ -480,7 +515,7 @@ class EntryTakenBack(_Notice):
     Encryptor's clues (with the guesses of that transmission)."""
 
     kind: Literal["entry_taken_back"]
-    entry: Literal[ENTRIES]
+    entry: Entry
     team: Annotated[TeamName, described("Whose transmission.")]
     by: Annotated[TeamName | None, described("For a guess, the team whose guess it was; null for clues.")]
 
@@ -510,8 +545,8 @@ class CorrectionProposed(_Notice):
 
     kind: Literal["correction_proposed"]
     team: Annotated[TeamName, described("Whose transmission.")]
-    decryption: code("The corrected decryption.")
-    interception: Annotated[code() | None, described("The corrected interception; null when that round had none.")]
+    decryption: Annotated[Code, described("The corrected decryption.")]
+    interception: Annotated[Code | None, described("The corrected interception; null when that round had none.")]
 
 
 class CorrectionAnswered(_Notice):
@@ -533,8 +568,8 @@ class RevealCorrected(_Notice):
 
     kind: Literal["reveal_corrected"]
     team: Annotated[TeamName, described("Whose transmission.")]
-    decryption: code("The corrected decryption.")
-    interception: Annotated[code() | None, described("The corrected interception; null when that round had none.")]
+    decryption: Annotated[Code, described("The corrected decryption.")]
+    interception: Annotated[Code | None, described("The corrected interception; null when that round had none.")]
     intercepted: bool
     miscommunicated: bool
 
@@ -638,7 +673,7 @@ class TakeBack(TypedDict):
     """The entry `take-back` would take back: a sealed guess of the open transmission, else the latest clues of a
     transmission not resolved yet; null if none."""
 
-    entry: Literal[ENTRIES]
+    entry: Entry
     round: Annotated[RoundNumber, described("The round of that entry: always the current round.")]
     transmission: Annotated[TeamName, described("Whose transmission the entry belongs to.")]
     by: NotRequired[Annotated[TeamName, described("For a guess only: whose guess.")]]
@@ -657,18 +692,24 @@ class Host(TypedDict):
     correction is pending, nothing."""
 
     take_back: TakeBack | None
-    skippable: teams_list(
-        "The teams whose Encryptor `skip-encryptor` may skip now (clues not announced, and a teammate to take over)."
-    )
+    skippable: Annotated[
+        list[TeamName],
+        described(
+            "The teams whose Encryptor `skip-encryptor` may skip now (clues not announced, and a teammate to take "
+            "over).",
+            max_length=len(TEAMS),
+            json_schema_extra={"uniqueItems": True},
+        ),
+    ]
     correctable: Correctable | None
 
 
 class _Game(TypedDict):
     """What a view and a summary share (each adds `version` and `phase`)."""
 
-    language: Literal[LANGUAGES]
+    language: Language
     mode: Annotated[
-        Literal[MODES],
+        Mode,
         described(
             f"`{STANDARD}`: two teams of {MIN_TEAM} to {MAX_TEAM}; `{three_player.TEAM}` is then the team of two "
             f"behind the white screen, and `{three_player.INTERCEPTOR}` the Interceptor (who transmits nothing and "
@@ -679,7 +720,7 @@ class _Game(TypedDict):
     match: Annotated[int, described("Which match of this game: 1, then 2 after the first rematch, and so on.", ge=1)]
     round: Annotated[int, described("The current round number; 0 before the game starts.", ge=0, le=MAX_ROUNDS)]
     max_rounds: Annotated[
-        Literal[MAX_ROUNDS, three_player.MAX_ROUNDS],
+        MaxRounds,
         described(f"{MAX_ROUNDS}, or {three_player.MAX_ROUNDS} in the three-player game."),
     ]
     transmitting: Annotated[
@@ -744,7 +785,7 @@ class View(_Game):
             ge=1,
         ),
     ]
-    phase: Literal[PHASES]
+    phase: Phase
 
 
 class Summary(_Game):
@@ -752,7 +793,7 @@ class Summary(_Game):
     public by then). `match` says which match it is."""
 
     version: Annotated[int, described("Always 0: a summary is no version of the live game.", ge=0, le=0)]
-    phase: Literal[OVER]
+    phase: Over
 
 
 # --- the other answers ----------------------------------------------------------------------
@@ -762,9 +803,7 @@ class Error(TypedDict):
     """A refused request (always with a 4xx status, or 503 for `busy`)."""
 
     error: Annotated[str, described("A sentence for a player, in the game's language.")]
-    code: Annotated[
-        Literal[tuple(sorted(REFUSALS))], described("Machine-readable reason: branch on this, not on the sentence.")
-    ]
+    code: Annotated[RefusalCode, described("Machine-readable reason: branch on this, not on the sentence.")]
 
 
 class CreatedTokens(TypedDict):
@@ -822,7 +861,7 @@ class CommandResult(TypedDict):
         int, described("The version of the caller's view after this command (what `If-Match` expects next).", ge=1)
     ]
     events: Annotated[
-        list[Literal[EVENT_TYPES]],
+        list[EventType],
         described(
             "The types of the events this command caused, in "
             "order; none when it changed nothing (a draft equal "

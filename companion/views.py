@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .rules import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, Game, other
 from .rules.notes import takes_notes
@@ -344,7 +344,7 @@ _NOTICE_FIELDS = (
 )
 
 
-def _notice(notice: dict) -> view_types.Notice:
+def _notice(notice: dict[str, Any]) -> view_types.Notice:
     # One of the Notice types, by its `kind`: the rules record it as a plain dict (tests/test_openapi.py checks it).
     return cast("view_types.Notice", {k: notice[k] for k in _NOTICE_FIELDS if k in notice})
 

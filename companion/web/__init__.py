@@ -2,6 +2,11 @@
 
 (The blueprints are imported under names of their own: a module's attribute `pages` stays the package.)"""
 
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
 from flask import Flask
 from flask_babel import get_locale
 
@@ -31,7 +36,7 @@ class Names:
     """A set of names a template compares with, as attributes (`PHASE.lobby`): a misspelt name fails the page
     instead of quietly matching nothing."""
 
-    def __init__(self, names):
+    def __init__(self, names: Iterable[str]) -> None:
         self._names = frozenset(names)
 
     def __getattr__(self, name: str) -> str:
@@ -42,7 +47,7 @@ class Names:
         return name
 
 
-def guess_by(transmission: dict, team: str) -> dict:
+def guess_by(transmission: dict[str, Any], team: str) -> Any:
     """`team`'s guess of a view's transmission (rules.state.Transmission.guess_by, on the view)."""
     return transmission[guess_of(transmission["team"], team)]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from flask import current_app, request
@@ -9,8 +10,11 @@ from flask import current_app, request
 from ..addresses import public_base_url
 from .auth import service
 
+if TYPE_CHECKING:
+    from ..games import Outcome
 
-def game_links(game_id: str) -> dict:
+
+def game_links(game_id: str) -> dict[str, dict[str, str]]:
     """The game's shareable tokens and the addresses built on them (QR codes, links, the API's answer),
     and each team's join code."""
     tokens = service().shared_tokens(game_id)
@@ -47,9 +51,9 @@ def seat_link_url(token: str) -> str:
     return f"{base_url()}seat/{token}"
 
 
-def command_answer(outcome) -> dict:
+def command_answer(outcome: Outcome) -> dict[str, Any]:
     """A command's JSON answer, for the API and for a page's script alike."""
-    answer = {"version": outcome.version, "events": [e.type for e in outcome.events]}
+    answer: dict[str, Any] = {"version": outcome.version, "events": [e.type for e in outcome.events]}
     if outcome.seat_link:  # for the host to pass on (the table screen shows it as a QR code)
         answer["seat_link"] = {"token": outcome.seat_link, "url": seat_link_url(outcome.seat_link)}
     if outcome.seat_token:

@@ -3,7 +3,9 @@ posts their forms instead (web.pages), and reads the same answers."""
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, request
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from ..views import view_for
 from .auth import api_caller, service
@@ -19,7 +21,7 @@ api = Blueprint("api", __name__, url_prefix="/api")
 CREATE_SETTINGS = ("language", "mode", "timer", "words")
 
 
-def _body():
+def _body() -> Any:
     """The request's JSON object ({} for no body); deeply nested JSON is malformed, not a crash."""
     try:
         body = request.get_json(silent=True) if request.get_data(cache=True) else {}
@@ -31,7 +33,7 @@ def _body():
 
 
 @api.post("/games")
-def create_game():
+def create_game() -> tuple[Response, int]:
     body = _body()
     if not isinstance(body, dict):
         raise Refused("malformed_body")
@@ -40,7 +42,7 @@ def create_game():
 
 
 @api.get("/games/<game_id>")
-def game_view(game_id):
+def game_view(game_id: str) -> Response:
     caller = api_caller(game_id)
     version, game = caller.state()
     if request.if_none_match.contains_weak(caller.etag(version)):
@@ -53,13 +55,13 @@ def game_view(game_id):
 
 
 @api.get("/games/<game_id>/stream")
-def game_stream(game_id):
+def game_stream(game_id: str) -> Response:
     """Server-sent events: the view's new ETag whenever it changes (web/stream.py)."""
     return event_stream(api_caller(game_id), lambda caller: f'W/"{caller.etag(caller.state()[0])}"')
 
 
 @api.post("/games/<game_id>/<command:command>")
-def game_command(game_id, command):
+def game_command(game_id: str, command: str) -> tuple[Response, int]:
     if command not in COMMANDS:
         raise Refused("unknown_command")
     caller = api_caller(game_id, (COMMANDS[command].sender,))
@@ -70,5 +72,5 @@ def game_command(game_id, command):
 
 
 @api.get("/openapi.json")
-def openapi():
+def openapi() -> Response:
     return jsonify(openapi_document())

@@ -10,7 +10,7 @@ import gzip
 import hashlib
 from pathlib import Path
 
-from flask import Flask, request, url_for
+from flask import Flask, Response, request, url_for
 from flask_compress import Compress
 
 YEAR = 365 * 24 * 3600
@@ -36,7 +36,7 @@ def init_assets(app: Flask) -> None:
     app.jinja_env.globals["asset"] = asset
 
     @app.after_request
-    def _cache_static(response):
+    def _cache_static(response: Response) -> Response:
         # (206: a part of the file, as browsers ask for a video)
         if request.endpoint == "static" and response.status_code in (200, 206):
             name = (request.view_args or {}).get("filename", "")
@@ -63,7 +63,7 @@ def init_assets(app: Flask) -> None:
     gzipped: dict[str, bytes] = {}  # static file name -> its content, gzipped once at the best level
 
     @app.after_request  # registered last, so it runs before Flask-Compress (which then leaves it)
-    def _static_gzipped(response):
+    def _static_gzipped(response: Response) -> Response:
         """Our few small static files, compressed once each at gzip's best level: pages are compressed at
         its fastest, on every change, but a file is downloaded once and then kept for a year."""
         if (
@@ -83,5 +83,5 @@ def init_assets(app: Flask) -> None:
             response.vary.add("Accept-Encoding")
             etag, weak = response.get_etag()
             if etag:
-                response.set_etag(f"{etag}:gzip", weak=weak)  # another representation, another validator
+                response.set_etag(f"{etag}:gzip", weak=bool(weak))  # another representation, another validator
         return response

@@ -6,12 +6,14 @@ from __future__ import annotations
 import copy
 import hashlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import Any, TypeVar
 
-from flask import Flask, current_app, g, request, session
+from flask import Flask, Request, current_app, g, request, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
-from itsdangerous import BadSignature
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from ..games import GameService
 from ..messages import clock_time
@@ -23,6 +25,8 @@ from ..views import Viewer, version_for
 from .errors import Refused
 from .security import uses_bearer_token
 
+T = TypeVar("T")
+
 
 class SeatCookie(SecureCookieSessionInterface):
     """Flask's signed cookie session (it holds the phone's seats), with its serializer made once per app
@@ -33,13 +37,13 @@ class SeatCookie(SecureCookieSessionInterface):
 
     clock = staticmethod(time.time)  # (the tests move it past the cookie's lifetime)
 
-    def get_signing_serializer(self, app: Flask):
-        serializer = app.extensions.get("seat_cookie_serializer")
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        serializer: URLSafeTimedSerializer | None = app.extensions.get("seat_cookie_serializer")
         if serializer is None:
             serializer = app.extensions["seat_cookie_serializer"] = super().get_signing_serializer(app)
         return serializer
 
-    def open_session(self, app: Flask, request) -> SecureCookieSession:
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession:
         text = request.cookies.get(self.get_cookie_name(app))
         signed = _signed_content(self.get_signing_serializer(app), text) if text else None
         if signed is None or self.clock() - signed[1] > app.permanent_session_lifetime.total_seconds():
@@ -48,7 +52,7 @@ class SeatCookie(SecureCookieSessionInterface):
 
 
 @lru_cache(maxsize=4096)  # a phone each: 200 tables' 1,800 screens, spread over the workers, fit
-def _signed_content(serializer, text: str) -> tuple[dict, float] | None:
+def _signed_content(serializer: URLSafeTimedSerializer, text: str) -> tuple[dict[str, Any], float] | None:
     """A seat cookie's content and when it was signed, or None if its signature is not ours."""
     try:
         content, signed_at = serializer.loads(text, return_timestamp=True)
@@ -58,7 +62,8 @@ def _signed_content(serializer, text: str) -> tuple[dict, float] | None:
 
 
 def service() -> GameService:
-    return current_app.extensions["games"]
+    games: GameService = current_app.extensions["games"]
+    return games
 
 
 @dataclass(frozen=True)
@@ -153,14 +158,15 @@ def from_token(
 
 
 def seat_token(game_id: str) -> str | None:
-    return session.get("seats", {}).get(game_id)
+    seats: dict[str, str] = session.get("seats", {})
+    return seats.get(game_id)
 
 
 # Browsers drop a cookie over 4 KB: the seat cookie keeps this phone's latest seats and try-outs (about 2 KB).
 MAX_SEATS, MAX_TRY_OUTS, MAX_TABLES, MAX_LINKS = 20, 3, 5, 3
 
 
-def _latest(entries: dict, game_id: str, limit: int, live) -> dict:
+def _latest(entries: dict[str, T], game_id: str, limit: int, live: Callable[[T], bool]) -> dict[str, T]:
     """`entries` (game id -> what this phone keeps of it) of games that still exist, `game_id`'s last, at most
     `limit` (the oldest dropped)."""
     kept = {g: entry for g, entry in entries.items() if g != game_id and live(entry)}
@@ -171,7 +177,8 @@ def _latest(entries: dict, game_id: str, limit: int, live) -> dict:
 
 def remember_seat(game_id: str, token: str, link: str | None = None) -> None:
     """This phone's seat in the game is `token`'s (`link`: the seat link it took the seat with)."""
-    live = lambda t: service().resolve(t) is not None  # noqa: E731  (expired games and withdrawn seats fail)
+    # (expired games and withdrawn seats fail)
+    live: Callable[[str], bool] = lambda t: service().resolve(t) is not None  # noqa: E731
     session["seats"] = _latest({**session.get("seats", {}), game_id: token}, game_id, MAX_SEATS, live)
     _remember_link(link, game_id)
     if session.get("try_out"):
@@ -184,7 +191,8 @@ def remember_seat(game_id: str, token: str, link: str | None = None) -> None:
 def remember_table(game_id: str, host_token: str, link: str | None = None) -> None:
     """Make this browser the game's table screen: the host token lives in its HttpOnly cookie only, never in
     the page or its address (the screen everyone looks at). `link`: the move link it came with."""
-    live = lambda t: service().resolve(t) is not None  # noqa: E731  (an expired game's table is gone)
+    # (an expired game's table is gone)
+    live: Callable[[str], bool] = lambda t: service().resolve(t) is not None  # noqa: E731
     session["tables"] = _latest({**session.get("tables", {}), game_id: host_token}, game_id, MAX_TABLES, live)
     session.permanent = True
     _remember_link(link, game_id)
@@ -201,7 +209,8 @@ def _remember_link(link: str | None, game_id: str) -> None:
 
 def used_link(token: str) -> str | None:
     """The game a one-time link this browser used took it to, if it did."""
-    return session.get("links", {}).get(_digest(token))
+    links: dict[str, str] = session.get("links", {})
+    return links.get(_digest(token))
 
 
 def _digest(token: str) -> str:

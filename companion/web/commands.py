@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from flask import request
+from werkzeug.datastructures import MultiDict
 from werkzeug.routing import BaseConverter
 
 from ..release import release
@@ -34,7 +35,7 @@ def from_json(name: str, body: object) -> CommandBody:
     }
 
 
-def from_form(name: str, form) -> CommandBody:
+def from_form(name: str, form: MultiDict[str, str]) -> CommandBody:
     """The same commands from an HTML form, each field read by its kind (rules.fields); a missing field is
     left out, or takes its default."""
     declared = COMMANDS[name]

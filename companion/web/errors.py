@@ -1,6 +1,10 @@
 """Refusals: every one a 4xx with a sentence a player understands, as JSON for the API, a page otherwise."""
 
-from flask import Flask, jsonify, make_response, render_template, request
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, jsonify, make_response, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -20,7 +24,7 @@ _HTTP_CODES = {
 class Refused(Exception):
     """A request refused by the web layer itself (bad token, malformed body...)."""
 
-    def __init__(self, code: str, **params):
+    def __init__(self, code: str, **params: object) -> None:
         super().__init__(code)
         self.code, self.params = code, params
 
@@ -34,7 +38,7 @@ def wants_json() -> bool:
     return request.accept_mimetypes.best == "application/json"
 
 
-def refusal_response(code: str, params: dict | None = None, status: int | None = None):
+def refusal_response(code: str, params: dict[str, Any] | None = None, status: int | None = None) -> Response:
     message = refusal(code, **(params or {}))
     status = status or status_of(code)
     if request.path.startswith("/api/") or wants_json():
@@ -54,15 +58,16 @@ def refusal_response(code: str, params: dict | None = None, status: int | None =
 def init_errors(app: Flask) -> None:
     @app.errorhandler(RuleError)
     @app.errorhandler(Refused)
-    def _refused(error):
+    def _refused(error: RuleError | Refused) -> Response:
         return refusal_response(error.code, error.params)
 
     @app.errorhandler(CSRFError)
-    def _csrf(error):
+    def _csrf(error: CSRFError) -> Response:
         return refusal_response("csrf", status=400)
 
     @app.errorhandler(HTTPException)
-    def _http(error):
+    def _http(error: HTTPException) -> Response:
+        assert error.code is not None  # Flask hands an HTTPException without a code to no handler
         default = "server_error" if error.code >= 500 else "malformed_body"
         response = refusal_response(_HTTP_CODES.get(error.code, default), status=error.code)
         # keep the exception's own headers: a 405's Allow, a 429's Retry-After and X-RateLimit-*

@@ -37,11 +37,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import partial as bound
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import orjson
 from flask import current_app, request, url_for
 from jinja2 import BaseLoader, Environment, Undefined, UndefinedError
+from jinja2.exceptions import TemplateRuntimeError
 from jinja2.runtime import Macro
 from jinja2.utils import missing
 from markupsafe import Markup, escape
@@ -49,6 +50,11 @@ from markupsafe import Markup, escape
 from ..messages import clock_time, side_text, task_text, team_name
 from ..rules import PLAYING, other
 from .security import csrf_token
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from .locale import Gettext
 
 # Where a reused piece's form puts the CSRF token. Escaped text (a clue, a name) never holds a raw "<".
 CSRF_SLOT = Markup("<csrf-token>")
@@ -91,7 +97,7 @@ def speech_of(language: str, mode: str) -> Speech:
     return Speech(language, mode, request.script_root)
 
 
-def key_of(piece: Piece, speech: Speech, args: tuple) -> bytes:
+def key_of(piece: Piece, speech: Speech, args: tuple[Any, ...]) -> bytes:
     """A digest of everything `piece(*args)` renders from (128 bits: two different pieces never meet on one
     key). orjson writes the arguments four times as fast as the standard library's json (5 % of a page)."""
     what = orjson.dumps([piece.template, piece.name, *speech, args], option=orjson.OPT_NON_STR_KEYS)
@@ -108,7 +114,13 @@ class Unknown(Undefined):
     `g`...) fails the page, where Jinja would write nothing. A key an argument lacks stays Jinja's lenient
     undefined (a view leaves out what its viewer may not see, a page's dict its empty entries)."""
 
-    def __init__(self, hint=None, obj=missing, name=None, exc=UndefinedError):
+    def __init__(
+        self,
+        hint: str | None = None,
+        obj: Any = missing,
+        name: str | None = None,
+        exc: type[TemplateRuntimeError] = UndefinedError,
+    ) -> None:
         super().__init__(hint, obj, name, exc)
         if obj is missing and hint is None:
             raise UndefinedError(f"a reused piece reads only its arguments and its environment's globals, not {name!r}")
@@ -120,7 +132,14 @@ class PieceEnvironments:
     template may read), the words of their language (`words(language)`: its gettext and ngettext) and mode,
     `url_for`, and `reuse`. Only `url_for` and `reuse` look at the request, for its root, which is in the key."""
 
-    def __init__(self, loader: BaseLoader, words: Callable, globals_: dict, filters: dict, auto_reload: bool):
+    def __init__(
+        self,
+        loader: BaseLoader | None,
+        words: Callable[[str], Gettext],
+        globals_: dict[str, Any],
+        filters: dict[str, Callable[..., Any]],
+        auto_reload: bool,
+    ) -> None:
         self._loader, self._words, self._globals, self._filters = loader, words, globals_, filters
         self._auto_reload = auto_reload
         self._made: dict[tuple[str, str], Environment] = {}
@@ -197,11 +216,12 @@ class Fragments:
         return self._chars
 
 
-def _render(speech: Speech, piece: Piece, args: tuple, key: bytes | None = None) -> Markup:
+def _render(speech: Speech, piece: Piece, args: tuple[Any, ...], key: bytes | None = None) -> Markup:
     def render() -> Markup:
-        return current_app.extensions["pieces"].macro(speech, piece)(*args)
+        pieces: PieceEnvironments = current_app.extensions["pieces"]
+        return cast(Markup, pieces.macro(speech, piece)(*args))  # (an autoescaping environment's macro: Markup)
 
-    fragments = current_app.extensions.get("fragments")
+    fragments: Fragments | None = current_app.extensions.get("fragments")
     if fragments is None:
         return render()
     return fragments.render(render, key or key_of(piece, speech, args))
@@ -212,20 +232,26 @@ def shown_keys() -> frozenset[str]:
     return frozenset(request.headers.get(KEYS_HEADER, "").split()[:MAX_SHOWN_KEYS])
 
 
-def page_pieces(speech: Speech, shown: frozenset[str]) -> dict:
+def page_pieces(speech: Speech, shown: frozenset[str]) -> dict[str, Any]:
     """What a page's template reuses pieces with: its `speech`, and `live` and `reuse` bound to it and to the
     keys of the regions the page shows already (`shown_keys`). (Plain callables, not `pass_context`: Jinja
     derives a new context for each such call made in a block that sets variables, 5 % of a page.)"""
     return {"speech": speech, "live": bound(live, speech, shown), "reuse": bound(reuse, speech)}
 
 
-def reuse(speech: Speech, piece: Piece, *args) -> Markup:
+def reuse(speech: Speech, piece: Piece, *args: Any) -> Markup:
     """`piece(*args)`, rendered once for everyone who asks with the same arguments and `speech` (the page's)."""
     return _render(speech, piece, args)
 
 
 def live(
-    speech: Speech, shown: frozenset[str], tag: str, element_id: str, attributes: dict, piece: Piece, *args
+    speech: Speech,
+    shown: frozenset[str],
+    tag: str,
+    element_id: str,
+    attributes: dict[str, Any],
+    piece: Piece,
+    *args: Any,
 ) -> Markup:
     """A live region: `<tag id=element_id data-live data-key=... attributes>piece(*args)</tag>`, or nothing
     when the page's script said it shows this region as it is (`shown`, see above). An attribute that is True
@@ -255,7 +281,7 @@ def fill_csrf(html: str) -> str:
     return html.replace(CSRF_SLOT, csrf_token()) if CSRF_SLOT in html else html
 
 
-def init_fragments(app, words: Callable, shared_globals: dict) -> None:
+def init_fragments(app: Flask, words: Callable[[str], Gettext], shared_globals: dict[str, Any]) -> None:
     """`words(language)`: a language's template gettext and ngettext; `shared_globals`: what pages and pieces
     alike may read (the rules' facts, words that need no mode)."""
     chars = app.config["FRAGMENT_CACHE_CHARS"]
@@ -263,7 +289,7 @@ def init_fragments(app, words: Callable, shared_globals: dict) -> None:
         app.extensions["fragments"] = Fragments(chars)
     if app.config["SHARED_ANSWER_CHARS"]:  # web/pages/rendering.py `render_view`
         app.extensions["shared_answers"] = Fragments(app.config["SHARED_ANSWER_CHARS"])
-    filters = {
+    filters: dict[str, Callable[..., Any]] = {
         "other": other,
         "sheet_rows": sheet_rows,
         "sheets_of": sheets_of,
@@ -285,7 +311,7 @@ def init_fragments(app, words: Callable, shared_globals: dict) -> None:
 # --- the view, narrowed to what a reused piece shows (so that its key holds nothing else) -----------------
 
 
-def last_reveal(view: dict) -> dict | None:
+def last_reveal(view: dict[str, Any]) -> dict[str, Any] | None:
     """The last reveal while a match is played, with its match (a reveal is known by its match, round and team:
     live.js plays it once)."""
     if view["phase"] != PLAYING or not view["last_reveal"]:
@@ -293,7 +319,7 @@ def last_reveal(view: dict) -> dict | None:
     return {**view["last_reveal"], "match": view["match"]}
 
 
-def sheet_rows(rounds: list[dict], team: str) -> list[dict]:
+def sheet_rows(rounds: list[dict[str, Any]], team: str) -> list[dict[str, Any]]:
     """What a team's note sheet shows of each round it gave clues in."""
     rows = []
     for r in rounds:
@@ -311,7 +337,7 @@ def sheet_rows(rounds: list[dict], team: str) -> list[dict]:
     return rows
 
 
-def sheets_of(view: dict, *teams: str, game_id: str | None = None) -> list[list]:
+def sheets_of(view: dict[str, Any], *teams: str, game_id: str | None = None) -> list[list[Any]]:
     """The arguments of `sheet` for each of `teams` that transmits, in that order (none before round 1). On a
     phone (`game_id`), the other team's sheet carries the phone's team's notes (`you.notes`): its own key."""
     if not view["rounds"]:
@@ -332,19 +358,19 @@ def sheets_of(view: dict, *teams: str, game_id: str | None = None) -> list[list]
     return sheets
 
 
-def names(view: dict) -> dict[int, str]:
+def names(view: dict[str, Any]) -> dict[int, str]:
     """Every seated player's name, by seat."""
     return {p["seat"]: p["name"] for team in view["teams"].values() for p in team["players"]}
 
 
-def timer_slot(view: dict) -> int | None:
+def timer_slot(view: dict[str, Any]) -> int | None:
     """The sand timer's seconds while its line has a place on the screen: through a timed round's clue writing,
     from the round's start (the line appearing with the first clues then moves nothing); else None."""
     writing = view["phase"] == PLAYING and not view["transmission"] and not view["correction"]
     return view["timer_seconds"] if writing and len(view["transmitting"]) == 2 else None
 
 
-def writers(view: dict) -> list[dict]:
+def writers(view: dict[str, Any]) -> list[dict[str, Any]]:
     """Who writes this round's clues and whether they announced them (what `writing_status` shows)."""
     seated = names(view)
     transmissions = view["rounds"][-1]["transmissions"]
@@ -358,7 +384,7 @@ def writers(view: dict) -> list[dict]:
     ]
 
 
-def host_tools_of(view: dict) -> dict | None:
+def host_tools_of(view: dict[str, Any]) -> dict[str, Any] | None:
     """The table view as its "Fix a mistake" panel reads it (none in the lobby): the current round's
     Encryptors, the reveal it can correct, the seated players."""
     if view["phase"] == "lobby":
@@ -388,6 +414,6 @@ def host_tools_of(view: dict) -> dict | None:
     }
 
 
-def news_of(view: dict) -> dict:
+def news_of(view: dict[str, Any]) -> dict[str, Any]:
     """What the table's spoken news (`news` in partials/board.html) reads of the view."""
     return {name: view[name] for name in ("phase", "result", "last_reveal", "round", "max_rounds")}

@@ -14,7 +14,7 @@ import ipaddress
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, g, request
+from flask import Flask, Response, g, request
 from flask_limiter import Limiter
 
 from ..rules.commands import COMMANDS
@@ -64,7 +64,7 @@ def _not_seating() -> bool:
     return request.endpoint == "api.game_command" and (request.view_args or {}).get("command") not in _SEATING_COMMANDS
 
 
-def _refused(response) -> bool:
+def _refused(response: Response) -> bool:
     """Only join codes that open nothing count against their limit: a table of phones behind one address that
     types its codes right is never held up. (A page form's refusal answers a redirect: pages/after_form.py.)"""
     return response.status_code >= 400 or bool(g.get("form_refused"))

@@ -1,5 +1,9 @@
 """Which language a request speaks, and the templates' translations in it."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import quote, urlencode
 
 from babel import support
@@ -7,7 +11,9 @@ from flask import Flask, current_app, g, redirect, request, session
 from flask_babel import Babel
 from flask_babel import refresh as refresh_locale
 from jinja2 import pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup
+from werkzeug.wrappers import Response
 
 from ..messages import catalogue, elided
 from ..rules.text import LANGUAGES
@@ -15,14 +21,17 @@ from .auth import service
 
 # Each language in its own words, for the language switch.
 LANGUAGE_NAMES = {"en": "English", "fr": "Français", "ko": "한국어"}
+# The templates' gettext and ngettext (`gettext_callables`), as Jinja's i18n extension installs them.
+Gettext = tuple[Callable[..., str], Callable[..., str]]
 
 
-def _locale():
+def _locale() -> str:
     """This phone's own choice, else the game's language, else the browser's, else English."""
-    chosen = session.get("language")
+    chosen: str | None = session.get("language")
     if chosen in LANGUAGES:
         return chosen
-    return g.get("game_language") or _game_language() or request.accept_languages.best_match(LANGUAGES) or "en"
+    game_language: str | None = g.get("game_language")
+    return game_language or _game_language() or request.accept_languages.best_match(LANGUAGES) or "en"
 
 
 def _game_language() -> str | None:
@@ -46,21 +55,21 @@ def speak(mode: str, language: str) -> str:
     return speaking
 
 
-def _formatted(context, text: str, variables: dict) -> str:
+def _formatted(context: Context, text: str, variables: dict[str, Any]) -> str:
     text = elided(text, variables)
     return (Markup(text) if context.eval_ctx.autoescape else text) % variables
 
 
-def gettext_callables(translations):
+def gettext_callables(translations: Callable[[], support.NullTranslations]) -> Gettext:
     """The templates' gettext and ngettext, reading `translations()`: formatting as Jinja's "newstyle" gettext
     does (the values escaped), with French elision before names (messages.elided)."""
 
     @pass_context
-    def gettext(context, string: str, **variables) -> str:
+    def gettext(context: Context, string: str, **variables: Any) -> str:
         return _formatted(context, translations().ugettext(string), variables)
 
     @pass_context
-    def ngettext(context, singular: str, plural: str, num: int, **variables) -> str:
+    def ngettext(context: Context, singular: str, plural: str, num: int, **variables: Any) -> str:
         variables.setdefault("num", num)
         return _formatted(context, translations().ungettext(singular, plural, num), variables)
 
@@ -80,11 +89,11 @@ def catalogue_of(app: Flask, language: str) -> support.Translations:
     return translations
 
 
-def template_words(app: Flask):
+def template_words(app: Flask) -> Callable[[str], Gettext]:
     """For a language, the templates' gettext and ngettext in it (the pieces' environments, web/fragments.py:
     their words come from the language they are rendered in, never from a request)."""
 
-    def words(language: str):
+    def words(language: str) -> Gettext:
         translations = catalogue_of(app, language)
         return gettext_callables(lambda: translations)
 
@@ -107,7 +116,7 @@ def init_locale(app: Flask) -> None:
     app.jinja_env.install_gettext_callables(*gettext_callables(catalogue), newstyle=False)  # type: ignore[attr-defined]
 
     @app.before_request
-    def _language_from_link():
+    def _language_from_link() -> Response | None:
         """`?lang=fr` on any page: this phone's interface language from now on (other phones keep theirs)."""
         if b"lang=" not in request.query_string:  # (most requests: their query is not even parsed)
             return None
@@ -118,6 +127,7 @@ def init_locale(app: Flask) -> None:
             return redirect(
                 same_site(request.script_root + request.path) + ("?" + urlencode(rest) if rest else ""), 303
             )
+        return None
 
 
 def same_site(path: str) -> str:

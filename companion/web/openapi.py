@@ -10,9 +10,9 @@ answer that grows a field must be declared first (tests/test_openapi.py checks r
 
 from __future__ import annotations
 
-from ..rules.commands import COMMANDS, TEXT_REFUSALS
+from ..rules.commands import COMMANDS, TEXT_REFUSALS, Field
 from ..rules.guards import SENDER_REFUSALS
-from ..rules.schema import described, enum, integer, nullable, obj, string
+from ..rules.schema import Schema, described, enum, integer, nullable, obj, string
 from ..rules.state import MODES, STANDARD
 from ..rules.text import LANGUAGES, MAX_WORDS, MIN_WORDS, TIMER_SECONDS, WORD_MAX_LENGTH
 from .errors import status_of
@@ -41,21 +41,21 @@ COMMAND_REFUSALS = (
 # --- schema helpers -----------------------------------------------------------------------
 
 
-def ref(name: str) -> dict:
+def ref(name: str) -> Schema:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
 # --- operations ---------------------------------------------------------------------------
 
 
-def json_body(schema: dict, example=None) -> dict:
-    content = {"schema": schema}
+def json_body(schema: Schema, example: object = None) -> Schema:
+    content: Schema = {"schema": schema}
     if example is not None:
         content["example"] = example
     return {"content": {"application/json": content}}
 
 
-def refusals(*codes: str) -> dict:
+def refusals(*codes: str) -> Schema:
     """Error responses grouped by status, each allowing exactly the codes listed."""
     by_status: dict[str, list[str]] = {}
     for c in dict.fromkeys(codes):
@@ -73,12 +73,12 @@ BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 BEARER_OR_COOKIE: list[dict[str, list[str]]] = [{"bearerAuth": []}, {"seatCookie": [], "csrfHeader": []}]
 
 
-def _field(f) -> dict:
+def _field(f: Field) -> Schema:
     schema = described(f.kind.schema(), f.doc)
     return {**schema, "default": f.default} if f.has_default else schema
 
 
-def command(name: str) -> dict:
+def command(name: str) -> Schema:
     """The path item of the command `name`, from its declaration (rules.commands). Request bodies are open:
     fields a command doesn't read are ignored."""
     declared = COMMANDS[name]
@@ -127,7 +127,7 @@ IF_MATCH = {
 }
 
 
-def paths() -> dict:
+def paths() -> Schema:
     return {
         "/api/games": {
             "post": {
@@ -333,7 +333,7 @@ def paths() -> dict:
     }
 
 
-def openapi_document() -> dict:
+def openapi_document() -> Schema:
     return {
         "openapi": "3.1.0",
         "info": {

@@ -8,13 +8,14 @@ the first time the document is asked for; pydantic is imported only then, never 
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 REF = "#/components/schemas/{model}"
 INLINE = "PerTeam"  # `PerTeam[X]` is an object with `white` and `black`: written out where it is used
 
 
 @cache
-def answer_schemas() -> dict:
+def answer_schemas() -> dict[str, Any]:
     """Each answer's type and every type it uses, by name (the type's name in view_types)."""
     # Imported here: a server loads pydantic (a few MB a worker) only if someone asks for the document.
     from pydantic import TypeAdapter
@@ -28,7 +29,7 @@ def answer_schemas() -> dict:
     return {name: _tidy(schema, inline) for name, schema in defs.items()}
 
 
-def _tidy(value, inline: dict):
+def _tidy(value: Any, inline: dict[str, Any]) -> Any:
     """Inline `PerTeam` objects, close every object (no other fields), drop pydantic's titles (the names say
     it) and write descriptions on one line (docstrings wrap)."""
     if isinstance(value, list):

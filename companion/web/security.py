@@ -1,9 +1,12 @@
 """CSRF for browser sessions, cross-site requests refused, and the response headers every answer carries."""
 
+from __future__ import annotations
+
 from functools import lru_cache
+from typing import cast
 from urllib.parse import urlsplit
 
-from flask import Flask, current_app, g, request, session
+from flask import Flask, Response, current_app, g, request, session
 from flask_wtf.csrf import CSRFProtect, generate_csrf
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -43,7 +46,7 @@ def csrf_token() -> str:
     raw = session.get("csrf_token")
     if raw and "csrf_token" not in g:
         g.csrf_token = _signed_csrf(current_app.config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key, raw)
-    return generate_csrf()
+    return cast(str, generate_csrf())  # (Flask-WTF has no types)
 
 
 @lru_cache(maxsize=4096)  # a phone each, as the seat cookies (web/auth.py)
@@ -58,7 +61,7 @@ def init_security(app: Flask) -> None:
     app.context_processor(lambda: {"csrf_token": csrf_token})
 
     @app.before_request
-    def _refuse_oversized_stream():
+    def _refuse_oversized_stream() -> None:
         # A chunked body (no Content-Length) is cut at MAX_CONTENT_LENGTH without a word: it would be read as
         # a malformed body (400). One that reaches the limit is too large (413), as one with a Content-Length.
         limit = request.max_content_length
@@ -72,13 +75,13 @@ def init_security(app: Flask) -> None:
             raise RequestEntityTooLarge()
 
     @app.before_request
-    def _refuse_cross_site():
+    def _refuse_cross_site() -> None:
         # Checked before CSRF: it also covers creating a game through the API, which needs no CSRF token.
         if request.method not in ("GET", "HEAD", "OPTIONS") and cross_site():
             raise Refused("cross_site")
 
     @app.before_request
-    def _check_csrf():
+    def _check_csrf() -> None:
         # A bearer token can't be sent by another site's form, so only cookie sessions need the check.
         # Creating a game through the API acts for nobody and reads no cookie, so it needs no token.
         if request.endpoint == "api.create_game":
@@ -97,7 +100,7 @@ def init_security(app: Flask) -> None:
         csrf.protect()
 
     @app.after_request
-    def _headers(response):
+    def _headers(response: Response) -> Response:
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         response.headers["Referrer-Policy"] = "no-referrer"  # capability tokens travel in URLs
         response.headers["X-Content-Type-Options"] = "nosniff"

@@ -39,9 +39,9 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from flask import Flask, Response, current_app
 from werkzeug.http import http_date
@@ -53,6 +53,9 @@ from ..store import TOMBSTONES, Marks
 from .auth import Caller
 from .limits import client_key
 from .stream_budget import Budget, Ticket, raise_open_files, share
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIEnvironment
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +69,10 @@ BEAT_TURNS = 15
 GONE = "event: gone\ndata: gone\n\n"
 
 
+# What an event did to a game's tokens: (its number, [(kind, seat) withdrawn], [(kind, new kind, seat)]).
+TokenChange = tuple[int, list[tuple[str, int | None]], list[tuple[str, str, int | None]]]
+
+
 class Sight(NamedTuple):
     """One look at a game: its version and state then, and its events since `since` that withdrew or changed
     tokens: (event number, [(kind, seat) withdrawn], [(kind, new kind, seat)])."""
@@ -73,7 +80,7 @@ class Sight(NamedTuple):
     version: int
     game: Game
     since: int
-    changes: tuple
+    changes: tuple[TokenChange, ...]
     rung: int | None  # the hub's ring number the look was taken after
 
 
@@ -85,7 +92,7 @@ class Looks:
     def __init__(self, service: GameService, hub: Hub, size: int = 10_000):
         self.service, self.hub, self.size = service, hub, size
         self._lock = threading.Lock()
-        self._games: OrderedDict[str, list] = OrderedDict()  # game id -> [its lock, its Sight or None]
+        self._games: OrderedDict[str, list[Any]] = OrderedDict()  # game id -> [its lock, its Sight or None]
 
     def latest(self, game_id: str, at_least: int) -> Sight:
         with self._lock:
@@ -100,6 +107,7 @@ class Looks:
             else:
                 self._games.move_to_end(game_id)
         with entry[0]:  # one look at a time per game: the others then share it
+            sight: Sight | None
             sight, rung = entry[1], self.hub.rung(game_id)  # the ring number first: a ring during the look
             if sight is None:  # leaves it out of date
                 version, game = self.service.load(game_id)
@@ -182,7 +190,7 @@ def event_stream(caller: Caller, etag_of: Callable[[Caller], str]) -> Response:
     return response
 
 
-def _held(stream: ViewStream, hub: Hub, heartbeat: float):
+def _held(stream: ViewStream, hub: Hub, heartbeat: float) -> Iterator[str]:
     """The stream as the body of its own answer, for as long as it lasts. It beats every `heartbeat` seconds
     from its start, whatever wakes it in between."""
     try:
@@ -214,7 +222,7 @@ def _held(stream: ViewStream, hub: Hub, heartbeat: float):
 class StreamResponse(Response):
     view_stream: ViewStream
 
-    def __call__(self, environ, start_response):
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         connection = _connection(environ)
         if connection is None:
             return super().__call__(environ, start_response)
@@ -239,14 +247,14 @@ class StreamResponse(Response):
             connection.shutdown(socket.SHUT_RD)
         from gunicorn.workers.base_async import ALREADY_HANDLED
 
-        return ALREADY_HANDLED
+        return ALREADY_HANDLED  # type: ignore[return-value]  # gunicorn's marker, no body: it writes nothing more
 
 
-def _connection(environ):
+def _connection(environ: WSGIEnvironment) -> socket.socket | None:
     """The client's socket, when the server lets an answer take its connection over: gunicorn's gevent
     worker over HTTP/1 (its async workers return at once from an answer that says ALREADY_HANDLED), for a
     GET (a HEAD gets its head only, as from any server)."""
-    connection = environ.get("gunicorn.socket")
+    connection: socket.socket | None = environ.get("gunicorn.socket")
     if (
         connection is None
         or environ.get("SERVER_PROTOCOL") not in ("HTTP/1.0", "HTTP/1.1")

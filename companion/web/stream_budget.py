@@ -15,8 +15,13 @@ import resource
 import sys
 import threading
 from collections import Counter
+from typing import TYPE_CHECKING, cast
 
 from .errors import Refused
+
+if TYPE_CHECKING:
+    from flask import Flask
+    from gunicorn.workers.base import Worker
 
 # A worker's own open files besides its connections: the listening socket, pipes, logs, the database's
 # connections (SQLAlchemy's pool: 15 at most, each with the SQLite file, its -wal and -shm) and LISTEN.
@@ -49,11 +54,11 @@ def share(files: int, connections: int, streams: int) -> tuple[int, int]:
     return connections, max(0, min(streams, usable - connections))
 
 
-def fit_worker(worker) -> None:
+def fit_worker(worker: Worker) -> None:
     """gunicorn (gunicorn.conf.py, before the worker serves): its connections and its app's streams shared
     out of the files it may open, so that neither accepting a request nor handing a stream over ever fails
     for want of a descriptor."""
-    app = worker.wsgi
+    app = cast("Flask", worker.wsgi)  # ours if it has a budget (else a wrapped or other app: left alone)
     budget = getattr(app, "extensions", {}).get("stream_budget")
     if budget is None:
         return

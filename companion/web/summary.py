@@ -6,7 +6,9 @@ finished match; every earlier match of a game (before each rematch) stays availa
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, render_template, request, url_for
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
 from ..views import summary_for
 from .locale import speak
@@ -16,7 +18,7 @@ from .errors import Refused
 summary = Blueprint("summary", __name__)
 
 
-def _finished(caller: Caller) -> tuple[dict, list[int]]:
+def _finished(caller: Caller) -> tuple[dict[str, Any], list[int]]:
     """The summary of the asked-for match (the latest by default) and the numbers of all finished matches."""
     _, current = service().load(caller.game_id)
     finished = list(range(1, current.match + (current.phase == "over")))
@@ -27,7 +29,7 @@ def _finished(caller: Caller) -> tuple[dict, list[int]]:
     return {**summary_for(game), "match": match}, finished
 
 
-def _page(caller: Caller, json_url: str, back_url: str):
+def _page(caller: Caller, json_url: str, back_url: str) -> str:
     view, finished = _finished(caller)
     speak(view["mode"], view["language"])
     return render_template(
@@ -39,7 +41,7 @@ def _page(caller: Caller, json_url: str, back_url: str):
     )
 
 
-def _download(caller: Caller):
+def _download(caller: Caller) -> Response:
     view, _ = _finished(caller)
     response = jsonify(view)
     response.headers["Content-Disposition"] = (
@@ -49,19 +51,19 @@ def _download(caller: Caller):
 
 
 @summary.get("/summary/<token>")
-def by_token(token):
+def by_token(token: str) -> str:
     """For spectators: their link's token (the table screen's is `for_table`: its page shows no token)."""
     caller = from_token(token, kinds=("spectator",))
     return _page(caller, url_for("summary.by_token_json", token=token), url_for("pages.watch", token=token))
 
 
 @summary.get("/summary/<token>.json")
-def by_token_json(token):
+def by_token_json(token: str) -> Response:
     return _download(from_token(token, kinds=("spectator",)))
 
 
 @summary.get("/table/<game_id>/summary")
-def for_table(game_id):
+def for_table(game_id: str) -> str:
     """For the table screen: its host cookie (the page's links carry no token)."""
     return _page(
         table_caller(game_id),
@@ -71,12 +73,12 @@ def for_table(game_id):
 
 
 @summary.get("/table/<game_id>/summary.json")
-def for_table_json(game_id):
+def for_table_json(game_id: str) -> Response:
     return _download(table_caller(game_id))
 
 
 @summary.get("/play/<game_id>/summary")
-def for_player(game_id):
+def for_player(game_id: str) -> str:
     return _page(
         api_caller(game_id, cookie_only=True),
         url_for("summary.for_player_json", game_id=game_id),
@@ -85,11 +87,11 @@ def for_player(game_id):
 
 
 @summary.get("/play/<game_id>/summary.json")
-def for_player_json(game_id):
+def for_player_json(game_id: str) -> Response:
     return _download(api_caller(game_id, cookie_only=True))
 
 
 @summary.get("/api/games/<game_id>/summary")
-def api_summary(game_id):
+def api_summary(game_id: str) -> Response:
     view, _ = _finished(api_caller(game_id))
     return jsonify(view)

@@ -15,14 +15,20 @@ from typing import Any
 from flask import Flask, Response, current_app, g, redirect, request
 from flask.json.tag import TaggedJSONSerializer
 from itsdangerous import BadSignature, URLSafeSerializer
+from werkzeug.datastructures import MultiDict
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 COOKIE = "decrypto-form"
 MOST_BYTES = 3800  # under the 4 KB a browser keeps of one cookie: what the player typed is cut to fit
 
 
 def back_to(
-    path: str, refused: Any = None, armed: tuple[str, str] | None = None, kept: dict | None = None, form: str = ""
-):
+    path: str,
+    refused: Any = None,
+    armed: tuple[str, str] | None = None,
+    kept: dict[str, list[str]] | None = None,
+    form: str = "",
+) -> WerkzeugResponse:
     """A redirect to the page at `path` that will show `refused` (a RuleError or Refused; `form`: which of the
     page's forms it answers, when it has several), `armed` (a careful command and the value it names, waiting
     for its second tap) and `kept` (form fields as typed, csrf_token left out), once."""
@@ -42,13 +48,15 @@ def back_to(
     return response
 
 
-def outcome() -> dict:
+def outcome() -> dict[str, Any]:
     """What the form posted to this page has to say ({} if nothing): "refused" (code, params), "armed"
     (command, value), "kept" (fields). Read once: the answer that shows it deletes the cookie."""
+    known: dict[str, Any]
     if "after_form" in g:
-        return g.after_form
+        known = g.after_form
+        return known
     text = request.cookies.get(COOKIE)
-    said: dict = {}
+    said: dict[str, Any] = {}
     if text:
         try:
             said = _serializer().loads(text)
@@ -56,16 +64,17 @@ def outcome() -> dict:
             said = {}
         g.after_form_read = True  # (read, or forged: gone either way)
     here = request.script_root + request.path
-    g.after_form = said if isinstance(said, dict) and said.get("path") == here else {}
-    return g.after_form
+    g.after_form = known = said if isinstance(said, dict) and said.get("path") == here else {}
+    return known
 
 
-def typed() -> dict:
+def typed() -> dict[str, list[str]]:
     """What the player had typed in the refused form (each field's values, as `MultiDict.to_dict(flat=False)`)."""
-    return outcome().get("kept", {})
+    kept: dict[str, list[str]] = outcome().get("kept", {})
+    return kept
 
 
-def as_typed(form) -> dict:
+def as_typed(form: MultiDict[str, str]) -> dict[str, list[str]]:
     """A posted form's fields as `back_to` keeps them."""
     return form.to_dict(flat=False)
 

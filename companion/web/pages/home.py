@@ -3,10 +3,15 @@ the health check."""
 
 from __future__ import annotations
 
-from flask import current_app, redirect, render_template, request, session, url_for
+from typing import Any
+
+from flask import Response, current_app, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy.exc import DBAPIError
+from werkzeug.datastructures import MultiDict
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...messages import refusal, team_name
 from ...rules import OVER, RuleError
@@ -18,7 +23,7 @@ from . import pages
 
 
 @pages.get("/root.crt")
-def root_certificate():
+def root_certificate() -> Response:
     """The root certificate phones install to trust the table (`ROOT_CERT`; 404 without one)."""
     certificate = current_app.extensions.get("root_certificate")
     if certificate is None:
@@ -29,7 +34,7 @@ def root_certificate():
 
 
 @pages.get("/healthz")
-def healthz():
+def healthz() -> ResponseReturnValue:
     try:
         service().store.check_writable()  # the database answers, and takes writes
     except DBAPIError:
@@ -40,9 +45,9 @@ def healthz():
 # --- creating a game ----------------------------------------------------------------------
 
 
-def settings_from_form(form) -> dict:
+def settings_from_form(form: MultiDict[str, str]) -> dict[str, Any]:
     """The create command's settings from the home page's form."""
-    settings = {"language": form.get("language", "en"), "mode": form.get("mode", "standard")}
+    settings: dict[str, Any] = {"language": form.get("language", "en"), "mode": form.get("mode", "standard")}
     if form.get("timer") == "1":
         seconds = form.get("timer_seconds", "")
         settings["timer"] = int(seconds) if seconds.isascii() and seconds.isdigit() and len(seconds) < 5 else -1
@@ -51,7 +56,7 @@ def settings_from_form(form) -> dict:
     return settings
 
 
-def _home():
+def _home() -> tuple[str, int]:
     """The home page, with the refusal of the form last posted from it and what was typed there."""
     said = outcome()
     error = refusal(said["refused"][0], **said["refused"][1]) if said.get("refused") else None
@@ -69,7 +74,7 @@ def _home():
     ), status
 
 
-def my_games() -> list[dict]:
+def my_games() -> list[dict[str, Any]]:
     """The games this phone has a seat in that are still being played (or waiting to start), for
     "Back to your game": its seat cookie's tokens that still work, in games not over."""
     found = []
@@ -93,18 +98,18 @@ def my_games() -> list[dict]:
 
 
 @pages.get("/")
-def home():
+def home() -> tuple[str, int]:
     return _home()
 
 
 @pages.get("/rules")
-def rules():
+def rules() -> str:
     """The rules (docs/rules.md in short) and the rulebook's FAQ, in this phone's language."""
     return render_template("pages/rules.html", my_games=my_games())
 
 
 @pages.post("/join-code")
-def join_by_code():
+def join_by_code() -> WerkzeugResponse:
     """The home page's "Join with a code": the join page of the team whose code this is."""
     try:
         capability = service().join_by_code(request.form.get("code", ""))
@@ -114,7 +119,7 @@ def join_by_code():
 
 
 @pages.post("/games")
-def create_game():
+def create_game() -> WerkzeugResponse:
     try:
         created = service().create(settings_from_form(request.form))
     except RuleError as error:
@@ -133,7 +138,7 @@ def try_out_names(mode: str) -> dict[str, list[str]]:
 
 
 @pages.post("/try")
-def create_try_out():
+def create_try_out() -> WerkzeugResponse:
     mode = request.form.get("mode", "standard")
     try:
         created = service().create(
@@ -150,7 +155,7 @@ def create_try_out():
 
 
 @pages.post("/try/<game_id>/seat/<int:seat>")
-def try_out_switch(game_id, seat):
+def try_out_switch(game_id: str, seat: int) -> WerkzeugResponse:
     token = session.get("try_out", {}).get(game_id, {}).get("seats", {}).get(str(seat))
     if token is None:
         raise Refused("not_seated")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from flask import redirect, request, url_for
+from flask import Response, redirect, request, url_for
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...rules import LOBBY, Actor
+from ...rules.state import Player
 from ..auth import Caller, api_caller, from_token, remember_seat, seated_caller, service, used_link
 from ..commands import commands_for, from_form
 from ..errors import Refused
@@ -14,7 +16,7 @@ from .rendering import done, first_tap, page_stream, render_view, run, unchanged
 
 
 @pages.get("/join/<token>")
-def join(token):
+def join(token: str) -> WerkzeugResponse:
     caller = from_token(token, kinds=("join",))
     seated = _seat_in_game(caller)
     if seated is not None and (seated.team == caller.capability.team or caller.game().phase != LOBBY):
@@ -22,7 +24,7 @@ def join(token):
     return render_view("pages/join.html", caller, seated_elsewhere=seated is not None)
 
 
-def _seat_in_game(caller: Caller):
+def _seat_in_game(caller: Caller) -> Player | None:
     """The player this phone is seated as in the caller's game, if any."""
     seated = seated_caller(caller.game_id)
     if seated is None:
@@ -30,26 +32,27 @@ def _seat_in_game(caller: Caller):
     return seated.game().player(seated.capability.seat)
 
 
-def _to_seat(game_id: str):
+def _to_seat(game_id: str) -> WerkzeugResponse:
     return redirect(url_for("pages.play", game_id=game_id), 303)
 
 
 @pages.post("/join/<token>")
-def join_submit(token):
+def join_submit(token: str) -> WerkzeugResponse:
     caller = from_token(token, kinds=("join",))
     seated = _seat_in_game(caller)  # a phone with a seat on the other team switches
     actor = Actor("join", team=caller.capability.team, seat=seated.seat if seated else None)
     outcome, error = run(caller, from_form("join", request.form), actor)
     if error and seated is not None and caller.game().phase != LOBBY:
         return _to_seat(caller.game_id)  # a join posted again (Back, then "resubmit"): the seat is there
-    if error:
+    if outcome is None:
         return back_to(url_for("pages.join", token=token), error, kept=as_typed(request.form))
+    assert outcome.seat_token is not None  # joining seats the caller
     remember_seat(caller.game_id, outcome.seat_token)
     return _to_seat(caller.game_id)
 
 
 @pages.get("/seat/<token>")
-def seat_link(token):
+def seat_link(token: str) -> WerkzeugResponse:
     if (game_id := used_link(token)) is not None and seated_caller(game_id) is not None:
         return _to_seat(game_id)  # this phone took its seat with this link: its seat is the place to be
     caller = from_token(token, kinds=("handoff",))
@@ -57,13 +60,14 @@ def seat_link(token):
 
 
 @pages.post("/seat/<token>")
-def seat_link_claim(token):
+def seat_link_claim(token: str) -> WerkzeugResponse:
     if (game_id := used_link(token)) is not None and seated_caller(game_id) is not None:
         return _to_seat(game_id)  # posted again (Back, then "resubmit"): the seat is there
     caller = from_token(token, kinds=("handoff",))
     outcome, error = run(caller, from_form("claim-seat", request.form))
-    if error:
+    if outcome is None:
         return back_to(url_for("pages.seat_link", token=token), error)
+    assert outcome.seat_token is not None  # claiming a seat link gives the seat's new token
     remember_seat(caller.game_id, outcome.seat_token, link=token)
     return _to_seat(caller.game_id)
 
@@ -72,7 +76,7 @@ def seat_link_claim(token):
 
 
 @pages.get("/play/<game_id>")
-def play(game_id):
+def play(game_id: str) -> Response:
     caller = _phone(game_id)
     if caller.capability.kind == "waiting":  # the seat link was used here: it waits for a teammate to let it in
         return unchanged(caller) or render_view(
@@ -82,7 +86,7 @@ def play(game_id):
 
 
 @pages.get("/play/<game_id>/stream")
-def play_stream(game_id):
+def play_stream(game_id: str) -> Response:
     return page_stream(_phone(game_id))
 
 
@@ -93,7 +97,7 @@ def _phone(game_id: str) -> Caller:
 
 
 @pages.post("/play/<game_id>/<command:command>")
-def play_command(game_id, command):
+def play_command(game_id: str, command: str) -> WerkzeugResponse:
     if command not in commands_for("seat"):
         raise Refused("unknown_command")
     caller = api_caller(game_id, cookie_only=True)
@@ -102,6 +106,6 @@ def play_command(game_id, command):
     if first is not None:
         return first
     outcome, error = run(caller, from_form(command, request.form))
-    if error:
+    if outcome is None:
         return back_to(page, error, kept=as_typed(request.form))
     return done(outcome, page)

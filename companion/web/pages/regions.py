@@ -26,7 +26,9 @@ PHONE = Pieces("partials/phone.html")
 INTERCEPTING = ("intercept", "intercept_alone")
 
 
-def phone_regions(view: Any, game_id: str, armed: tuple | None = None, typed: dict | None = None) -> dict[str, tuple]:
+def phone_regions(
+    view: Any, game_id: str, armed: tuple[str, ...] | None = None, typed: dict[str, Any] | None = None
+) -> dict[str, tuple[Any, ...]]:
     """play.html's live regions, by id, in the page's order. `armed`: the careful button tapped once; `typed`:
     the fields of a refused form, as the player typed them (web/pages/after_form.py)."""
     me, you = view["viewer"], view["you"]
@@ -34,7 +36,7 @@ def phone_regions(view: Any, game_id: str, armed: tuple | None = None, typed: di
     them = other(team)
     transmissions = view["rounds"][-1]["transmissions"] if view["rounds"] else {}
     seated = names(view)
-    panel: tuple
+    panel: tuple[Any, ...]
     if task == "write_clues":
         panel = (
             PHONE.write_clues_panel,
@@ -132,7 +134,14 @@ def phone_body_class(view: Any) -> str:
     return classes
 
 
-def answer_key(template: str, body_class: str, try_out: bool, speech: Speech, regions: dict, shown: frozenset) -> bytes:
+def answer_key(
+    template: str,
+    body_class: str,
+    try_out: bool,
+    speech: Speech,
+    regions: dict[str, tuple[Any, ...]],
+    shown: frozenset[str],
+) -> bytes:
     """What an update of the page renders from: its frame (`body_class`, `try_out`, the words and links of
     `speech`) and the regions its script does not show yet (each by its key, which names all it reads)."""
     unshown = []

@@ -3,10 +3,15 @@ command run and answered, and the careful buttons' first tap."""
 
 from __future__ import annotations
 
-from flask import current_app, jsonify, make_response, redirect, render_template, request, session, url_for
+from typing import Any
+
+from flask import Response, current_app, jsonify, make_response, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...messages import refusal
+from ...games import Outcome
 from ...rules import Actor, RuleError
+from ...rules.guards import CommandBody
 from ...views import view_for
 from ..answers import command_answer
 from ..auth import Caller, seated_caller, service
@@ -27,13 +32,13 @@ def page_etag(caller: Caller, version: int, chosen: str | None = None) -> str:
     return f"{caller.etag(version)}-{chosen}" if chosen else caller.etag(version)
 
 
-def page_stream(caller: Caller):
+def page_stream(caller: Caller) -> Response:
     """The page's stream (web/stream.py): its ETag as the page holds it, worked out again on every change."""
     chosen = session.get("language")
     return event_stream(caller, lambda c: f'W/"{page_etag(c, c.state()[0], chosen)}"')
 
 
-def unchanged(caller: Caller):
+def unchanged(caller: Caller) -> Response | None:
     """The page's poll: a 304 when the page the phone shows is still current, without rendering it."""
     etag = page_etag(caller, caller.state()[0], session.get("language"))
     if request.if_none_match.contains_weak(etag) and not pending():  # (a form's refusal is still to be shown)
@@ -43,7 +48,9 @@ def unchanged(caller: Caller):
     return None
 
 
-def render_view(template: str, caller: Caller, refused: RuleError | Refused | None = None, status: int = 200, **extra):
+def render_view(
+    template: str, caller: Caller, refused: RuleError | Refused | None = None, status: int = 200, **extra: Any
+) -> Response:
     """A game page from the caller's view; `refused` is a command's refusal, worded on the page (by default,
     that of the form last posted to it: after_form.py)."""
     said = outcome()
@@ -92,7 +99,9 @@ def render_view(template: str, caller: Caller, refused: RuleError | Refused | No
     return response
 
 
-def run(caller: Caller, command: dict, actor: Actor | None = None):
+def run(
+    caller: Caller, command: CommandBody, actor: Actor | None = None
+) -> tuple[Outcome, None] | tuple[None, RuleError | Refused]:
     """Run a command from a form: (outcome, None), or (None, refusal) to show on the page (`back_to`). A
     request asking for JSON gets the refusal as the API words it (the error handlers)."""
     try:
@@ -103,12 +112,12 @@ def run(caller: Caller, command: dict, actor: Actor | None = None):
         return None, error
 
 
-def done(outcome, page: str):
+def done(outcome: Outcome, page: str) -> WerkzeugResponse:
     """A form's command went through: its JSON answer to the page's script, else back to the page."""
     return jsonify(command_answer(outcome)) if wants_json() else redirect(page, 303)
 
 
-def try_out_bar(game_id: str) -> dict | None:
+def try_out_bar(game_id: str) -> dict[str, Any] | None:
     """This device's seats in its try-out, for the bar that switches between them."""
     mine = session.get("try_out", {}).get(game_id)
     if mine is None:
@@ -134,7 +143,7 @@ CAREFUL = {
 }
 
 
-def first_tap(caller: Caller, command: str, page: str):
+def first_tap(caller: Caller, command: str, page: str) -> WerkzeugResponse | None:
     """A careful command's first tap, which comes without JavaScript (the script asks for the second tap
     itself): back to the `page` with that button now asking to be tapped again, or saying at once why it can't
     be done. None for any other post."""

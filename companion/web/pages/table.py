@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from flask import current_app, redirect, render_template, request, url_for
+from typing import Any
+
+from flask import Response, current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...games import GAME_ID_LENGTH
 from ...messages import refusal
@@ -18,7 +22,7 @@ from .after_form import as_typed, back_to, outcome
 from .rendering import done, first_tap, page_stream, render_view, run, unchanged
 
 
-def _table_page(caller: Caller):
+def _table_page(caller: Caller) -> Response:
     """The table screen (a form's refusal, or a careful command waiting for its second tap: after_form.py)."""
     links = service().table_links(caller.game_id)
     urls = addresses(links.shared)
@@ -42,7 +46,7 @@ def _table_page(caller: Caller):
     )
 
 
-def _trust() -> dict | None:
+def _trust() -> dict[str, Any] | None:
     """The root certificate's QR code and fingerprint, when the app hands one out (root_cert.py)."""
     certificate = current_app.extensions.get("root_certificate")
     if certificate is None:
@@ -51,7 +55,7 @@ def _trust() -> dict | None:
     return {"url": url, "qr": qr_svg(url), "name": certificate.name, "fingerprint": certificate.fingerprint}
 
 
-def _move_link(token: str | None) -> dict | None:
+def _move_link(token: str | None) -> dict[str, Any] | None:
     """The table screen's pending move link (its token), shown as a QR code until it is used or cancelled."""
     if token is None:
         return None
@@ -60,7 +64,7 @@ def _move_link(token: str | None) -> dict | None:
 
 
 @pages.get("/table/<game_id>")
-def table(game_id):
+def table(game_id: str) -> WerkzeugResponse:
     if len(game_id) > GAME_ID_LENGTH:
         return _old_table_address(game_id)
     caller = table_caller(game_id)
@@ -68,11 +72,11 @@ def table(game_id):
 
 
 @pages.get("/table/<game_id>/stream")
-def table_stream(game_id):
+def table_stream(game_id: str) -> Response:
     return page_stream(table_caller(game_id))
 
 
-def _old_table_address(token: str):
+def _old_table_address(token: str) -> WerkzeugResponse:
     """`/table/<host token>` (the API's `urls.table`, and bookmarks from before): makes this browser the
     table screen and sends it to the address that names only the game, so the token leaves the address bar."""
     caller = from_token(token, kinds=("host",))
@@ -81,19 +85,19 @@ def _old_table_address(token: str):
 
 
 @pages.post("/table/<game_id>/move")
-def table_move_issue(game_id):
+def table_move_issue(game_id: str) -> WerkzeugResponse:
     """Show a one-time link (as a QR code) that moves the table screen to another device, or cancel it; either
     way a line of the public log."""
     caller = table_caller(game_id)
     command = "cancel_table_move" if request.form.get("cancel") == "1" else "offer_table_move"
     outcome, error = run(caller, {"type": command})
-    if error:
+    if outcome is None:
         return back_to(url_for("pages.table", game_id=game_id), error)
     return done(outcome, url_for("pages.table", game_id=game_id))
 
 
 @pages.get("/move/<token>")
-def table_move(token):
+def table_move(token: str) -> ResponseReturnValue:
     """A move link, opened on the new device: one button, so a link preview or a QR scanner's peek at the
     address doesn't use it up."""
     if (game_id := used_link(token)) is not None:  # this device moved the table screen here with it
@@ -107,20 +111,21 @@ def table_move(token):
 
 
 @pages.post("/move/<token>")
-def table_move_use(token):
+def table_move_use(token: str) -> WerkzeugResponse:
     """This device becomes the table screen with a new key; the old device's key stops working at once."""
     if (game_id := used_link(token)) is not None:  # posted again (Back, then "resubmit"): it is here already
         return redirect(url_for("pages.table", game_id=game_id), 303)
     caller = from_token(token, kinds=("table_move",))
     outcome, error = run(caller, {"type": "take_table"})
-    if error:
+    if outcome is None:
         return back_to(url_for("pages.table_move", token=token), error)
+    assert outcome.host_token is not None  # taking the table gives its new key
     remember_table(caller.game_id, outcome.host_token, link=token)
     return redirect(url_for("pages.table", game_id=caller.game_id), 303)
 
 
 @pages.post("/table/<game_id>/<command:command>")
-def table_command(game_id, command):
+def table_command(game_id: str, command: str) -> WerkzeugResponse:
     if command not in commands_for("host"):
         raise Refused("unknown_command")
     caller = table_caller(game_id)
@@ -129,17 +134,17 @@ def table_command(game_id, command):
     if first is not None:
         return first
     outcome, error = run(caller, from_form(command, request.form))
-    if error:
+    if outcome is None:
         return back_to(page, error, kept=as_typed(request.form))
     return done(outcome, page)
 
 
 @pages.get("/watch/<token>")
-def watch(token):
+def watch(token: str) -> Response:
     caller = from_token(token, kinds=("spectator",))
     return unchanged(caller) or render_view("pages/watch.html", caller, token=token)
 
 
 @pages.get("/watch/<token>/stream")
-def watch_stream(token):
+def watch_stream(token: str) -> Response:
     return page_stream(from_token(token, kinds=("spectator",)))
