@@ -616,9 +616,7 @@ def test_housekeeping_deletes_an_expired_game_on_an_idle_server_and_nothing_else
     now[0] += 3600 - 60  # 59 minutes later, the other table plays on
     with app.extensions["games"].store.engine.begin() as conn:  # (its last event, written "now" by this clock)
         conn.execute(
-            update(events)
-            .where(events.c.game_id == played.id)
-            .values(created_at=datetime.fromtimestamp(now[0], timezone.utc))
+            update(events).where(events.c.game_id == played.id).values(created_at=datetime.fromtimestamp(now[0], UTC))
         )
     now[0] += 120  # an hour and a minute after the first game's last action; nobody asks the server anything
     turns = iter([True, False])
