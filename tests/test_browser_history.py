@@ -16,7 +16,7 @@ from .engines import Chromium, EngineGame, Firefox, Phone, WebKit, Xvfb, wait_un
 from .server import Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.engines]
-SETTLE = 15  # seconds a page may take to come back from history and bring itself up to date
+SETTLE = 30  # seconds a page may take to come back from history and bring itself up to date (a loaded CI)
 
 
 @pytest.fixture(scope="module")
