@@ -16,8 +16,10 @@
   function comparable(html) { return html.replace(/name="csrf_token" value="[^"]*"/g, ""); }
 
   // Replace each live region whose server HTML changed, except one holding a form being filled in. The
-  // server sends only the regions whose key (what they show) differs from the keys this page sent (`shown`);
-  // a region held back keeps its old key, so it comes again with the next fetch.
+  // server sends only the regions whose key (what they show) differs from the keys this page sent (`shown`),
+  // or, down the stream, from those it last sent; a region held back keeps its old key, and the page fetches
+  // it once free (`heldBack`).
+  var heldBack = false;
   function apply(html) {
     var fresh = new DOMParser().parseFromString(html, "text/html");
     fresh.querySelectorAll("[data-live]").forEach(function (region) {
@@ -27,7 +29,7 @@
         if (region.dataset.key) current.dataset.key = region.dataset.key;
         return;
       }
-      if (busy(current) && (current.dataset.task || "") === (region.dataset.task || "")) return;
+      if (busy(current) && (current.dataset.task || "") === (region.dataset.task || "")) { heldBack = true; return; }
       if (pressed && current.contains(pressed)) { heldWhilePressed = true; return; }
       // Panels the player opened stay open across updates, and the focus stays on what it was on.
       var opened = Array.prototype.map.call(current.querySelectorAll("details[id][open]"), function (d) { return d.id; });
@@ -90,6 +92,10 @@
 
   // A region is busy while its player fills in a form: the focus in a field, or a form changed. A focused
   // button or panel is not: the region follows the game (an armed button too, see keepArmed).
+  // A region held back while busy is fetched once a field is left (a form sent fetches it by itself).
+  document.addEventListener("focusout", function () {
+    setTimeout(function () { if (heldBack) poll(true); }, 0);
+  });
   function busy(region) {
     var field = document.activeElement;
     return (region.contains(field) && field.matches("input, select, textarea") && !noteField(field)) ||
@@ -122,11 +128,15 @@
   // regions, words and script may all have changed), rather than patching in what the new release draws.
   function release(tag) { var found = /^(?:W\/)?"?([0-9a-f]{8})\./.exec(tag || ""); return found && found[1]; }
   function upgraded(tag) { return !!(etag && tag && release(tag) !== release(etag)); }
+  // A viewer's version only grows (the ETag's `.v<n>-`): an answer of an older one is not shown over a newer.
+  function version(tag) { var found = /\.v(\d+)-/.exec(tag || ""); return found ? Number(found[1]) : -1; }
+  function older(tag) { return !!(etag && tag && version(tag) < version(etag)); }
 
   // Ask for this same page, naming the version shown: 304 while nothing changed, else what changed of the
   // page, whose regions replace ours. One request per poll, and one per change. `whole`: even if its version
   // is the one shown (a region held back while a form in it was busy is now free).
   function refresh(whole) {
+    if (whole) heldBack = false;              // what was held back comes with this one
     var h = {"Accept": "text/html", "X-Live-Keys": shown()};
     if (etag && !whole) h["If-None-Match"] = etag;
     return fetch(pollUrl, {headers: h, credentials: "same-origin", cache: "no-store"})
@@ -139,6 +149,7 @@
         if (body.hasAttribute("data-reload")) { location.reload(); return; }   // a waiting page: now let in
         var fresh = r.headers.get("ETag");
         if (upgraded(fresh)) { location.reload(); return; }
+        if (older(fresh)) return;           // the stream brought a later version while this one came
         return r.text().then(function (html) {
           apply(html);
           if (fresh) etag = fresh;
@@ -152,21 +163,27 @@
   // would otherwise all poll in the same instant, every time.
   function safetyDelay() { return safety * (0.75 + Math.random() / 2); }
 
-  function poll() {
-    if (polling) { again = true; return; }     // once this one is back, at once again: a change came meanwhile
+  var wholeAgain = false;
+  function poll(whole) {
+    if (polling) {                              // once this one is back, at once again: a change came meanwhile
+      again = true;
+      wholeAgain = wholeAgain || whole === true;
+      return;
+    }
     polling = true;
     again = false;
-    refresh()
+    refresh(whole === true || heldBack)
       .catch(function () {})
       .then(function () {
         polling = false;
-        if (again) return poll();
+        if (again) { var w = wholeAgain; wholeAgain = false; return poll(w); }
         schedule(streaming ? safetyDelay() : document.hidden ? interval * 4 : interval);   // a sleeping phone polls less
       });
   }
 
-  // The stream tells this page its new ETag as soon as the view changes; the page then fetches itself as a
-  // poll does. The browser reconnects by itself, and the stream then starts with the ETag of now, so
+  // The stream brings this page what changed as soon as its view changes: the regions its fetch would answer
+  // (`page`), or, for a page that is no screen of the game, its new ETag (`view`), and the page fetches itself
+  // as a poll does. The browser reconnects by itself, and the stream then starts with the ETag of now, so
   // nothing is missed. Meanwhile, and for good when no message comes through (a proxy that buffers), the
   // page polls as it would without a stream.
   var source = null;                       // the page's stream, while it has one
@@ -180,6 +197,14 @@
       if (upgraded(e.data)) { location.reload(); return; }
       if (e.data !== etag) poll();
       else if (!polling) schedule(safetyDelay());
+    });
+    mine.addEventListener("page", function (e) {
+      heard = streaming = true;
+      var pushed = JSON.parse(e.data);
+      if (upgraded(pushed.etag) || body.hasAttribute("data-reload")) { location.reload(); return; }
+      apply(pushed.body);
+      etag = pushed.etag;
+      if (!polling) schedule(safetyDelay());
     });
     mine.addEventListener("gone", function () {
       mine.close();
@@ -386,7 +411,8 @@
               var round = document.getElementById("board");
               if (round) round.scrollIntoView({block: "start"});
             }
-            return refresh(true);
+            // The stream brings the change itself; a region it held back while the form was busy is fetched.
+            if (!streaming || heldBack) return refresh(true);
           });
         }).catch(function (e) {
           if (e.code !== "stale") return say(form, e.message);

@@ -46,6 +46,22 @@ def freeze(page: Page) -> None:
     page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)
 
 
+# Run in a page: its updates stop getting through (its stream's messages say nothing, its fetches of itself
+# fail) until its player's tap goes through (a POST), as on a phone whose network dropped for a moment.
+UPDATES_LOST_UNTIL_A_TAP = """(() => {
+    const real = window.fetch; let behind = true;
+    const data = Object.getOwnPropertyDescriptor(MessageEvent.prototype, "data");
+    Object.defineProperty(MessageEvent.prototype, "data", {configurable: true, get() {
+      if (!behind) return data.get.call(this);
+      return JSON.stringify({etag: null, body: '<body class="' + document.body.className + '"></body>'});
+    }});
+    window.fetch = function (url, init) {
+      if (init && init.method === "POST") behind = false;
+      return behind ? Promise.reject(new TypeError("lost")) : real.call(window, url, init);
+    };
+})()"""
+
+
 def path_of(url: str) -> str:
     """A page's request address without its scheme and host, as the tests' logs and checks name it."""
     return re.sub(r"^https?://[^/]+", "", url)

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from companion.messages import REFUSALS, TASKS
 from tools.driver import Driver, wrong
 
-from .browser import TABLE, ApiSession, Phone, freeze, read_qr, refused, shot, shots
+from .browser import TABLE, UPDATES_LOST_UNTIL_A_TAP, ApiSession, Phone, freeze, read_qr, refused, shot, shots
 
 pytestmark = pytest.mark.browser
 
@@ -498,7 +498,6 @@ def test_a_command_refused_as_stale_shows_what_is_current_and_says_why_for_a_whi
     """The table screen's updates don't get through for a moment, so it still offers to take back White's clues
     after Black announced. The server refuses that tap as `stale`; the page shows the current panel with the
     server's sentence, which goes by itself once the host has had time to read it."""
-    page_errors.allow(r"net::ERR_FAILED", "the test drops the table's updates")
     page_errors.allow(refused(409), "the stale tap is refused")
     game = Tabletop(browser, live_server, fake_clock=True)
     table = game.table
@@ -507,17 +506,7 @@ def test_a_command_refused_as_stale_shows_what_is_current_and_says_why_for_a_whi
     game.open_tools()
     take_back = table.get_by_role("button", name="Take back White's clues")
     expect(take_back).to_be_visible()
-    behind = {"on": True}
-
-    def updates_lost(route):
-        if route.request.method == "POST":
-            behind["on"] = False  # the tap goes through, and so does everything after it
-        if behind["on"]:
-            route.abort()
-        else:
-            route.continue_()
-
-    table.route(re.compile(rf"/table/{re.escape(game.game_id)}(/take-back)?(\?.*)?$"), updates_lost)
+    table.evaluate(UPDATES_LOST_UNTIL_A_TAP)
     game.announce("black")  # the last entry is now Black's clues
     freeze(table)  # time moves when the test says
     store = live_server.server.app.extensions["games"].store
@@ -554,19 +543,8 @@ def test_a_phone_one_poll_behind_can_not_seal_over_its_teammates_guess(browser, 
         expect(page.locator(".topbar .round")).to_contain_text("Round 2")
         expect(page.locator("#task-line")).to_contain_text("Intercept:")
         expect(page.get_by_role("button", name="Seal our guess")).to_be_visible()
-    page_errors.allow(r"net::ERR_FAILED", "the test drops Linus's polls")
     page_errors.allow(refused(409), "his stale seal is refused")
-    behind = {"on": True}
-
-    def polls_lost(route):
-        if route.request.method == "POST":
-            behind["on"] = False  # the tap goes through, and so does everything after it
-        if behind["on"]:
-            route.abort()
-        else:
-            route.continue_()
-
-    linus.route(re.compile(rf"/play/{re.escape(game.game_id)}(/guess)?(\?.*)?$"), polls_lost)
+    linus.evaluate(UPDATES_LOST_UNTIL_A_TAP)
     game.phones["Grace"].guess(wrong(code))
     expect(grace.locator("#task-line")).to_contain_text("sealed")
     store = live_server.server.app.extensions["games"].store

@@ -14,6 +14,7 @@ import pytest
 
 from tools.driver import wrong
 
+from .browser import UPDATES_LOST_UNTIL_A_TAP
 from .conftest import database_url
 from .engines import Firefox, Phone, WebKit, EngineGame, Xvfb, wait_until
 from .server import Server
@@ -287,8 +288,8 @@ def test_a_note_is_saved_as_it_is_typed_and_a_teammates_note_comes_by_the_stream
 
 
 def test_a_phone_behind_the_game_is_told_why_its_seal_was_refused(phone, server):
-    """Round 2: Grace seals Black's interception on her phone; Linus's page, whose fetches of itself don't get
-    through (its stream still says the game changed), still shows the form and he seals too. The server
+    """Round 2: Grace seals Black's interception on her phone; Linus's page, whose updates don't get through
+    (neither its stream's messages nor its fetches of itself), still shows the form and he seals too. The server
     refuses it as stale, naming Grace; his page says so and shows the game as it is."""
     game = EngineGame(server.url, phone, "Linus")
     game.round()
@@ -296,12 +297,9 @@ def test_a_phone_behind_the_game_is_told_why_its_seal_was_refused(phone, server)
     game.announce("black")
     code = game.code("white")
     phone.wait("document.querySelector('#task').dataset.task === 'intercept'", what="the interception form")
-    # The page's own fetches of itself are lost until the player's tap goes through (a POST).
-    phone.js("""const real = window.fetch; let behind = true;
-        window.fetch = function (url, init) {
-          if (init && init.method === "POST") behind = false;
-          return behind ? Promise.reject(new TypeError("lost")) : real.call(window, url, init);
-        };""")
+    # The stream's messages and the page's own fetches of itself are lost until the player's tap goes through
+    # (a POST).
+    phone.js(UPDATES_LOST_UNTIL_A_TAP)
     game.command(game.player("Grace"), "guess", code=wrong(code), confirm=True)
     assert phone.js("return document.querySelector('#task').dataset.task") == "intercept"  # still the form
     phone.pick(code)

@@ -46,7 +46,7 @@ WATCH = """
   window.EventSource = function (url) {
     const source = new Source(url);
     window.__stream.opened++;
-    source.addEventListener("view", () => window.__stream.messages++);
+    for (const kind of ["view", "page"]) source.addEventListener(kind, () => window.__stream.messages++);
     return source;
   };
   window.EventSource.prototype = Source.prototype;

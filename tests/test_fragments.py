@@ -25,6 +25,7 @@ from tools.driver import ApiGame
 
 from .api import browser, table_path
 from .conftest import database_url
+from .test_stream import Stream
 
 CSRF = re.compile(r'(name="csrf_token" value=|name="csrf-token" content=)"[^"]*"')
 REGION = re.compile(r'<(div|p) id="([\w-]+)" data-live[^>]*>')
@@ -54,11 +55,49 @@ def two_apps(tmp_path):
     return reusing, fresh
 
 
+class Pushed:
+    """A screen's stream, and the regions its page shows as the stream's messages alone make them."""
+
+    def __init__(self, client, path):
+        self.client, self.path = client, path
+        self.stream = Stream(client, f"{path}/stream")
+        assert self.stream.answer.status_code == 200, path
+        self.etag: str | None = None
+        self.shown: dict[str, tuple[str | None, str]] = {}
+        self.pushes = 0
+
+    def follow(self, compared: int) -> None:
+        """Read the stream up to the page's current ETag; each regions' message must be what the page's fetch,
+        naming the regions the page shows, answers now (and after the last, the page must be whole)."""
+        now = self.client.get(self.path).headers["ETag"]
+        while self.etag != now:
+            message = self.stream.next()
+            self.etag = message["data"]
+            if "body" not in message:  # the ETag alone: the page fetches itself (a stream's first message)
+                self.shown = regions(self.client.get(self.path).get_data(as_text=True))
+                continue
+            assert self.etag == now, f"{self.path}: a message for a version gone by"
+            keys = " ".join(sorted(key for key, _ in self.shown.values() if key))
+            fetched = self.client.get(self.path, headers={"X-Live-Keys": keys}).get_data(as_text=True)
+            assert BODY.match(message["body"]).group(0) == BODY.match(fetched).group(0), self.path
+            pushed = regions(message["body"])
+            assert pushed == regions(fetched), f"{self.path}: its stream's regions differ from its fetch's"
+            self.shown.update(pushed)
+            self.pushes += 1
+        whole = regions(self.client.get(self.path).get_data(as_text=True))
+        assert self.shown == whole, f"{self.path}: pushed regions differ from the page's after {compared} commands"
+
+
+BODY = re.compile(r'<body class="[^"]*">')
+
+
 class ComparedGame(ApiGame):
-    """A game played through the API; after each command every screen compares its two pages."""
+    """A game played through the API; after each command every screen compares its two pages, and its
+    stream's messages with its fetches."""
 
     def __init__(self, reusing, fresh, **kwargs):
         self.apps, self.screens, self.compared, self.shown, self.left_out = (reusing, fresh), [], 0, {}, 0
+        self.pushed: list[Pushed] = []
         super().__init__(reusing.test_client(use_cookies=False), **kwargs)
         for seat, token in self.seat_tokens.items():
             self.screen(f"/play/{self.id}", seat_token=token, language="fr" if seat == 2 else None)
@@ -67,6 +106,9 @@ class ComparedGame(ApiGame):
         table_path(table[1], self.host)
         self.screens.append((path, table))
         self.shown[path] = regions(table[0].get(path).get_data(as_text=True))
+        streamed = browser(self.apps[0])  # a table screen of its own: its stream follows it
+        table_path(streamed, self.host)
+        self.pushed.append(Pushed(streamed, path))
         self.screen(f"/watch/{self.tokens['spectator']}")
         self.compare()
 
@@ -77,6 +119,10 @@ class ComparedGame(ApiGame):
                 client.get(f"{path}?lang={language}")
         self.screens.append((path, clients))
         self.shown[path] = regions(clients[0].get(path).get_data(as_text=True))
+        streamed = browser(self.apps[0], self.id, seat_token)  # a screen of its own: its stream follows it
+        if language:
+            streamed.get(f"{path}?lang={language}")
+        self.pushed.append(Pushed(streamed, path))
 
     def send(self, token, command, body):
         answer = super().send(token, command, body)
@@ -84,6 +130,8 @@ class ComparedGame(ApiGame):
         return answer
 
     def compare(self):
+        for pushed in self.pushed:
+            pushed.follow(self.compared)
         for path, (reusing, fresh) in self.screens:
             self.follow(path, reusing, fresh)
             pages = [client.get(path) for client in (reusing, fresh)]
@@ -138,6 +186,7 @@ def test_every_page_of_a_whole_game_is_the_same_with_reused_pieces(tmp_path, lan
     assert game.compared > 40
     assert game.reused() > game.compared  # pieces were shared, or this compared nothing
     assert game.left_out > game.compared  # and regions left out
+    assert sum(pushed.pushes for pushed in game.pushed) > game.compared  # and the streams sent regions
     # and updates: White's two phones in English share theirs whenever neither is the Encryptor
     assert game.shared() > 10
 

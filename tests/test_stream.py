@@ -3,6 +3,7 @@ nothing else; only to the viewers whose view changed; it ends once its token is 
 
 from __future__ import annotations
 
+import json
 import queue
 import re
 import socket
@@ -73,12 +74,18 @@ class Stream:
         self.messages.put({"end": ""})
 
     def next(self, kind="view") -> dict:
-        """The next message that isn't a heartbeat (nor `retry`); it must be a `kind` one."""
+        """The next message that isn't a heartbeat (nor `retry`); it must be a `kind` one. A live page's `page`
+        message (its changed regions) is a "view" one too: its `data` is then its ETag, `body` its regions."""
         while True:
             message = self.messages.get(timeout=WAIT)
             if "" in message or "retry" in message:
                 continue
-            assert message.get("event", "end" if "end" in message else None) == kind, message
+            said = message.get("event", "end" if "end" in message else None)
+            if said == "page" and kind in ("view", "page"):
+                pushed = json.loads(message["data"])
+                assert pushed["etag"] == message["id"], message
+                return {**message, "data": pushed["etag"], "body": pushed["body"]}
+            assert said == kind, message
             return message
 
     def heartbeats(self, count=2) -> None:

@@ -8,8 +8,8 @@ named `pieces("partials/phone.html").topbar` (a `Piece`: its template and its na
 
 - `reuse(piece, *args)` renders a piece once per distinct set of arguments and `Speech` (the language, the
   game's mode, the root its links start from), and hands out that HTML again;
-- `live(tag, id, attributes, piece, *args)` is a page's live region, the reused `piece(*args)` in an element
-  that carries its key (`data-key`). The page's script sends the keys of the regions it shows with each
+- `live(region)` is a page's live region (a `Region`: web/pages/screens.py), the reused `piece(*args)` in an
+  element that carries its key (`data-key`). The page's script sends the keys of the regions it shows with each
   fetch of its page (`X-Live-Keys`), and the page leaves out each region whose key it sent: after a change
   the server renders, compresses and sends only what changed for that screen (static/live.js puts the rest
   back together). Without the header (a reload, no JavaScript) the page is whole.
@@ -70,6 +70,17 @@ class Piece(NamedTuple):
     name: str
 
 
+class Region(NamedTuple):
+    """A page's live region: `piece(*args)` in `<tag id=id data-live data-key=... attributes>`
+    (web/pages/screens.py says each page's)."""
+
+    tag: str
+    id: str
+    attributes: dict[str, Any]
+    piece: Piece
+    args: tuple[Any, ...]
+
+
 class Pieces:
     """The pieces of one template: `pieces("partials/phone.html").topbar` names its macro `topbar`."""
 
@@ -102,6 +113,11 @@ def key_of(piece: Piece, speech: Speech, args: tuple[Any, ...]) -> bytes:
     key). orjson writes the arguments four times as fast as the standard library's json (5 % of a page)."""
     what = orjson.dumps([piece.template, piece.name, *speech, args], option=orjson.OPT_NON_STR_KEYS)
     return hashlib.blake2b(what, digest_size=16).digest()
+
+
+def region_key(speech: Speech, region: Region) -> bytes:
+    """A region's key: its piece's, over its element and its arguments."""
+    return key_of(region.piece, speech, (region.tag, region.id, region.attributes, region.args))
 
 
 def short_key(key: bytes) -> str:
@@ -244,30 +260,21 @@ def reuse(speech: Speech, piece: Piece, *args: Any) -> Markup:
     return _render(speech, piece, args)
 
 
-def live(
-    speech: Speech,
-    shown: frozenset[str],
-    tag: str,
-    element_id: str,
-    attributes: dict[str, Any],
-    piece: Piece,
-    *args: Any,
-) -> Markup:
-    """A live region: `<tag id=element_id data-live data-key=... attributes>piece(*args)</tag>`, or nothing
-    when the page's script said it shows this region as it is (`shown`, see above). An attribute that is True
-    is written without a value; one that is None or False is left out. The page's `speech` says for whom."""
-    key = key_of(piece, speech, (tag, element_id, attributes, args))
+def live(speech: Speech, shown: frozenset[str], region: Region) -> Markup:
+    """A live region's element with its piece in it, or nothing when the page's script said it shows this
+    region as it is (`shown`, see above). An attribute that is True is written without a value; one that is
+    None or False is left out. The page's `speech` says for whom."""
+    key = region_key(speech, region)
     short = short_key(key)
     if short in shown:
         return Markup("")
     written = "".join(
         f" {name}" if value is True else f' {name}="{escape(value)}"'
-        for name, value in attributes.items()
+        for name, value in region.attributes.items()
         if value is not None and value is not False
     )
-    return Markup(
-        f'<{tag} id="{element_id}" data-live data-key="{short}"{written}>{_render(speech, piece, args, key)}</{tag}>'
-    )
+    html = _render(speech, region.piece, region.args, key)
+    return Markup(f'<{region.tag} id="{region.id}" data-live data-key="{short}"{written}>{html}</{region.tag}>')
 
 
 def partial() -> bool:
@@ -276,9 +283,9 @@ def partial() -> bool:
     return KEYS_HEADER in request.headers
 
 
-def fill_csrf(html: str) -> str:
-    """A page with its own CSRF token in every slot its reused pieces left."""
-    return html.replace(CSRF_SLOT, csrf_token()) if CSRF_SLOT in html else html
+def fill_csrf(html: str, token: str | None = None) -> str:
+    """A page with its own CSRF token (`token`, else this request's) in every slot its reused pieces left."""
+    return html.replace(CSRF_SLOT, token or csrf_token()) if CSRF_SLOT in html else html
 
 
 def init_fragments(app: Flask, words: Callable[[str], Gettext], shared_globals: dict[str, Any]) -> None:

@@ -41,10 +41,12 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from flask import Flask, Response, current_app
+import orjson
+from flask import Flask, Request, Response, current_app, request
 from werkzeug.http import http_date
+from werkzeug.test import create_environ
 
 from ..games import GameService
 from ..push import Hub
@@ -67,6 +69,8 @@ HEARTBEATS_BETWEEN_YIELDS = 200  # a worker with thousands of streams lets reque
 # turns in rotation, so that thousands reconnecting together (a restart) are spread too.
 BEAT_TURNS = 15
 GONE = "event: gone\ndata: gone\n\n"
+MAX_UNSENT = 256 * 1024  # bytes a stream's connection may hold back (a few pages' regions)
+FLUSH_SECONDS = 0.05  # how soon the courier tries again to write what a connection held back
 
 
 # What an event did to a game's tokens: (its number, [(kind, seat) withdrawn], [(kind, new kind, seat)]).
@@ -120,18 +124,74 @@ class Looks:
         return sight
 
 
+class Pusher(Protocol):
+    """A live page's regions as its fetch would answer them (web/pages/rendering.py), run in a request context
+    with the page's address (`Addresses`)."""
+
+    def keys(self, caller: Caller) -> frozenset[str]: ...
+
+    def update(self, caller: Caller, shown: frozenset[str]) -> tuple[str, frozenset[str]]: ...
+
+
+class Addresses:
+    """The WSGI environ each stream renders its page's links in: its scheme, host and root, as its request
+    came. One for each such address, shared by the streams that came that way (a handful; at most `size`,
+    since a client names its own Host)."""
+
+    def __init__(self, size: int = 64):
+        self.size = size
+        self._made: OrderedDict[tuple[str, str, str], dict[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, request: Request) -> tuple[str, str, str]:
+        return request.scheme, request.host, request.script_root
+
+    def environ(self, address: tuple[str, str, str]) -> dict[str, Any]:
+        with self._lock:
+            made = self._made.get(address)
+            if made is None:
+                scheme, host, root = address
+                made = self._made[address] = create_environ("/", f"{scheme}://{host}{root}/")
+                while len(self._made) > self.size:
+                    self._made.popitem(last=False)
+            return dict(made)
+
+
 class ViewStream:
     """What one page's stream has said, and what it says next, however it is carried."""
 
-    __slots__ = ("app", "looks", "capability", "checked", "etag_of", "sent", "ends", "ticket")
+    __slots__ = (
+        "app",
+        "looks",
+        "capability",
+        "checked",
+        "etag_of",
+        "sent",
+        "ends",
+        "ticket",
+        "pusher",
+        "shown",
+        "address",
+    )
 
-    def __init__(self, app: Flask, caller: Caller, etag_of: Callable[[Caller], str], ticket: Ticket):
-        """`ticket`: its place in the process's budget, let go when it ends (`release`)."""
+    def __init__(
+        self,
+        app: Flask,
+        caller: Caller,
+        etag_of: Callable[[Caller], str],
+        ticket: Ticket,
+        pusher: Pusher | None = None,
+        address: tuple[str, str, str] | None = None,
+    ):
+        """`ticket`: its place in the process's budget, let go when it ends (`release`); `pusher`: a live page's
+        regions, rendered at its `address` (else the stream tells the page its ETag, and the page fetches)."""
         self.app, self.etag_of, self.ticket = app, etag_of, ticket
         self.looks: Looks = app.extensions["stream_looks"]
         self.capability, self.checked = caller.capability, caller.game_version  # valid at that version
         self.sent: str | None = None
         self.ends = time.monotonic() + app.config["STREAM_LIFETIME_SECONDS"]
+        self.pusher, self.address = pusher, address
+        self.shown: frozenset[str] | None = None  # the keys of the regions its page shows, once known
 
     @property
     def game_id(self) -> str:
@@ -158,25 +218,34 @@ class ViewStream:
             kind = next((new for was, new, at in promoted if (was, at) == (kind, seat)), kind)
         if kind in TOMBSTONES:  # the table screen moved to another device; a waiting phone's claim replaced
             return GONE
-        if kind != self.capability.kind:  # a new phone let in: its token is now the seat's
-            self.capability = replace(self.capability, kind=kind)
+        if kind != self.capability.kind:  # a new phone let in: its token is now the seat's (its page reloads)
+            self.capability, self.pusher = replace(self.capability, kind=kind), None
         self.checked = max(self.checked, sight.version)
+        caller = Caller(self.capability, Marks.at(sight.version))
         with self.app.app_context():
-            etag = self.etag_of(Caller(self.capability, Marks.at(sight.version)))
+            etag = self.etag_of(caller)
         if etag == self.sent:
             return ""
-        self.sent = etag
-        return f"event: view\nid: {etag}\ndata: {etag}\n\n"
+        first, self.sent = self.sent is None, etag
+        if self.pusher is None or self.address is None:
+            return f"event: view\nid: {etag}\ndata: {etag}\n\n"
+        with self.app.request_context(self.app.extensions["stream_addresses"].environ(self.address)):
+            if first or self.shown is None:  # the page shows this version, or fetches it now: its regions
+                self.shown = self.pusher.keys(caller)
+                return f"event: view\nid: {etag}\ndata: {etag}\n\n"
+            body, self.shown = self.pusher.update(caller, self.shown)
+        return f"event: page\nid: {etag}\ndata: {orjson.dumps({'etag': etag, 'body': body}).decode()}\n\n"
 
 
-def event_stream(caller: Caller, etag_of: Callable[[Caller], str]) -> Response:
+def event_stream(caller: Caller, etag_of: Callable[[Caller], str], pusher: Pusher | None = None) -> Response:
     """The stream of `caller`'s page; `etag_of(caller)` is that page's ETag, as its poll answers it (it may
-    not read the request: it runs after the request has been answered). Refused (`Refused`) past the
-    process's budget."""
+    not read the request: it runs after the request has been answered); `pusher`, a live page's changed
+    regions. Refused (`Refused`) past the process's budget."""
     # (current_app is a proxy, which Flask's types call the app itself: mypy doesn't know the proxy's method.)
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     ticket = app.extensions["stream_budget"].admit(caller.capability.token, client_key())
-    stream = ViewStream(app, caller, etag_of, ticket)
+    address = app.extensions["stream_addresses"].of(request) if pusher is not None else None
+    stream = ViewStream(app, caller, etag_of, ticket, pusher, address)
     response = StreamResponse(
         _held(stream, app.extensions["push"], app.config["STREAM_HEARTBEAT_SECONDS"]),
         mimetype="text/event-stream",
@@ -266,25 +335,39 @@ def _connection(environ: WSGIEnvironment) -> socket.socket | None:
 
 
 class Handed:
-    """A stream handed over to the courier: its connection, a listener of its game, and its turn to beat."""
+    """A stream handed over to the courier: its connection, a listener of its game, its turn to beat, and what
+    its connection has not taken yet."""
 
-    __slots__ = ("courier", "stream", "connection", "turn")
+    __slots__ = ("courier", "stream", "connection", "turn", "unsent")
 
     def __init__(self, courier: Courier, stream: ViewStream, connection: socket.socket, turn: int):
         self.courier, self.stream, self.connection, self.turn = courier, stream, connection, turn
+        self.unsent = b""
 
     def set(self) -> None:  # the hub: its game may have changed
         self.courier.due(self)
 
     def send(self, message: str) -> bool:
-        """Write without waiting (a few hundred bytes into an idle connection's buffer): a connection that
-        can't take them is gone or stuck, and is closed (an `EventSource` reconnects and catches up)."""
-        data = message.encode()
+        """Write without waiting: what the connection's buffer can't take now waits, in order, for the courier's
+        next round (a page's regions can be more than an idle connection takes at once). A connection that
+        still holds `MAX_UNSENT` bytes back is gone or stuck, and is closed (an `EventSource` reconnects and
+        catches up)."""
+        self.unsent += message.encode()
+        return self.flush()
+
+    def flush(self) -> bool:
         try:
-            if self.connection.send(data) == len(data):
-                return True
+            sent = self.connection.send(self.unsent)
+        except BlockingIOError:
+            sent = 0
         except OSError:
-            pass
+            sent = -1
+        if sent >= 0:
+            self.unsent = self.unsent[sent:]
+            if len(self.unsent) <= MAX_UNSENT:
+                if self.unsent:
+                    self.courier.later(self)
+                return True
         self.courier.drop(self)
         return False
 
@@ -304,6 +387,7 @@ class Courier:
         self._turn = 0  # the turn that beat last
         self._joined = 0  # the turn the last stream joined
         self._due: set[Handed] = set()
+        self._unsent: set[Handed] = set()  # streams whose connection held bytes back
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -326,11 +410,16 @@ class Courier:
             self._due.add(handed)
         self._wake.set()
 
+    def later(self, handed: Handed) -> None:
+        with self._lock:
+            self._unsent.add(handed)
+
     def drop(self, handed: Handed) -> None:
         with self._lock:
             self._streams.discard(handed)
             self._turns[handed.turn].discard(handed)
             self._due.discard(handed)
+            self._unsent.discard(handed)
         self.hub.unsubscribe(handed.stream.game_id, handed)
         handed.stream.release()
         with contextlib.suppress(OSError):
@@ -344,41 +433,53 @@ class Courier:
         every = self.heartbeat / BEAT_TURNS
         beat = time.monotonic() + every
         while True:
-            self._wake.wait(max(0.0, beat - time.monotonic()))
+            wait = max(0.0, beat - time.monotonic())
+            self._wake.wait(min(wait, FLUSH_SECONDS) if self._unsent else wait)
             self._wake.clear()
             with self._lock:
                 due, self._due = self._due, set()
+                unsent, self._unsent = self._unsent, set()
+            for handed in unsent:
+                handed.flush()
             if self.hub.closing:
                 due = set()
                 self._end_all()
             for handed in due:
-                try:
-                    message = handed.stream.news()
-                except Exception:  # the database went away: the page reconnects and catches up
-                    log.warning("stream: could not look at its game", exc_info=True)
-                    self.drop(handed)
-                    continue
-                if message and handed.send(message) and message == GONE:
-                    self.drop(handed)
+                self._tell(handed)
             now = time.monotonic()
             if now >= beat:
                 beat += every  # on its own clock: no wake moves it
                 if beat <= now:
                     beat = now + every
-                with self._lock:
-                    self._turn = (self._turn + 1) % BEAT_TURNS
-                    streams = list(self._turns[self._turn])
-                for count, handed in enumerate(streams, 1):
-                    if now >= handed.stream.ends:  # its lifetime is over: its page reconnects
-                        self.drop(handed)
-                    else:
-                        handed.send(HEARTBEAT)
-                    if count % HEARTBEATS_BETWEEN_YIELDS == 0:
-                        time.sleep(0)
+                self._beat(now)
             with self._lock:
                 if not self._streams and not self._due:
                     self._thread = None
                     return
+
+    def _tell(self, handed: Handed) -> None:
+        """What the stream's page needs now, if anything."""
+        try:
+            message = handed.stream.news()
+        except Exception:  # the database went away: the page reconnects and catches up
+            log.warning("stream: could not look at its game", exc_info=True)
+            self.drop(handed)
+            return
+        if message and handed.send(message) and message == GONE:
+            self.drop(handed)
+
+    def _beat(self, now: float) -> None:
+        """The next turn's heartbeats, and the end of the streams whose lifetime is over."""
+        with self._lock:
+            self._turn = (self._turn + 1) % BEAT_TURNS
+            streams = list(self._turns[self._turn])
+        for count, handed in enumerate(streams, 1):
+            if now >= handed.stream.ends:  # its lifetime is over: its page reconnects
+                self.drop(handed)
+            else:
+                handed.send(HEARTBEAT)
+            if count % HEARTBEATS_BETWEEN_YIELDS == 0:
+                time.sleep(0)
 
     def _end_all(self) -> None:
         with self._lock:
@@ -395,4 +496,5 @@ def init_streams(app: Flask) -> None:
         capacity, app.config["STREAMS_PER_TOKEN"], app.config["STREAMS_PER_ADDRESS"]
     )
     app.extensions["stream_looks"] = Looks(app.extensions["games"], app.extensions["push"])
+    app.extensions["stream_addresses"] = Addresses()
     app.extensions["courier"] = Courier(app.extensions["push"], app.config["STREAM_HEARTBEAT_SECONDS"])

@@ -36,6 +36,7 @@ def test_no_viewer_ever_sees_a_secret_it_may_not_know(app, mode, walk):
         "304 Not Modified",
         "the team's own notes (page)",
         "the team's own notes (view)",
+        "regions pushed down a stream",
     ):
         assert world.seen[sighting] > 0, (sighting, world.seen)
     if mode == "standard":  # its seat link waits for a teammate (the three-player walk cancels its own)

@@ -16,6 +16,7 @@ from companion.rules import TEAMS
 from tools.driver import Driver, targets
 
 from ..oracle import team_of
+from ..test_stream import Stream
 from .checks import (
     COOKIE,
     SESSION_KEYS,
@@ -68,6 +69,7 @@ class World(Driver):
         self.seen: Counter = Counter()  # what reached those who may see it
         self._clues = 0
         self.etags: dict[tuple[str, str], str | None] = {}  # (viewer, polled path) -> its ETag at the last step
+        self.streams: dict[tuple[str, str], Stream] = {}  # (viewer, page) -> the page's stream
         self.private_to: str | None = None  # the team whose private step is being audited
         self.side_channel: list[str] = []
         self.host = self.viewer("table screen", "host", self.tokens["host"])
@@ -167,6 +169,29 @@ class World(Driver):
         answer.close()
         return resp
 
+    def pushed(self, v: Viewer, client, path: str, etag: str) -> list[Resp]:
+        """What the page's stream sent since the last step, up to the page's ETag now: each message as the page
+        reads it (a live page's regions as HTML). A stream that ended (its token withdrawn) opens again."""
+        stream = self.streams.get((v.label, path))
+        if stream is None or stream.ended:
+            stream = self.streams[(v.label, path)] = Stream(client, f"{path}/stream")
+            assert stream.answer.status_code == 200, f"{v.label}'s stream of {path}: {stream.answer.status_code}"
+            stream.etag, stream.ended = None, False
+        said = []
+        while stream.etag != etag and not stream.ended:
+            message = stream.messages.get(timeout=20)
+            if "end" in message or message.get("event") == "gone":
+                stream.ended = True
+            elif message.get("event") == "page":
+                pushed = json.loads(message["data"])
+                stream.etag = pushed["etag"]
+                said.append(Resp(f"STREAM {path}", 200, [], pushed["body"].encode(), "page", "text/html"))
+                self.seen["regions pushed down a stream"] += 1
+            elif message.get("event") == "view":
+                stream.etag = message["data"]
+                said.append(Resp(f"STREAM {path}", 200, [], message["data"].encode(), "stream", "text/plain"))
+        return said
+
     # --- what each viewer fetches ------------------------------------------------------------------
     def resources(self, v: Viewer, truth: Truth) -> list[Resp]:
         gid, out, b = self.id, [], v.client
@@ -196,6 +221,8 @@ class World(Driver):
             self.etags[(v.label, path)] = etag
             if etag:
                 get(client, path, kind, headers={**(headers or {}), "If-None-Match": etag})
+            if etag and kind == "page" and out[-2].status == 200:
+                out.extend(self.pushed(v, client, path, etag))
 
         if b is not None and v.kind in ("seat", "anonymous", "forged", "wrong", "expired"):
             poll(b, f"/play/{gid}", "page")

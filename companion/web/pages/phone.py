@@ -12,7 +12,7 @@ from ..commands import commands_for, from_form
 from ..errors import Refused
 from . import pages
 from .after_form import as_typed, back_to
-from .rendering import done, first_tap, page_stream, render_view, run, unchanged
+from .rendering import done, first_tap, page_stream, phone, render_view, run, unchanged
 
 
 @pages.get("/join/<token>")
@@ -82,12 +82,13 @@ def play(game_id: str) -> Response:
         return unchanged(caller) or render_view(
             "pages/seat.html", caller, seat=caller.capability.seat, waiting=True, now=service().clock()
         )
-    return unchanged(caller) or render_view("pages/play.html", caller)
+    return unchanged(caller) or render_view("pages/play.html", caller, build=phone)
 
 
 @pages.get("/play/<game_id>/stream")
 def play_stream(game_id: str) -> Response:
-    return page_stream(_phone(game_id))
+    caller = _phone(game_id)
+    return page_stream(caller, build=phone if caller.capability.kind == "seat" else None)
 
 
 def _phone(game_id: str) -> Caller:

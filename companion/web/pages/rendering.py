@@ -3,9 +3,11 @@ command run and answered, and the careful buttons' first tap."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, current_app, jsonify, make_response, redirect, render_template, request, session, url_for
+from markupsafe import escape
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...messages import refusal
@@ -17,13 +19,29 @@ from ..answers import command_answer
 from ..auth import Caller, seated_caller, service
 from ..commands import from_form
 from ..errors import Refused, status_of, wants_json
-from ..fragments import KEYS_HEADER, fill_csrf, page_pieces, partial, shown_keys, speech_of
+from ..fragments import (
+    KEYS_HEADER,
+    Speech,
+    fill_csrf,
+    live,
+    page_pieces,
+    partial,
+    region_key,
+    short_key,
+    shown_keys,
+    speech_of,
+)
+from ..security import csrf_token
 from ..locale import speak
 from ..stream import event_stream
 from .after_form import back_to, outcome, pending
-from .regions import answer_key, phone_body_class, phone_regions
+from .screens import Screen, answer_key, phone_screen
 
 PHONE_PAGE = "pages/play.html"
+
+
+def phone(caller: Caller, view: Any, armed: tuple[str, ...] | None, kept: dict[str, Any]) -> Screen:
+    return phone_screen(view, caller.game_id, armed, kept)
 
 
 def page_etag(caller: Caller, version: int, chosen: str | None = None) -> str:
@@ -32,10 +50,45 @@ def page_etag(caller: Caller, version: int, chosen: str | None = None) -> str:
     return f"{caller.etag(version)}-{chosen}" if chosen else caller.etag(version)
 
 
-def page_stream(caller: Caller) -> Response:
-    """The page's stream (web/stream.py): its ETag as the page holds it, worked out again on every change."""
+def page_stream(caller: Caller, build: Build | None = None) -> Response:
+    """The page's stream (web/stream.py): its ETag as the page holds it, worked out again on every change; for
+    a live page (`build`), the regions of its screen that changed, as its fetch would answer them."""
     chosen = session.get("language")
-    return event_stream(caller, lambda c: f'W/"{page_etag(c, c.state()[0], chosen)}"')
+    pusher = Pusher(build, chosen, csrf_token()) if build is not None else None
+    return event_stream(caller, lambda c: f'W/"{page_etag(c, c.state()[0], chosen)}"', pusher)
+
+
+class Pusher:
+    """A live page's regions, worked out for its stream (in a request context of its own, with the page's
+    address but not its cookies: the page's language and CSRF token are kept from when it opened). The same
+    screen and the same `live` as the page's fetch, from the same view: a stream sends nothing its viewer's
+    fetch would not answer (tests/test_fragments.py compares them)."""
+
+    __slots__ = ("build", "chosen", "csrf")
+
+    def __init__(self, build: Build, chosen: str | None, csrf: str):
+        self.build, self.chosen, self.csrf = build, chosen, csrf
+
+    def _screen(self, caller: Caller) -> tuple[Screen, Speech]:
+        if self.chosen:
+            session["language"] = self.chosen  # (this context's session is never saved)
+        view = view_for(caller.state()[1], caller.viewer, now=service().clock(), waiting=caller.waiting)
+        speech = speech_of(speak(view["mode"], view["language"]), view["mode"])
+        return self.build(caller, view, None, {}), speech
+
+    def keys(self, caller: Caller) -> frozenset[str]:
+        """The keys of the regions the caller's page shows now (nothing rendered)."""
+        screen, speech = self._screen(caller)
+        return frozenset(short_key(region_key(speech, region)) for region in screen.regions.values())
+
+    def update(self, caller: Caller, shown: frozenset[str]) -> tuple[str, frozenset[str]]:
+        """What the page's fetch would answer it, showing the regions `shown`: its body with the regions that
+        changed; and the keys of all its regions now."""
+        screen, speech = self._screen(caller)
+        regions = "".join(live(speech, shown, region) for region in screen.regions.values())
+        body = f'<body class="{escape(screen.body_class)}">{regions}</body>'
+        keys = frozenset(short_key(region_key(speech, region)) for region in screen.regions.values())
+        return fill_csrf(body, self.csrf), keys
 
 
 def unchanged(caller: Caller) -> Response | None:
@@ -48,11 +101,21 @@ def unchanged(caller: Caller) -> Response | None:
     return None
 
 
+# A live page's model (screens.py) from its caller's view, with the careful button tapped once (`armed`) and
+# the fields of a refused form as typed (`kept`: after_form.py).
+Build = Callable[[Caller, Any, tuple[str, ...] | None, dict[str, Any]], Screen]
+
+
 def render_view(
-    template: str, caller: Caller, refused: RuleError | Refused | None = None, status: int = 200, **extra: Any
+    template: str,
+    caller: Caller,
+    refused: RuleError | Refused | None = None,
+    status: int = 200,
+    build: Build | None = None,
+    **extra: Any,
 ) -> Response:
-    """A game page from the caller's view; `refused` is a command's refusal, worded on the page (by default,
-    that of the form last posted to it: after_form.py)."""
+    """A game page from the caller's view, a live one (`build`) from its screen; `refused` is a command's
+    refusal, worded on the page (by default, that of the form last posted to it: after_form.py)."""
     said = outcome()
     if refused is None and said.get("refused"):  # its page says why, with the refusal's status
         refused = Refused(said["refused"][0], **said["refused"][1])
@@ -66,11 +129,9 @@ def render_view(
     error = refusal(refused.code, **refused.params) if refused is not None else None
     etag = page_etag(caller, version, session.get("language"))
     shown = shown_keys()
-    if template == PHONE_PAGE:
-        extra |= {
-            "regions": phone_regions(view, caller.game_id, extra.get("armed"), extra.get("kept")),
-            "body_class": phone_body_class(view),
-        }
+    screen = build(caller, view, extra["armed"], extra["kept"]) if build is not None else None
+    if screen is not None:
+        extra |= {"screen": screen, "regions": screen.regions}
 
     def render() -> str:
         return render_template(
@@ -87,10 +148,9 @@ def render_view(
         )
 
     shared = current_app.extensions.get("shared_answers")
-    if shared is not None and template == PHONE_PAGE and partial() and error is None and extra.get("armed") is None:
-        # A phone's update: its teammates that show the same regions get the same HTML (regions.py).
-        key = answer_key(template, extra["body_class"], view["try_out"], speech, extra["regions"], shown)
-        html = shared.render(render, key)
+    if shared is not None and template == PHONE_PAGE and screen and partial() and not error and not extra["armed"]:
+        # A phone's update: its teammates that show the same regions get the same HTML (screens.py).
+        html = shared.render(render, answer_key(template, screen, speech, shown))
     else:
         html = render()
     response = make_response(fill_csrf(html), status)

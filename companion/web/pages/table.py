@@ -12,7 +12,6 @@ from ...games import GAME_ID_LENGTH
 from ...messages import refusal
 from ...qr import qr_svg
 from ...rules import LOBBY, TEAMS
-from ...rules.text import DEFAULT_TIMER
 from ..answers import addresses, base_url, root_certificate_url, seat_link_url
 from ..auth import Caller, from_token, remember_table, service, table_caller, used_link
 from ..commands import commands_for, from_form
@@ -20,29 +19,32 @@ from ..errors import Refused, status_of
 from . import pages
 from .after_form import as_typed, back_to, outcome
 from .rendering import done, first_tap, page_stream, render_view, run, unchanged
+from .screens import Screen, TableLinks, table_screen, watch_screen
 
 
 def _table_page(caller: Caller) -> Response:
     """The table screen (a form's refusal, or a careful command waiting for its second tap: after_form.py)."""
-    links = service().table_links(caller.game_id)
+    return render_view("pages/table.html", caller, build=_table, trust=_trust())
+
+
+def _table(caller: Caller, view: Any, armed: tuple[str, ...] | None, kept: dict[str, Any]) -> Screen:
+    return table_screen(view, caller.game_id, _links(caller.game_id, view["phase"] == LOBBY), armed)
+
+
+def _links(game_id: str, in_lobby: bool) -> TableLinks:
+    """What the table screen shows of the game's tokens: the join links and codes only in the lobby."""
+    links = service().table_links(game_id)
     urls = addresses(links.shared)
-    in_lobby = caller.state()[1].phase == LOBBY  # only the lobby shows the join links and codes
     join = {team: urls[team] for team in TEAMS if team in urls} if in_lobby else {}
-    codes = service().join_codes(caller.game_id) if in_lobby else {}
     seat_links = {seat: seat_link_url(token) for seat, token in links.seat_links.items()}
-    move = _move_link(links.move)
-    return render_view(
-        "pages/table.html",
-        caller,
+    return TableLinks(
         join=join,
         qr={team: qr_svg(url) for team, url in join.items()},
-        codes=codes,
+        codes=service().join_codes(game_id) if in_lobby else {},
         home_url=base_url(),
         seat_links={seat: {"url": url, "qr": qr_svg(url)} for seat, url in seat_links.items()},
+        move=_move_link(links.move),
         spectator_url=urls.get("spectator"),
-        default_timer=DEFAULT_TIMER,
-        move=move,
-        trust=_trust(),
     )
 
 
@@ -73,7 +75,7 @@ def table(game_id: str) -> WerkzeugResponse:
 
 @pages.get("/table/<game_id>/stream")
 def table_stream(game_id: str) -> Response:
-    return page_stream(table_caller(game_id))
+    return page_stream(table_caller(game_id), build=_table)
 
 
 def _old_table_address(token: str) -> WerkzeugResponse:
@@ -142,9 +144,13 @@ def table_command(game_id: str, command: str) -> WerkzeugResponse:
 @pages.get("/watch/<token>")
 def watch(token: str) -> Response:
     caller = from_token(token, kinds=("spectator",))
-    return unchanged(caller) or render_view("pages/watch.html", caller, token=token)
+    return unchanged(caller) or render_view("pages/watch.html", caller, build=_watch, token=token)
 
 
 @pages.get("/watch/<token>/stream")
 def watch_stream(token: str) -> Response:
-    return page_stream(from_token(token, kinds=("spectator",)))
+    return page_stream(from_token(token, kinds=("spectator",)), build=_watch)
+
+
+def _watch(caller: Caller, view: Any, armed: tuple[str, ...] | None, kept: dict[str, Any]) -> Screen:
+    return watch_screen(view)
