@@ -111,6 +111,7 @@ class Stats:
     errors: dict[str, int] = field(default_factory=dict)
     first_errors: list[str] = field(default_factory=list)
     connects: int = 0
+    acted: dict[str, float] = field(default_factory=dict)  # game id -> when its bot last sent a move
 
     def add(self, kind: str, started: float, seconds: float) -> None:
         if self.start <= started < self.end:
@@ -168,8 +169,9 @@ async def phone(port: int, screen: Screen, stats: Stats, delay: float) -> None:
 
 
 async def streaming_phone(port: int, screen: Screen, stats: Stats, delay: float) -> None:
-    """The streaming design (static/live.js with EventSource): the page holds its stream open and fetches
-    itself when a message brings an ETag it doesn't have; and every SAFETY_POLL seconds anyway."""
+    """The streaming design (static/live.js with EventSource): the page holds its stream open, which brings its
+    changed regions (timed as "push": from the move its table's bot sent to their arrival), or an ETag it
+    doesn't have (and the page fetches itself); and it polls every SAFETY_POLL seconds anyway."""
     loop = asyncio.get_running_loop()
     await asyncio.sleep(delay)
     conn = Http(port)
@@ -198,9 +200,7 @@ async def streaming_phone(port: int, screen: Screen, stats: Stats, delay: float)
             buffer += chunk
             while b"\n\n" in buffer:
                 block, buffer = buffer.split(b"\n\n", 1)
-                for line in block.split(b"\n"):
-                    if line.startswith(b"data: W/"):
-                        wanted = line[len(b"data: ") :].decode()
+                wanted = _heard(block, screen, stats, loop.time()) or wanted
             if wanted and not following:  # its first view message: it follows its game
                 following, stats.following = True, stats.following + 1
         if (wanted and wanted != screen.etag) or loop.time() >= safety_at:
@@ -210,6 +210,19 @@ async def streaming_phone(port: int, screen: Screen, stats: Stats, delay: float)
     writer.close()
     conn.close()
     stats.connects += conn.connects + 1
+
+
+def _heard(block: bytes, screen: Screen, stats: Stats, now: float) -> str | None:
+    """A stream's message: the ETag it brings (a live page's changed regions come with theirs), if any."""
+    for line in block.split(b"\n"):
+        if line.startswith(b"data: W/"):
+            return line[len(b"data: ") :].decode()
+        if line.startswith(b"data: {"):  # a live page's changed regions
+            acted = stats.acted.get(screen.game_id)
+            if acted is not None:
+                stats.add("push", acted, now - acted)
+            return screen.pushed(json.loads(line[len(b"data: ") :]))
+    return None
 
 
 def safety_delay() -> float:
@@ -223,7 +236,7 @@ class Screen:
     """What a page's script knows of its page: its ETag, and the key of each live region it shows."""
 
     def __init__(self, game: Prepared, seat: int | str):
-        self.path = game.page(seat)
+        self.path, self.game_id = game.page(seat), game.game_id
         self.etag = game.etag(seat)
         self.keys: dict[bytes, bytes] = {}
         self.cookie = _headers(Cookie=game.cookies[seat])
@@ -243,6 +256,12 @@ class Screen:
             self.etag = answer[1].get("etag", self.etag)
             body = gzip.decompress(answer[2]) if answer[1].get("content-encoding") == "gzip" else answer[2]
             self.keys.update(REGION_KEY.findall(body))
+
+    def pushed(self, message: dict[str, str]) -> str:
+        """Its stream brought what changed of it: its regions' keys, and its ETag (returned)."""
+        self.etag = message["etag"]
+        self.keys.update(REGION_KEY.findall(message["body"].encode()))
+        return self.etag
 
     async def load(self, stats: Stats, conn: Http) -> None:
         """The page loaded whole, as a phone opens it (its keys, as the script reads them)."""
@@ -299,6 +318,7 @@ async def bot(port: int, game: Prepared, stats: Stats, every: float, rng: random
             who, name, body = plan(view, codes, rng)
             token = host if who == "host" else game.seats[who][1]
             data = json.dumps(body).encode()
+            stats.acted[game.game_id] = loop.time()
             await _timed(
                 stats,
                 "action",
@@ -346,7 +366,7 @@ class StepResult:
     def brief(self) -> str:
         kinds = ", ".join(
             f"{k} {self.counts[k] / self.seconds:.0f}/s p99 {self.p99_ms[k]:.0f} ms"
-            for k in ("poll", "fetch", "action", "bot_read", "load")
+            for k in ("poll", "fetch", "push", "action", "bot_read", "load")
             if k in self.counts
         )
         errors = f"; ERRORS {self.errors} {self.first_errors[:2]}" if self.errors else ""
