@@ -38,7 +38,8 @@ from .server import Server
 PHONE = {"width": 390, "height": 844}
 TABLE = {"width": 1280, "height": 800}
 
-# Stamps each 200 answer to a GET the page's script makes (its own page, after a poll or a stream message).
+# Stamps each 200 answer to a GET the page's script makes (its own page, after a poll or a stream message),
+# and each change pushed down its stream once applied.
 STAMP = """(() => {
   const fetch = window.fetch;
   window.__seen = [];
@@ -48,6 +49,17 @@ STAMP = """(() => {
       return answer;
     });
   };
+  // A change pushed down the stream: stamped once the page's own handler has applied it.
+  const Source = window.EventSource;
+  if (Source) {
+    window.EventSource = function (url) {
+      const source = new Source(url);
+      source.addEventListener("page", () => setTimeout(() => window.__seen.push(Date.now()), 0));
+      return source;
+    };
+    window.EventSource.prototype = Source.prototype;
+    Object.assign(window.EventSource, {CONNECTING: 0, OPEN: 1, CLOSED: 2});
+  }
 })();"""
 NO_EVENT_SOURCE = "delete window.EventSource;"
 
