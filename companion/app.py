@@ -84,7 +84,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_CHECK_DEFAULT=False,  # checked in web.security, which lets bearer-token API calls through
         WTF_CSRF_TIME_LIMIT=None,  # a phone stays on one page for a whole game
         # Flask-WTF's HTTPS-only check wants a same-origin Referer, which our pages never send (no-referrer:
-        # tokens travel in addresses). Cross-site posts are refused by web.security.cross_site instead.
+        # tokens travel in addresses), nor do API clients with the seat cookie. Cross-site posts are refused by
+        # web.security.cross_site instead (Sec-Fetch-Site also refuses a post from the same host's plain HTTP).
         WTF_CSRF_SSL_STRICT=False,
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),

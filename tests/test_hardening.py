@@ -376,6 +376,12 @@ def test_over_https_page_forms_work_without_a_referer_and_other_sites_are_still_
         (ours, {"name": "Abe"}, 400),  # no CSRF token
         ({"Sec-Fetch-Site": "cross-site", "Origin": "null"}, {"name": "Abe", "csrf_token": csrf}, 403),
         ({"Origin": "https://evil.example"}, {"name": "Abe", "csrf_token": csrf}, 403),
+        # this host's plain-HTTP page (what the strict Referer check was for): same-site, or cross-site by scheme
+        (
+            {"Sec-Fetch-Site": "same-site", "Origin": "http://decrypto.example.org"},
+            {"name": "Abe", "csrf_token": csrf},
+            403,
+        ),
     ):
         assert client.post(join, data=data, headers=headers, **https).status_code == code, headers
     assert [p["name"] for p in game.view(game.tokens["host"])["teams"]["white"]["players"]] == ["Ann"]
