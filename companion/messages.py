@@ -17,11 +17,6 @@ from flask import g, has_request_context
 from flask_babel import LazyString, get_locale, get_translations
 
 
-def N_(message: str) -> str:
-    """Marks a message for extraction; it is translated where it is shown (`translate`)."""
-    return message
-
-
 def catalogue() -> support.NullTranslations:
     """This request's translations: the catalogue `speak` chose for it if there is one (Flask-Babel finds
     the catalogue anew on every call: a sixth of a page's render, with ~50 messages)."""
@@ -74,9 +69,9 @@ def N_plural(singular: str, plural: str, count: str = "num") -> tuple[str, str, 
     return singular, plural, count
 
 
-TEAM_NAMES = {"white": N_("White"), "black": N_("Black")}
+TEAM_NAMES = {"white": _l("White"), "black": _l("Black")}
 # The three-player game: the team plays behind the white screen against one Interceptor.
-THREE_PLAYER_NAMES = {"white": N_("The team"), "black": N_("The Interceptor")}
+THREE_PLAYER_NAMES = {"white": _l("The team"), "black": _l("The Interceptor")}
 
 
 class Refusal(NamedTuple):
@@ -508,8 +503,7 @@ def team_name(team: str, mode: str | None = None) -> str:
     and the Interceptor (of this request's game, unless `mode` names another game's). Inside a sentence use
     `side_text`: each language words each side itself."""
     three = (mode or _request_mode()) == "three_player"
-    name = (THREE_PLAYER_NAMES if three else TEAM_NAMES).get(team)
-    return translate(name) if name else team
+    return str((THREE_PLAYER_NAMES if three else TEAM_NAMES).get(team, team))
 
 
 def _request_mode() -> str | None:

@@ -7,7 +7,10 @@ import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 
-from companion.messages import CAUSES, REASONS, REFUSALS, SIDE_SENTENCES, TASKS, THREE_PLAYER_TASKS
+from flask_babel import LazyString
+
+from companion import messages
+from companion.messages import CAUSES, REASONS, REFUSALS, SIDE_SENTENCES, TASKS, THREE_PLAYER_TASKS, Refusal
 
 from .api import table_path
 
@@ -64,6 +67,21 @@ def message_ids(entry) -> list[str]:
     if isinstance(entry, dict):
         return [m for value in entry.values() for m in message_ids(value)]
     return [entry[0]] if isinstance(entry, tuple) else [entry._args[0]]
+
+
+def test_the_sentences_messages_declares_are_translated_when_shown():
+    """A sentence made as the module loads is a lazy string (or an `N_plural`), which speaks the language of the
+    request that shows it: a plain string there would be one language for every request."""
+
+    def plain(entry) -> list:
+        if isinstance(entry, dict):
+            return [m for value in entry.values() for m in plain(value)]
+        if isinstance(entry, Refusal):
+            return plain(entry.sentence)
+        return [] if isinstance(entry, LazyString | tuple) else [entry]
+
+    tables = {name: table for name, table in vars(messages).items() if name.isupper() and isinstance(table, dict)}
+    assert len(tables) >= 10 and {name: plain(table) for name, table in tables.items() if plain(table)} == {}
 
 
 def test_babel_extracts_the_sentences_from_python_and_templates():
