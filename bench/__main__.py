@@ -52,7 +52,6 @@ from . import tables as T
 from . import wrk
 from .postgres import Postgres
 from .server import Server
-from .tables import _cpu_seconds
 
 CONNECTIONS = 16  # wrk: 16 threads of one connection each (a game's moves stay in order)
 TARGETS = {"poll_304": 0.5, "changed": 0.25, "actions": 0.1}
@@ -148,35 +147,21 @@ def measure(
 ) -> Measured:
     pids = server.workers()
     spies = []
-    if profile is not None:
+    if profile is not None:  # py-spy's raw stacks of each worker meanwhile (--profile)
         profile.mkdir(parents=True, exist_ok=True)
         spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
-        for pid in pids:
-            spies.append(
-                subprocess.Popen(
-                    [
-                        spy,
-                        "record",
-                        "--gil",
-                        "--nonblocking",
-                        "-r",
-                        "200",
-                        "-d",
-                        str(int(duration)),
-                        "-p",
-                        str(pid),
-                        "-f",
-                        "raw",
-                        "-o",
-                        str(profile / f"{name}-{pid}.txt"),
-                    ],
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
+        spies = [
+            subprocess.Popen(
+                [spy, "record", "--gil", "--nonblocking", "-r", "200", "-f", "raw", "-d", str(int(duration))]
+                + ["-p", str(pid), "-o", str(profile / f"{name}-{pid}.txt")],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
-    before, m0 = _cpu_seconds(pids), machine.snapshot()
+            for pid in pids
+        ]
+    before, m0 = machine.cpu_seconds(pids), machine.snapshot()
     result = wrk.run(server.url, per_thread, workdir, name, duration, CONNECTIONS, mode)
-    used, m1 = _cpu_seconds(pids) - before, machine.snapshot()
+    used, m1 = machine.cpu_seconds(pids) - before, machine.snapshot()
     for spy in spies:
         spy.wait()
     return Measured(result, 1000 * used / max(1, result.requests), machine.other_cores(m0, m1))
@@ -206,47 +191,15 @@ def throughput(db: Database, bare: Server, settings: Settings, workdir: Path, rn
         poll_304 = S.spread(S.polls(polled, etag=True), threads, rng)
         poll_200 = S.spread(S.polls(polled, etag=False), threads, rng)
         api_200 = S.spread(S.api_views(polled), threads, rng)
+        profile = settings.profile and settings.profile / db.kind
         for n in range(settings.rounds):
-            runs["bare"].append(
-                measure(
-                    bare,
-                    S.spread(S.bare(), threads, rng),
-                    workdir,
-                    "bare",
-                    settings.duration,
-                    profile=settings.profile and settings.profile / db.kind,
-                )
-            )
-            runs["poll_304"].append(
-                measure(
-                    server,
-                    poll_304,
-                    workdir,
-                    "poll_304",
-                    settings.duration,
-                    profile=settings.profile and settings.profile / db.kind,
-                )
-            )
-            runs["poll_200"].append(
-                measure(
-                    server,
-                    poll_200,
-                    workdir,
-                    "poll_200",
-                    settings.duration,
-                    profile=settings.profile and settings.profile / db.kind,
-                )
-            )
-            runs["api_200"].append(
-                measure(
-                    server,
-                    api_200,
-                    workdir,
-                    "api_200",
-                    settings.duration,
-                    profile=settings.profile and settings.profile / db.kind,
-                )
-            )
+            for name, target, requests in (
+                ("bare", bare, S.spread(S.bare(), threads, rng)),
+                ("poll_304", server, poll_304),
+                ("poll_200", server, poll_200),
+                ("api_200", server, api_200),
+            ):
+                runs[name].append(measure(target, requests, workdir, name, settings.duration, profile=profile))
             # Fresh games for the moves (each move happens once): as many as the last bare rate could use.
             ceiling = max(m.result.rps for m in runs["bare"])
             scripts = fresh_scripts(store, int(ceiling * 0.5 * settings.duration / 10) + 2 * threads, rng)
@@ -258,7 +211,7 @@ def throughput(db: Database, bare: Server, settings: Settings, workdir: Path, rn
                     "actions",
                     settings.duration,
                     mode="once",
-                    profile=settings.profile and settings.profile / db.kind,
+                    profile=profile,
                 )
             )
             # A table after each move: the move, then each of its screens fetching what changed of its page.

@@ -8,20 +8,14 @@ HAProxy used, and what PostgreSQL ran (pg_stat_statements: every statement is on
 server and the database; pg_stat_wal: how often it flushed its log to disk, which a commit waits for). What
 HAProxy's health checks cost when nothing else happens is measured first and taken off. docs/performance.md
 works out from these figures how many tables N machines hold, and where PostgreSQL becomes the limit.
-
-Alone: `.venv/bin/python -m bench.cluster` (`--smoke`: two servers, one small level, for CI).
 """
 
 from __future__ import annotations
 
-import argparse
 import random
 import re
-import shutil
-import sys
-import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from companion.store import Store, make_engine
@@ -38,10 +32,6 @@ from .server import SECRET_KEY, Server, free_port
 LATENCY_LIMIT_MS = 100
 LEVELS = (25, 50, 100, 150, 200, 300, 400)  # tables tried in turn, up to the first that is not held
 IDLE_SECONDS = 5
-
-
-def say(text: str = "") -> None:
-    print(text, flush=True)
 
 
 @dataclass
@@ -143,18 +133,19 @@ def bare_cpu_ms(workdir: Path, seconds: float) -> float:
     run's yardstick (the machine's speed varies several-fold from run to run)."""
     with Server(workdir / "gunicorn-bare.log", app="bench.bare_app:app", workers=1) as bare:
         pids = bare.workers()
-        before = T._cpu_seconds(pids)
+        before = machine.cpu_seconds(pids)
         result = wrk.run(bare.url, S.spread(S.bare(), 16, random.Random(1)), workdir, "bare", seconds, 16)
-        return 1000 * (T._cpu_seconds(pids) - before) / max(1, result.requests)
+        return 1000 * (machine.cpu_seconds(pids) - before) / max(1, result.requests)
 
 
 def probes(cluster: Cluster, postgres: Postgres, database: Database) -> dict:
     """Running counts read as each step's window opens and closes (bench/tables.py: run_step)."""
     found = {
-        f"cpu {server.name}": (lambda server=server: T._cpu_seconds(server.workers())) for server in cluster.servers
+        f"cpu {server.name}": (lambda server=server: machine.cpu_seconds(server.workers()))
+        for server in cluster.servers
     }
     found["cpu postgres"] = lambda: machine._tree_jiffies(postgres.pid(), True) / machine.TICK
-    found["cpu haproxy"] = lambda: T._cpu_seconds([cluster.proxy.process.pid])
+    found["cpu haproxy"] = lambda: machine.cpu_seconds([cluster.proxy.process.pid])
     found["statements"] = database.statements
     found["wal syncs"] = database.wal_syncs
     return found
@@ -210,9 +201,10 @@ def layout(
     with cluster:
         found = probes(cluster, postgres, database)
         idle = idle_rates(found, settings.idle_seconds)
-        say(
+        print(
             f"  {count} server(s), idle: {idle['statements']:.1f} statements/s, postgres {idle['cpu postgres']:.3f} "
-            f"cores (HAProxy's health checks)"
+            f"cores (HAProxy's health checks)",
+            flush=True,
         )
         database.reset()
 
@@ -232,7 +224,7 @@ def layout(
                     found,
                 )
                 levels.append(Level(count, step))
-                say(f"    {levels[-1].brief(idle)}")
+                print(f"    {levels[-1].brief(idle)}", flush=True)
                 if levels[-1].passed:
                     return True
             return False
@@ -309,38 +301,3 @@ def lines(result: dict) -> list[str]:
         if found["errors"]:
             out.append(f"  server log errors: {len(found['errors'])} (first: {found['errors'][0]})")
     return out
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench.cluster", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--smoke", action="store_true", help="two servers, one small level (CI)")
-    parser.add_argument("--measure", type=float, help="seconds measured per level (default 20)")
-    parser.add_argument("--levels", help="table counts to try, e.g. 25,50,100 (default: the whole ladder)")
-    parser.add_argument("--layouts", help="app servers, one layout after the other, e.g. 2 (default: 1,2)")
-    args = parser.parse_args(argv)
-    settings = SMOKE if args.smoke else FULL
-    if args.levels:
-        settings = replace(settings, levels=tuple(int(n) for n in args.levels.split(",")))
-    if args.layouts:
-        settings = replace(settings, layouts=tuple(int(n) for n in args.layouts.split(",")))
-    if args.measure:
-        settings = replace(settings, measure=args.measure)
-    workdir = Path(tempfile.mkdtemp(prefix="decrypto-bench-cluster."))
-    say(
-        f"[PostgreSQL] 11. tables held by 1 and by 2 app servers behind HAProxy (load average "
-        f"{' '.join(Path('/proc/loadavg').read_text().split()[:3])})"
-    )
-    try:
-        result = run(settings, workdir, random.Random(20261202))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-    say()
-    for line in lines(result):
-        say(line)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,5 +1,5 @@
-"""`.venv/bin/python -m bench.crowd`: another game's reads while one client holds all the streams it may
-and drafts as fast as the rate limits let it (issue 20).
+"""Scenario 10: another game's reads while one client holds all the streams it may and drafts as fast as the
+rate limits let it (issue 20).
 
 The production gunicorn command (companion/serve.py's arguments, rate limits on as in production), one SQLite
 file. One client (one address) opens streams of its own game, a game in its guessing phase, with its table
@@ -14,17 +14,12 @@ with the streams held and, in the same round, with the same drafts and no stream
 - wrk's 16 connections polling every seat of ten other games beside the drafts: the most polls a second,
   against the bare endpoint's.
 
-Usage: `python -m bench.crowd [--rounds 3] [--duration 10] [--streams N] [--smoke]` (also scenario 10 of
-`bench/run`).
-No thresholds; docs/performance.md has figures.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import http.client
-import json
 import random
 import statistics
 import tempfile
@@ -35,11 +30,13 @@ from pathlib import Path
 from companion.store import Store, make_engine
 
 from . import games as G
+from . import machine
 from . import scenarios as S
 from . import wrk
-from .latency import percentile
+from .latency import Api
 from .server import Server
-from .tables import _cpu_seconds
+from .streams import open_stream, read_messages
+from .tables import percentile
 
 CONNECTIONS = 16
 
@@ -56,25 +53,14 @@ async def open_streams(port: int, game: G.Prepared, attempts: int):
     tokens = [game.token("host")] + [token for _, token in game.seats.values()]
     held, refused, views = [], {}, {"count": 0}
 
-    async def read(reader):
-        buffer = b""
-        while chunk := await reader.read(4096):
-            buffer += chunk
-            while b"\n\n" in buffer:
-                block, buffer = buffer.split(b"\n\n", 1)
-                views["count"] += b"event: view" in block
+    def count(_at: float) -> None:
+        views["count"] += 1
 
     for n in range(attempts):
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(
-            (
-                f"GET /api/games/{game.game_id}/stream HTTP/1.1\r\nHost: bench\r\n"
-                f"Authorization: Bearer {tokens[n % len(tokens)]}\r\n\r\n"
-            ).encode()
-        )
+        reader, writer = await open_stream(port, game, tokens[n % len(tokens)])
         status = int((await reader.readline()).split()[1])
         if status == 200:
-            held.append((asyncio.create_task(read(reader)), writer))
+            held.append((asyncio.create_task(read_messages(reader, count)), writer))
         else:
             refused[status] = refused.get(status, 0) + 1
             writer.close()
@@ -86,7 +72,7 @@ class Drafter(threading.Thread):
 
     def __init__(self, port: int, game: G.Prepared, per_second: float):
         super().__init__(daemon=True)
-        self.port, self.game, self.per_second = port, game, per_second
+        self.api, self.game, self.per_second = Api(port), game, per_second
         white = game.state.round.transmissions["white"]
         self.token = next(
             token for seat, (team, token) in game.seats.items() if team == "white" and seat != white.encryptor
@@ -100,19 +86,9 @@ class Drafter(threading.Thread):
     def run(self) -> None:
         n, started = 0, time.monotonic()
         while not self.stopping.is_set():
-            body = json.dumps({"code": self.codes[n % 2], "confirm": False})
             sent = time.monotonic()
-            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-            try:
-                connection.request(
-                    "POST",
-                    f"/api/games/{self.game.game_id}/guess",
-                    body=body,
-                    headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"},
-                )
-                status = connection.getresponse().status
-            finally:
-                connection.close()
+            path = f"/api/games/{self.game.game_id}/guess"
+            status, _ = self.api.call("POST", path, self.token, {"code": self.codes[n % 2], "confirm": False})
             self.times.append(time.monotonic() - sent)
             self.statuses[status] = self.statuses.get(status, 0) + 1
             n += 1
@@ -144,10 +120,9 @@ def drafts_per_second(limit: str, workers: int) -> float:
     return int(count) / {"second": 1, "minute": 60, "hour": 3600}[unit] * workers
 
 
-def measure(rounds: int, duration: float, bare: Server | None = None, attempts: int | None = None) -> dict:
-    """`attempts`: streams asked for (by default three times what the client may hold)."""
+def measure(rounds: int, duration: float, bare: Server) -> dict:
+    """Each round: the bare endpoint, then the drafts without streams and with three times the client's share."""
     rng = random.Random(20261202)
-    own_bare = bare is None
     with tempfile.TemporaryDirectory(prefix="decrypto-crowd-") as folder:
         work = Path(folder)
         url = f"sqlite:///{work / 'crowd.sqlite3'}"
@@ -157,8 +132,6 @@ def measure(rounds: int, duration: float, bare: Server | None = None, attempts: 
         others = [G.with_cookies(G.mid_game(rng)) for _ in range(10)]
         G.insert_games(store, [crowded, *others])
         polls = S.spread(S.polls(others, etag=True), CONNECTIONS, rng)
-        if own_bare:
-            bare = Server(work / "gunicorn-bare.log", app="bench.bare_app:app").start()
         server = Server(work / "gunicorn.log", url)
         server.env["RATE_LIMITS"] = "on"  # as in production: the drafts are held to the limit
         del server.env["STREAMS_PER_ADDRESS"]  # and the client to its share of streams
@@ -171,30 +144,24 @@ def measure(rounds: int, duration: float, bare: Server | None = None, attempts: 
             "draft_times": [],
             **{f"{phase}_{what}": [] for phase in ("quiet", "crowd") for what in ("wrk", "times", "cpu")},
         }
-        try:
-            with server:
-                from companion.app import create_app  # the limits as the server reads them
+        with server:
+            from companion.app import create_app  # the limits as the server reads them
 
-                config = create_app({"DATABASE_URL": url, "SECRET_KEY": "x"}).config
-                workers = int(server.env["WORKERS"])
-                per_second = drafts_per_second(config["RATE_LIMIT_COMMANDS"], workers)
-                per_address = config.get("STREAMS_PER_ADDRESS")  # (none before issue 20)
-                attempts = attempts or 3 * per_address * workers
-                result.update(per_address=per_address, per_second=per_second, attempts=attempts)
-                for _ in range(rounds):
-                    result["bare"].append(
-                        wrk.run(bare.url, S.spread(S.bare(), CONNECTIONS, rng), work, "bare", duration, CONNECTIONS)
-                    )
-                    asyncio.run(
-                        phase(server, crowded, others[0], polls, work, duration, 0, per_second, result, "quiet")
-                    )
-                    asyncio.run(
-                        phase(server, crowded, others[0], polls, work, duration, attempts, per_second, result, "crowd")
-                    )
-                result["errors"] = server.errors()
-        finally:
-            if own_bare:
-                bare.stop()
+            config = create_app({"DATABASE_URL": url, "SECRET_KEY": "x"}).config
+            workers = int(server.env["WORKERS"])
+            per_second = drafts_per_second(config["RATE_LIMIT_COMMANDS"], workers)
+            per_address = config["STREAMS_PER_ADDRESS"]
+            attempts = 3 * per_address * workers
+            result.update(per_address=per_address, per_second=per_second, attempts=attempts)
+            for _ in range(rounds):
+                result["bare"].append(
+                    wrk.run(bare.url, S.spread(S.bare(), CONNECTIONS, rng), work, "bare", duration, CONNECTIONS)
+                )
+                asyncio.run(phase(server, crowded, others[0], polls, work, duration, 0, per_second, result, "quiet"))
+                asyncio.run(
+                    phase(server, crowded, others[0], polls, work, duration, attempts, per_second, result, "crowd")
+                )
+            result["errors"] = server.errors()
     return result
 
 
@@ -215,11 +182,11 @@ async def phase(
     held, refused, views = await open_streams(server.port, game, attempts)
     drafter = Drafter(server.port, game, per_second)
     pids = server.workers()
-    before, drafts = _cpu_seconds(pids), len(drafter.times)
+    before, drafts = machine.cpu_seconds(pids), len(drafter.times)
     drafter.start()
     try:
         await asyncio.sleep(duration)
-        result[f"{name}_cpu"].append((_cpu_seconds(pids) - before) / max(1, len(drafter.times) - drafts))
+        result[f"{name}_cpu"].append((machine.cpu_seconds(pids) - before) / max(1, len(drafter.times) - drafts))
         result[f"{name}_times"] += await asyncio.to_thread(probe, server.port, other, duration)
         result[f"{name}_wrk"].append(
             await asyncio.to_thread(wrk.run, server.url, polls, work, name, duration, CONNECTIONS)
@@ -271,18 +238,3 @@ def lines(result: dict) -> list[str]:
         f"server log errors: {len(result['errors'])}" + (f" (first: {result['errors'][0]})" if result["errors"] else "")
     )
     return out
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--duration", type=float, default=10)
-    parser.add_argument("--streams", type=int, help="streams asked for (default: three times the client's share)")
-    parser.add_argument("--smoke", action="store_true")
-    args = parser.parse_args()
-    rounds, duration = (1, 1) if args.smoke else (args.rounds, args.duration)
-    print("\n".join(lines(measure(rounds, duration, attempts=args.streams))))
-
-
-if __name__ == "__main__":
-    main()

@@ -44,10 +44,6 @@ class Prepared:
     seats: dict[int, tuple[str, str]] = field(default_factory=dict)  # seat -> (team, seat token)
     cookies: dict[int, str] = field(default_factory=dict)  # seat -> the phone's session cookie
 
-    @property
-    def version(self) -> int:
-        return len(self.events)
-
     def token(self, kind: str, team: str | None = None) -> str:
         return next(c.token for c in self.caps if c.kind == kind and (team is None or c.team == team))
 

@@ -1,4 +1,4 @@
-"""`.venv/bin/python -m bench.latency`: how long a tap takes to show on every other screen, in Chromium.
+"""Scenario 8: how long a tap takes to show on every other screen, in Chromium.
 
 One game on the production gunicorn command (companion/serve.py's arguments: gevent workers), a table screen
 and 8 phones, each in its own headless Chromium context, as at a real table. Moves are sent through the API
@@ -11,13 +11,11 @@ same server and game:
 - **poll**: the same pages without `EventSource` (deleted before the page's script runs), so they poll
   every 1.5 s as every page did before the streams (and as a page behind a buffering proxy still does).
 
-Then each page is left idle and its requests counted, per minute. Usage: `python -m bench.latency
-[--moves 60] [--idle 60] [--smoke]`. No thresholds: the figures go into docs/performance.md.
+Then each page is left idle and its requests counted, per minute.
 """
 
 from __future__ import annotations
 
-import argparse
 import http.client
 import json
 import random
@@ -34,6 +32,7 @@ from tools.chromium import CHROMIUM, CHROMIUM_ARGS
 
 from . import games as G
 from .server import Server
+from .tables import percentile
 
 PHONE = {"width": 390, "height": 844}
 TABLE = {"width": 1280, "height": 800}
@@ -62,11 +61,6 @@ STAMP = """(() => {
   }
 })();"""
 NO_EVENT_SOURCE = "delete window.EventSource;"
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, int(round(p / 100 * len(ordered) + 0.5)) - 1))]
 
 
 class Api:
@@ -227,16 +221,3 @@ def run(moves: int, idle: float) -> dict[str, Delays]:
     if errors:
         raise RuntimeError(f"the server logged errors: {errors[:5]}")
     return results
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--moves", type=int, default=60, help="taps measured per design")
-    parser.add_argument("--idle", type=float, default=60, help="seconds each design is left idle")
-    parser.add_argument("--smoke", action="store_true", help="a few moves, no idle time")
-    args = parser.parse_args()
-    run(*((6, 0) if args.smoke else (args.moves, args.idle)))
-
-
-if __name__ == "__main__":
-    main()

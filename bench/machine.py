@@ -49,6 +49,11 @@ def _tree_jiffies(root: int, with_waited: bool) -> int:
     return total
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU seconds (user and system) the processes have used so far; a process gone counts nothing."""
+    return sum(int(f[11]) + int(f[12]) for f in map(_stat, pids) if f is not None) / TICK
+
+
 def snapshot() -> tuple[float, int, int]:
     """(monotonic time, jiffies the whole machine was busy, jiffies of the benchmark's processes)."""
     values = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
@@ -62,8 +67,3 @@ def other_cores(before, after) -> float:
     """Cores used by processes other than the benchmark's between two snapshots."""
     seconds = after[0] - before[0]
     return max(0.0, ((after[1] - before[1]) - (after[2] - before[2])) / TICK / seconds) if seconds > 0 else 0.0
-
-
-def ours_cores(before, after) -> float:
-    seconds = after[0] - before[0]
-    return (after[2] - before[2]) / TICK / seconds if seconds > 0 else 0.0

@@ -16,7 +16,8 @@ import time
 from dataclasses import dataclass
 
 from .games import Prepared
-from .tables import Http, Screen, Stats, _cpu_seconds, _headers, _timed, load_all, uvloop
+from . import machine
+from .tables import Http, Screen, Stats, _headers, _timed, load_all, uvloop
 
 
 @dataclass
@@ -85,11 +86,11 @@ async def _run(
     tasks = [asyncio.create_task(_client(port, mine, wave, stats, window, counts)) for mine in per_connection]
     while counts["ready"] < connections:
         await asyncio.sleep(0.01)
-    cpu0, t0 = _cpu_seconds(worker_pids), time.monotonic()
+    cpu0, t0 = machine.cpu_seconds(worker_pids), time.monotonic()
     window["stop"] = t0 + duration
     window["open"].set()
     await asyncio.gather(*tasks)
-    cpu1, t1 = _cpu_seconds(worker_pids), time.monotonic()
+    cpu1, t1 = machine.cpu_seconds(worker_pids), time.monotonic()
     return Result(
         counts["pages"], counts["moves"], t1 - t0, cpu1 - cpu0, sum(stats.errors.values()), stats.first_errors
     )

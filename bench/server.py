@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import http.client
-import json
 import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 from unittest import mock
@@ -56,22 +54,6 @@ def production_command(port: int, workers: int) -> tuple[list[str], dict[str, st
     return captured["argv"], captured["env"]
 
 
-def revision_command(root: Path, port: int, workers: int) -> tuple[list[str], dict[str, str]]:
-    """`production_command` of another revision's checkout, read by its own code: a change to how
-    `companion.serve` starts gunicorn (its options, the environment it sets) is part of what a revision is."""
-    capture = f"import json; from bench.server import production_command as c; print(json.dumps(c({port}, {workers})))"
-    answer = subprocess.run(
-        [sys.executable, "-c", capture],
-        cwd=root,
-        env={**os.environ, "PYTHONPATH": str(root)},
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    argv, env = json.loads(answer.stdout.splitlines()[-1])
-    return argv, env
-
-
 class Server:
     """gunicorn in its own process group; stdout (the access log) and stderr go to `log`."""
 
@@ -81,11 +63,7 @@ class Server:
         database_url: str | None = None,
         app: str = "app:app",
         workers: int = 2,
-        env: dict[str, str] | None = None,
-        root: Path = ROOT,
     ):
-        """`env`: more settings for the server's processes; `root`: the checkout to serve (another revision's
-        worktree: bench/revisions.py), run from the servers' environment (`SERVE_ENV`)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
@@ -102,12 +80,7 @@ class Server:
         }
         if database_url:
             self.env["DATABASE_URL"] = database_url
-        self.env.update(env or {})
-        if root == ROOT:
-            self.argv, production_env = production_command(self.port, workers)
-        else:  # its own code first, not this checkout's (installed editable)
-            self.argv, production_env = revision_command(root, self.port, workers)
-            self.env["PYTHONPATH"] = str(root)
+        self.argv, production_env = production_command(self.port, workers)
         self.production_env = {k: v for k, v in production_env.items() if k not in ("PORT", "PUBLIC_URL", "WORKERS")}
         self.env.update(self.production_env)
         self.argv = [a.replace(f"0.0.0.0:{self.port}", f"127.0.0.1:{self.port}") for a in self.argv]
@@ -115,7 +88,6 @@ class Server:
         if not os.path.exists(self.argv[0]):
             raise RuntimeError(f"no {self.argv[0]}: run bench/install first")
         self.argv[-1] = app
-        self.root = root
         self.process: subprocess.Popen | None = None
 
     def describe(self) -> str:
@@ -124,7 +96,7 @@ class Server:
     def start(self, timeout: float = 60) -> Server:
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                self.argv, cwd=self.root, env=self.env, start_new_session=True, stdout=log, stderr=log
+                self.argv, cwd=ROOT, env=self.env, start_new_session=True, stdout=log, stderr=log
             )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -1,19 +1,17 @@
-"""`.venv/bin/python -m bench.streams`: one worker holding thousands of open streams.
+"""Scenario 9: one worker holding thousands of open streams.
 
-The production gunicorn command with one worker (gevent). `--streams` connections (default 5,000) each open
-a game's stream (server-sent events) as a phone's page does, spread over `--streams / 9` games (a table
-screen and 8 phones each), and read its first message. Then, with all of them open and idle:
+The production gunicorn command with one worker (gevent). Each of the streams asked for (5,000) opens a
+game's stream (server-sent events) as a phone's page does, spread over a ninth as many games (a table screen
+and 8 phones each), and reads its first message. Then, with all of them open and idle:
 
 - the worker's memory (VmRSS), against the same worker before any stream;
 - a move's latency (the API's answer), many times: idle streams must not delay an action;
 - the fan-out: after a move in one game, how long until that game's 9 streams have their message.
 
-Usage: `python -m bench.streams [--streams 5000] [--smoke]`. No thresholds; docs/performance.md has figures.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import random
 import statistics
@@ -24,8 +22,9 @@ from pathlib import Path
 from companion.store import Store, make_engine
 
 from . import games as G
-from .latency import Api, Table, percentile
+from .latency import Api, Table
 from .server import Server
+from .tables import percentile
 
 
 async def open_stream(port: int, game: G.Prepared, token: str):
@@ -87,21 +86,13 @@ async def hold(port: int, games: list[G.Prepared], count: int):
     return tasks, writers, arrivals, owners
 
 
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
 async def run(server: Server, games: list[G.Prepared], count: int, moves: int, rng: random.Random) -> dict:
-    pid = server.workers()[0]
     api = Api(server.port)
-    before = rss_mb(pid)
+    [before] = server.rss_mb()  # (its one worker)
     # A move before any stream: the worker has loaded what it needs, the figure is the streams' own.
     unheld = await asyncio.to_thread(timed_moves, api, games[-1], 5, rng)
     tasks, writers, arrivals, owners = await hold(server.port, games[:-1], count)
-    held = rss_mb(pid)
+    [held] = server.rss_mb()
     actions = await asyncio.to_thread(timed_moves, api, games[-1], moves, rng)
     fanouts = []
     for k in range(min(moves, 20)):
@@ -169,16 +160,3 @@ def lines(result: dict) -> list[str]:
         f"p99 {percentile(fan, 99):.1f} ms, max {max(fan):.1f} ms ({len(fan)} messages)"
     )
     return out
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--streams", type=int, default=5000)
-    parser.add_argument("--moves", type=int, default=60)
-    parser.add_argument("--smoke", action="store_true")
-    args = parser.parse_args()
-    print("\n".join(lines(measure(*((90, 6) if args.smoke else (args.streams, args.moves))))))
-
-
-if __name__ == "__main__":
-    main()

@@ -378,21 +378,6 @@ class StepResult:
         )
 
 
-def _cpu_seconds(pids: list[int]) -> float:
-    import os
-
-    total = 0.0
-    tick = os.sysconf("SC_CLK_TCK")
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / tick
-    return total
-
-
 async def _step(
     port: int,
     tables: list[Prepared],
@@ -433,10 +418,20 @@ async def _step(
 
     tick = asyncio.create_task(ticker())
     await asyncio.sleep(max(0.0, start - loop.time()))
-    cpu0, server0, wall0, m0 = time.process_time(), _cpu_seconds(worker_pids), time.monotonic(), machine.snapshot()
+    cpu0, server0, wall0, m0 = (
+        time.process_time(),
+        machine.cpu_seconds(worker_pids),
+        time.monotonic(),
+        machine.snapshot(),
+    )
     probed0 = {name: probe() for name, probe in probes.items()}
     await asyncio.sleep(max(0.0, end - loop.time()))
-    cpu1, server1, wall1, m1 = time.process_time(), _cpu_seconds(worker_pids), time.monotonic(), machine.snapshot()
+    cpu1, server1, wall1, m1 = (
+        time.process_time(),
+        machine.cpu_seconds(worker_pids),
+        time.monotonic(),
+        machine.snapshot(),
+    )
     probed1 = {name: probe() for name, probe in probes.items()}
     await asyncio.gather(*tasks, tick)
     everything = [x for values in stats.latencies.values() for x in values]

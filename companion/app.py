@@ -90,7 +90,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
         # Rendered page pieces reused across viewers and versions (0: off). Their reuse is within a move (a
-        # table's screens fetch at once): 50,000 did as well as 4 million (bench/fragment_cache.py).
+        # table's screens fetch at once): 50,000 did as well as 4 million, in-process.
         FRAGMENT_CACHE_CHARS=200_000,
         # A phone's update after a move, shared by its teammates showing the same regions (0: off). Each is
         # needed for the moment a table's phones fetch at once: a few hundred tables' moves fit.
