@@ -112,8 +112,16 @@ REFUSALS = {
     "team_size": refused(
         409,
         {
-            "white": _l("Each team needs %(min)s to %(max)s players before the game can start (White does not)."),
-            "black": _l("Each team needs %(min)s to %(max)s players before the game can start (Black does not)."),
+            "white": N_plural(
+                "Each team needs %(min)s to %(max)s player before the game can start (White does not).",
+                "Each team needs %(min)s to %(max)s players before the game can start (White does not).",
+                "max",
+            ),
+            "black": N_plural(
+                "Each team needs %(min)s to %(max)s player before the game can start (Black does not).",
+                "Each team needs %(min)s to %(max)s players before the game can start (Black does not).",
+                "max",
+            ),
         },
     ),
     "three_player_seats": refused(
@@ -138,8 +146,10 @@ REFUSALS = {
     "already_seated": refused(409, _l("This phone already has a seat on this team.")),
     "not_enough_words": refused(
         409,
-        _l(
-            "The word list has fewer than %(min)s distinct words: a team could tell the other team's keywords by elimination."
+        N_plural(
+            "The word list has fewer than %(min)s distinct word: a team could tell the other team's keywords by elimination.",
+            "The word list has fewer than %(min)s distinct words: a team could tell the other team's keywords by elimination.",
+            "min",
         ),
     ),
     "host_only": refused(403, _l("Only the table screen can do that.")),
@@ -337,7 +347,12 @@ REFUSALS = {
         403, _l("This request came from another web site. Open Decrypto Companion itself and try again there.")
     ),
     "game_too_long": refused(
-        409, _l("This game has reached its limit of %(limit)s actions. Start a new game from the home page.")
+        409,
+        N_plural(
+            "This game has reached its limit of %(limit)s action. Start a new game from the home page.",
+            "This game has reached its limit of %(limit)s actions. Start a new game from the home page.",
+            "limit",
+        ),
     ),
     "not_found": refused(404, _l("There is nothing here. Check the link, or scan the QR code again.")),
     "too_large": refused(413, _l("That request is too large.")),

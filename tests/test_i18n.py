@@ -10,7 +10,7 @@ from babel.messages.pofile import read_po
 from flask_babel import LazyString
 
 from companion import messages
-from companion.messages import CAUSES, REASONS, REFUSALS, SIDE_SENTENCES, TASKS, THREE_PLAYER_TASKS, Refusal
+from companion.messages import CAUSES, REASONS, REFUSALS, SIDE_SENTENCES, TASKS, THREE_PLAYER_TASKS, Refusal, refusal
 
 from .api import table_path
 
@@ -42,15 +42,30 @@ def test_attributes_that_people_read_are_translated(template):
         assert attribute.startswith(("{{ _(", "{{ ngettext", "{{ side_text(")), attribute
 
 
-def extracted_messages() -> set[str]:
-    """Every message id, as `pybabel extract -F babel.cfg -k _l -k N_plural:1,2` (scripts/update-catalogues)
-    finds them."""
+def extracted() -> list[str | tuple[str, ...]]:
+    """Every message, as `pybabel extract -F babel.cfg -k _l -k N_plural:1,2` (scripts/update-catalogues) finds
+    them: a sentence, or a sentence and its plural."""
     method_map = [("companion/**.py", "python"), ("templates/**.html", "jinja2")]
     keywords = {**DEFAULT_KEYWORDS, "_l": None, "N_plural": (1, 2)}
-    return {
-        m if isinstance(m, str) else m[0]
-        for _, _, m, _, _ in extract_from_dir(str(ROOT), method_map, keywords=keywords)
-    }
+    return [m for _, _, m, _, _ in extract_from_dir(str(ROOT), method_map, keywords=keywords)]
+
+
+def extracted_messages() -> set[str]:
+    """Every message id (a plural's singular)."""
+    return {m if isinstance(m, str) else m[0] for m in extracted()}
+
+
+# A number before what it counts ("%(max)s players", "%(min)s different words"); a name or a seat before a verb
+# ("%(name)s reads") counts nothing.
+COUNTED = re.compile(r"%\((?!name\)|seat\))\w+\)s (?:[a-z]+ )?[a-z]{2,}s\b")
+
+
+def test_a_number_of_things_is_worded_in_each_languages_plural_forms():
+    """A sentence showing how many of something has plural forms (ngettext, `N_plural`): each language picks the
+    form its number needs ("1 jeton", "2 jetons")."""
+    singular_only = {m for m in extracted() if isinstance(m, str) and COUNTED.search(m)}
+    assert singular_only == set()
+    assert COUNTED.search("at most %(max)s words") and not COUNTED.search("%(name)s reads the clues")
 
 
 def test_the_english_catalogue_holds_every_message():
@@ -82,6 +97,15 @@ def test_the_sentences_messages_declares_are_translated_when_shown():
 
     tables = {name: table for name, table in vars(messages).items() if name.isupper() and isinstance(table, dict)}
     assert len(tables) >= 10 and {name: plain(table) for name, table in tables.items() if plain(table)} == {}
+
+
+@pytest.mark.parametrize(
+    "language,one,many",
+    [("en", "limit of 1 action.", "limit of 500 actions."), ("fr", "limite de 1 action.", "limite de 500 actions.")],
+)
+def test_a_sentence_with_a_count_takes_the_form_its_number_needs(app, language, one, many):
+    with app.test_request_context("/api/x", headers={"Accept-Language": language}):
+        assert one in refusal("game_too_long", limit=1) and many in refusal("game_too_long", limit=500)
 
 
 def test_babel_extracts_the_sentences_from_python_and_templates():
