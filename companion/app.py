@@ -105,7 +105,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         STREAMS=int(os.environ.get("STREAMS", "10000")),
         STREAMS_PER_TOKEN=int(os.environ.get("STREAMS_PER_TOKEN", "20")),
         STREAMS_PER_ADDRESS=int(os.environ.get("STREAMS_PER_ADDRESS", "100")),
-        PUSH_LOOK_SECONDS=0.1,  # SQLite: how often each worker looks for new events of its streams
+        PUSH_LOOK_SECONDS=0.025,  # SQLite: how often each worker looks for new events of its streams (a tap
+        # waits half of it on average to reach the screens another worker holds)
         RATE_LIMITS=os.environ.get("RATE_LIMITS", "on"),
         RATE_LIMIT_STORAGE=os.environ.get("RATE_LIMIT_STORAGE", "memory://"),
         RATE_LIMIT_CREATE=os.environ.get("RATE_LIMIT_CREATE", "20 per minute; 200 per day"),

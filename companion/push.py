@@ -42,7 +42,7 @@ class Hub:
     its game may have changed (a `threading.Event` for a stream held by its request, web/stream.py's
     `Handed` for one handed over to the process's courier)."""
 
-    def __init__(self, store: Store, interval: float = 0.1):
+    def __init__(self, store: Store, interval: float = 0.025):
         self.store = store
         self.interval = interval  # SQLite: how often the watcher looks (seconds)
         self._lock = threading.Lock()

@@ -562,7 +562,7 @@ class Store:
 
     def games_changed_since(self, after: int | None) -> tuple[set[str] | None, int]:
         """The games that got events since the event row `after` (None: since ever), and the newest row now:
-        what the SQLite push watcher asks every tenth of a second, at the cost of the changes alone, however
+        what the SQLite push watcher asks 40 times a second, at the cost of the changes alone, however
         many games it watches. None instead of the games when `after` is None or the newest rows were deleted
         since (row numbers may then be given again): any game may have changed."""
         with self.reader.connect() as conn:
