@@ -22,14 +22,15 @@ from datetime import datetime, timedelta, UTC
 from sqlalchemy.exc import DBAPIError
 
 from .keywords import load_pack
-from .rules import HOST, LOBBY, TEAMS, Actor, Game, RuleError, decide, replay
+from .rules import HOST, LOBBY, TEAMS, Game, RuleError, Who, decide, replay
+from .rules.access import TOMBSTONES, Kind
 from .rules.commands import BY_TYPE
 from .rules.guards import CommandBody
 from .rules.event import Event
 from .rules.events import GameCreated, RematchStarted, read
 from .rules.host import PHONE_IN_USE_SECONDS, SEEN_WRITE_SECONDS, take_seat_by_itself, waiting_until
 from .rules.targets import stale
-from .store import TOMBSTONES, Capability, Conflict, Marks, NewEvent, Store, Withdrawn
+from .store import Capability, Conflict, Marks, NewEvent, Store, Withdrawn
 
 TOKEN_BYTES = 24  # 192 bits: capabilities are unguessable
 GAME_ID_BYTES = 9
@@ -93,16 +94,16 @@ class Created:
 
 class Changes(NamedTuple):
     grants: list[Capability]
-    revoked: list[tuple[str, int | None]]  # (kind, seat; None: the game's own token of that kind)
-    promoted: list[tuple[str, str, int | None]]  # (kind, new kind, seat)
+    revoked: list[tuple[Kind, int | None]]  # (kind, seat; None: the game's own token of that kind)
+    promoted: list[tuple[Kind, Kind, int | None]]  # (kind, new kind, seat)
 
 
 def capability_changes(game_id: str, events: list[Event], game: Game, now: float) -> Changes:
     """The tokens these events, decided on `game`, grant and withdraw (each event says which: `capabilities`,
     rules/events.py), with a new token for each grant; a phone just given one is in use `now`."""
     grants: list[Capability] = []
-    revoked: list[tuple[str, int | None]] = []
-    promoted: list[tuple[str, str, int | None]] = []
+    revoked: list[tuple[Kind, int | None]] = []
+    promoted: list[tuple[Kind, Kind, int | None]] = []
     for event in events:
         changes = event.capabilities(game)
         grants += [
@@ -146,7 +147,7 @@ class StateCache:
             return known[1] if known[0] == version else game
 
 
-def _granted(caps: list[Capability], kind: str) -> str | None:
+def _granted(caps: list[Capability], kind: Kind) -> str | None:
     """The token of the first of `caps` of `kind`, if any."""
     return next((c.token for c in caps if c.kind == kind), None)
 
@@ -185,13 +186,13 @@ class GameService:
         for _ in range(MAX_ATTEMPTS):  # again with a new id and codes if one was taken
             game_id = secrets.token_urlsafe(GAME_ID_BYTES)
             seats = capability_changes(game_id, first, Game(), self.clock()).grants
-            caps = [Capability(new_token(), game_id, "host")] + seats
+            caps = [Capability(new_token(), game_id, Kind.HOST)] + seats
             codes = {}
             created = first[0]
             assert isinstance(created, GameCreated)  # a game's first event
             if not created.try_out:  # a try-out can't take in anyone: no join links, no spectators
-                joins = [Capability(new_token(), game_id, "join", team=team) for team in TEAMS]
-                caps += [Capability(new_token(), game_id, "spectator"), *joins]
+                joins = [Capability(new_token(), game_id, Kind.JOIN, team=team) for team in TEAMS]
+                caps += [Capability(new_token(), game_id, Kind.SPECTATOR), *joins]
                 codes = {new_join_code(self.code_rng): c.token for c in joins}
                 if len(codes) < len(joins):
                     continue
@@ -262,7 +263,7 @@ class GameService:
     def execute(
         self,
         game_id: str,
-        actor: Actor,
+        actor: Who,
         command: CommandBody,
         token: str | None = None,
         expected_version: int | None = None,
@@ -276,7 +277,7 @@ class GameService:
 
         The `version` read and appended after here is the log's own sequence number, for the store's
         optimistic concurrency and the cache only: what a caller is told is its view's version."""
-        seat = actor.seat if actor.kind == "seat" else None  # whose view the versions are of
+        seat = actor.player_seat  # whose view the versions are of
 
         def decided(game: Game, now: float) -> list[Event]:
             if expected_version is not None and game.version_seen_by(seat) != expected_version:
@@ -291,7 +292,7 @@ class GameService:
         decided: Callable[[Game, float], list[Event]],
         token: str | None,
         seat: int | None,
-        sender: str,
+        sender: Kind,
     ) -> Outcome:
         """The events `decided(game, now)` gives on the latest state, appended with the tokens they grant and
         withdraw; decided again on the fresh state if another append came first. `token`: the capability acting
@@ -311,18 +312,20 @@ class GameService:
             except Conflict:
                 continue
             except Withdrawn:
-                raise RuleError("seat_gone" if sender in ("seat", "handoff", "waiting") else "no_capability") from None
+                raise RuleError(
+                    "seat_gone" if sender in (Kind.SEAT, Kind.HANDOFF, Kind.WAITING) else "no_capability"
+                ) from None
             self.cache.put(game_id, new_version, after)
             self.changed(game_id)
-            seated = next((c for c in caps if c.kind in ("seat", "waiting")), None)  # the caller's new seat
+            seated = next((c for c in caps if c.kind in (Kind.SEAT, Kind.WAITING)), None)  # the caller's new seat
             return Outcome(
                 events,
                 after.version_seen_by(seat),
                 seated.seat if seated else None,
                 seated.token if seated else None,
-                _granted(caps, "handoff"),
-                _granted(caps, "table_move"),
-                _granted(caps, "host"),
+                _granted(caps, Kind.HANDOFF),
+                _granted(caps, Kind.TABLE_MOVE),
+                _granted(caps, Kind.HOST),
             )
         raise RuleError("busy")
 
@@ -364,7 +367,7 @@ class GameService:
         game it has not loaded has no screen here to wake; other servers' screens are woken by `seen`'s signal
         on PostgreSQL, else by their next poll)."""
         cached = self.cache.get(capability.game_id)
-        if capability.kind != "seat" or cached is None or not cached[1].waiting_phones:
+        if capability.kind != Kind.SEAT or cached is None or not cached[1].waiting_phones:
             return False
         game = cached[1]
         player = game.player(capability.seat)
@@ -386,7 +389,7 @@ class GameService:
         come back at the right moment but the waiting phone itself. True when its wait is over (it took the
         seat, or another of its requests just did, or its team decided meanwhile): look its token up again."""
         seat = capability.seat
-        if capability.kind != "waiting" or seat is None:
+        if capability.kind != Kind.WAITING or seat is None:
             return False
         over = False
 
@@ -396,7 +399,7 @@ class GameService:
             return [] if over else take_seat_by_itself(game, seat, self.store.seats_last_seen(capability.game_id), now)
 
         try:
-            return bool(self._append(capability.game_id, decided, capability.token, None, "waiting").events) or over
+            return bool(self._append(capability.game_id, decided, capability.token, None, Kind.WAITING).events) or over
         except RuleError:  # sent away meanwhile, or the game is at its limit: it asks as it stands
             return True
 
@@ -405,7 +408,7 @@ class GameService:
         now = self.clock() if now is None else now
         return self.store.seats_seen_since(game_id, now - PHONE_IN_USE_SECONDS)
 
-    def check(self, game_id: str, actor: Actor, command: CommandBody) -> None:
+    def check(self, game_id: str, actor: Who, command: CommandBody) -> None:
         """Raise the RuleError `command` would meet now, writing nothing (a careful button's first tap)."""
         _, game = self.load(game_id)
         decide(game, self._given(command, game_id, game, self.clock()), actor, random.Random())
@@ -441,7 +444,7 @@ class GameService:
 
     def seat_links(self, game_id: str) -> dict[int, str]:
         """Seat links the table screen issued and no phone has claimed yet: seat -> token."""
-        return _seat_links(self.store.capabilities_of(game_id, "handoff"))
+        return _seat_links(self.store.capabilities_of(game_id, Kind.HANDOFF))
 
     def table_links(self, game_id: str) -> TableLinks:
         """What the table screen shows of the game's tokens, in one query."""
@@ -461,12 +464,12 @@ class TableLinks:
 
 
 def _shared_tokens(caps: list[Capability]) -> dict[str, str]:
-    return {c.team or c.kind: c.token for c in caps if c.kind in ("host", "spectator", "join")}
+    return {c.team or c.kind: c.token for c in caps if c.kind in (Kind.HOST, Kind.SPECTATOR, Kind.JOIN)}
 
 
 def _seat_links(caps: list[Capability]) -> dict[int, str]:
-    return {c.seat: c.token for c in caps if c.kind == "handoff" and c.seat is not None}  # (a seat link has one)
+    return {c.seat: c.token for c in caps if c.kind == Kind.HANDOFF and c.seat is not None}  # (a seat link has one)
 
 
 def _table_move_link(caps: list[Capability]) -> str | None:
-    return next((c.token for c in caps if c.kind == "table_move"), None)
+    return next((c.token for c in caps if c.kind == Kind.TABLE_MOVE), None)

@@ -53,16 +53,13 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from .rules.access import TOMBSTONES, Kind, Who
 from .rules.audience import team_audience
 from .rules.state import TEAM_AUDIENCES
 
 T = TypeVar("T")
 
 metadata = MetaData()
-
-# Kinds of token that grant nothing any more but are kept, so that their holder is told why (web/auth.py): moved (a
-# host token the table screen moved away from), replaced (a waiting new phone's, whose seat got a newer link).
-TOMBSTONES = ("moved", "replaced")
 
 games = Table(
     "games",
@@ -76,9 +73,7 @@ capabilities = Table(
     metadata,
     Column("token", String(64), primary_key=True),
     Column("game_id", String(32), ForeignKey("games.id"), nullable=False, index=True),
-    Column("kind", String(16), nullable=False),  # host, join, spectator, seat, handoff (a seat's new link),
-    # waiting (a new phone until it is let in), table_move (a
-    # one-time link to move the table screen); and TOMBSTONES
+    Column("kind", String(16), nullable=False),  # a rules.access.Kind
     Column("team", String(8)),
     Column("seat", Integer),
     # When its holder last asked for its view (the service's clock, seconds), written at most once a minute:
@@ -236,11 +231,13 @@ _TOKEN_EXISTS = select(capabilities.c.token).where(
 _SEEN = update(capabilities).where(capabilities.c.token == bindparam("seen_token")).values(seen_at=bindparam("now"))
 _SEEN_SEATS = select(capabilities.c.seat).where(
     capabilities.c.game_id == bindparam("game_id"),
-    capabilities.c.kind == "seat",
+    capabilities.c.kind == Kind.SEAT,
     capabilities.c.seen_at >= bindparam("since"),
 )
 _LAST_SEEN = select(capabilities.c.seat, capabilities.c.seen_at).where(
-    capabilities.c.game_id == bindparam("game_id"), capabilities.c.kind == "seat", capabilities.c.seen_at.is_not(None)
+    capabilities.c.game_id == bindparam("game_id"),
+    capabilities.c.kind == Kind.SEAT,
+    capabilities.c.seen_at.is_not(None),
 )
 _INSERT_EVENTS = insert(events)
 _REPLACE = delete(events).where(
@@ -307,10 +304,18 @@ class Marks(NamedTuple):
 class Capability:
     token: str
     game_id: str
-    kind: str
+    kind: Kind
     team: str | None = None
     seat: int | None = None
     seen_at: float | None = None  # when its holder last asked for its view (written at most once a minute)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", Kind(self.kind))  # (a row holds its plain string)
+
+    @property
+    def who(self) -> Who:
+        """Who its holder is, to the rules and the views."""
+        return Who(self.kind, team=self.team, seat=self.seat)
 
 
 def _now() -> datetime:
@@ -523,9 +528,9 @@ class Store:
         version: int,
         new_events: list[NewEvent],
         caps: Sequence[Capability] = (),
-        revoked: Sequence[tuple[str, int | None]] = (),
+        revoked: Sequence[tuple[Kind, int | None]] = (),
         token: str | None = None,
-        promoted: Sequence[tuple[str, str, int | None]] = (),
+        promoted: Sequence[tuple[Kind, Kind, int | None]] = (),
     ) -> int:
         """Append events after `version` in one transaction; raises Conflict if someone was first.
 
@@ -680,7 +685,7 @@ class Store:
                 conn.execute(delete(games).where(games.c.id.in_(chunk)))
         return idle
 
-    def capabilities_of(self, game_id: str, kind: str | None = None) -> list[Capability]:
+    def capabilities_of(self, game_id: str, kind: Kind | None = None) -> list[Capability]:
         query = select(capabilities).where(capabilities.c.game_id == game_id)
         if kind:
             query = query.where(capabilities.c.kind == kind)

@@ -19,13 +19,14 @@ from typing_extensions import TypeAliasType, TypedDict  # pydantic needs these o
 
 from .messages import CAUSES, REASONS, REFUSALS, TASKS
 from .rules import OVER, TEAMS, three_player
+from .rules.access import VIEWER_KINDS
 from .rules.commands import START_PROBLEMS
 from .rules.notes import KEYWORD_NOTE_MAX_LENGTH
 from .rules.text import LANGUAGES, NOTE_LINE_MAX_LENGTH, TIMER_SECONDS
 from .rules.events import EVENT_TYPES
 from .rules.state import ENTRIES, MAX_ROUNDS, MAX_TEAM, MIN_TEAM, MODES, PHASES, STANDARD
 
-ROLES = ("seat", "host", "spectator", "join", "handoff")  # views.Viewer.kind, and web.auth's seat link
+ROLES = tuple(str(kind) for kind in VIEWER_KINDS)  # (plain strings: the OpenAPI enum's values)
 TOKEN_KINDS = ("interceptions", "miscommunications")
 
 T = TypeVar("T")

@@ -22,10 +22,10 @@ ever hold what is already public; a team's phones also see the seat links made f
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .rules import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, Game, other
+from .rules.access import SPECTATOR, Kind, Who
 from .rules.notes import takes_notes
 from .rules.queries import (
     correctable,
@@ -45,14 +45,6 @@ if TYPE_CHECKING:  # the view's shapes are declared there, for type checkers and
     from . import view_types
 
 
-@dataclass(frozen=True)
-class Viewer:
-    kind: str  # "seat", "host", "spectator", "join" (a team's join link before joining)
-    seat: int | None = None
-    team: str | None = None
-
-
-SPECTATOR = Viewer("spectator")
 T = TypeVar("T")
 
 # The tasks that ask a player to act now: a phone calls its player when one of them arrives.
@@ -61,19 +53,19 @@ TURN_TASKS = frozenset(
 )
 
 
-def version_for(game: Game, viewer: Viewer) -> int:
+def version_for(game: Game, viewer: Who) -> int:
     """The version of `viewer`'s view: the number of events it could see (rules/audience.py). A team's draft
     or note moves only that team's versions, so nobody else's poll, ETag, stream or command answer learns of it."""
-    return game.version_seen_by(viewer.seat if viewer.kind == "seat" else None)
+    return game.version_seen_by(viewer.player_seat)
 
 
 def view_for(
-    game: Game, viewer: Viewer, now: float | None = None, waiting: Mapping[int, float] | None = None
+    game: Game, viewer: Who, now: float | None = None, waiting: Mapping[int, float] | None = None
 ) -> view_types.View:
     """What `viewer` may see of `game`; `now` (seconds, the service's clock) runs the sand timer; `waiting`: when
     each new phone waiting for a seat takes it by itself, as the service worked it out (games.py `waiting_until`:
     from when it saw the team's phones), else unknown."""
-    me = game.player(viewer.seat) if viewer.kind == "seat" else None
+    me = game.player(viewer.player_seat)
     my_team = me.team if me else None
     round_ = game.round
     rounds = [_round(game, r, viewer, my_team) for r in game.rounds]
@@ -92,7 +84,7 @@ def view_for(
         "start_problem": _start_problem(game),
         "viewer": {
             "role": viewer.kind,
-            "team": my_team or (viewer.team if viewer.kind == "join" else None),
+            "team": my_team or (viewer.team if viewer.kind == Kind.JOIN else None),
             "seat": me.seat if me else None,
             "name": me.name if me else None,
         },
@@ -113,7 +105,7 @@ def view_for(
         ],
         "last_reveal": _last_reveal(rounds),
         "you": _you(game, me) if me else None,
-        "host": _host(game) if viewer.kind == "host" else None,
+        "host": _host(game) if viewer.kind == Kind.HOST else None,
     }
 
 
@@ -177,9 +169,9 @@ def _guess(guess: Guess, visible: bool) -> view_types.Guess:
 
 
 def _transmission(
-    game: Game, t: Transmission, r: Round, viewer: Viewer, my_team: str | None, is_open: bool
+    game: Game, t: Transmission, r: Round, viewer: Who, my_team: str | None, is_open: bool
 ) -> view_types.Transmission:
-    mine_as_encryptor = viewer.kind == "seat" and viewer.seat == t.encryptor
+    mine_as_encryptor = viewer.player_seat == t.encryptor
     return {
         "team": t.team,
         "encryptor": t.encryptor,
@@ -205,7 +197,7 @@ def _transmission(
     }
 
 
-def _round(game: Game, r: Round, viewer: Viewer, my_team: str | None) -> view_types.Round:
+def _round(game: Game, r: Round, viewer: Who, my_team: str | None) -> view_types.Round:
     current = r.current
     shown = {
         team: _transmission(game, t, r, viewer, my_team, current is t and game.phase == PLAYING)

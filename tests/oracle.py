@@ -2,7 +2,7 @@
 
 `Oracle(events)` is the game its event log replays to, with what only the log knows (every word each team
 was dealt this match, a swapped-out one included; the clues the table took back). For a viewer (anything
-with `kind`, `seat` and `team`, as `companion.views.Viewer`) it says, from the rules alone and not from
+with `kind`, `seat` and `team`, as `companion.rules.access.Who`) it says, from the rules alone and not from
 `companion/views.py`, which strings the viewer may not know yet (`hidden_words`; a team's notes are never
 anyone else's), every code or guess it may see anywhere (`visible_codes`), the code it is encrypting now
 (`own_code`) and its view's version (`version_seen`: the events it could see, counted from the log in

@@ -15,19 +15,20 @@ from pathlib import Path
 import pytest
 
 from companion.rules.events import EVENT_TYPES
-from companion.views import SPECTATOR, Viewer, summary_for, view_for
+from companion.rules.access import SPECTATOR, Who
+from companion.views import summary_for, view_for
 
 from .corpus import patched, stored_game
 
 FILES = sorted((Path(__file__).parent / "corpus").glob("*.json"))
 
 
-def viewer(name: str) -> Viewer:
+def viewer(name: str) -> Who:
     if name == "spectator":
         return SPECTATOR
     if name == "host":
-        return Viewer("host")
-    return Viewer("seat", seat=int(name.removeprefix("seat:")))
+        return Who("host")
+    return Who("seat", seat=int(name.removeprefix("seat:")))
 
 
 def assert_holds(actual, recorded, where: str) -> None:

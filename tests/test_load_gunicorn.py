@@ -25,7 +25,7 @@ from companion.rules import ALL_CODES, OVER, TEAMS, other, replay
 from companion.rules.round_end import SCORE, keyword_result, round_end, score_winner
 from companion.rules.state import Tokens, token_awards
 from companion.store import Store, make_engine
-from companion.views import SPECTATOR, Viewer
+from companion.rules.access import SPECTATOR, Who
 
 from .conftest import database_url
 from .oracle import versions_seen
@@ -367,7 +367,7 @@ def check_acknowledged(game_id: str, events: list[dict], acks: list[dict], every
     for ack in acks:
         # The poster's version came with the command's last event (one its poster sees): the first event after
         # which the poster's view had that version.
-        poster = Viewer("seat", seat=ack["seat"]) if ack["seat"] is not None else SPECTATOR
+        poster = Who("seat", seat=ack["seat"]) if ack["seat"] is not None else SPECTATOR
         if poster.seat not in posters:
             posters[poster.seat] = versions_seen(events, poster)
         last = posters[poster.seat].index(ack["version"]) + 1 if ack["version"] in posters[poster.seat] else 0

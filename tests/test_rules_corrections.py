@@ -6,7 +6,8 @@ import pytest
 from companion.rules import HOST, LOBBY, OVER, PLAYING, Actor, RuleError, decide
 from companion.rules.host import PHONE_IN_USE_SECONDS, SEEN_WRITE_SECONDS, take_seat_by_itself, waiting_until
 from companion.rules.queries import last_entry
-from companion.views import Viewer, view_for
+from companion.rules.access import Who
+from companion.views import view_for
 from companion.rules import replay
 from companion.rules.text import custom_words
 
@@ -799,7 +800,7 @@ def timed_table(**settings) -> tuple[Table, list[float]]:
 
 def timer_at(table: Table, when: float) -> dict | None:
     """The sand timer as every screen shows it at `when` (the service's clock then): the view's `timer`."""
-    return view_for(table.game, Viewer("spectator"), now=when)["timer"]
+    return view_for(table.game, Who("spectator"), now=when)["timer"]
 
 
 def sent_at(kind: str, when: float) -> dict:
@@ -868,7 +869,7 @@ def test_no_sand_timer_to_pause_without_the_setting_before_the_clues_or_outside_
 
 def test_a_pause_or_resume_from_a_screen_behind_the_game_is_stale():
     table, now = timed_table()
-    shown = targets("pause-timer", view_for(table.game, Viewer("host"), now=101.0))
+    shown = targets("pause-timer", view_for(table.game, Who("host"), now=101.0))
     assert shown == {"match": 1, "round": 1, "team": "black"}
     assert refused(table, {**sent_at("pause_timer", 101.0), **shown, "team": "white"}) == "stale"
     assert refused(table, {**sent_at("pause_timer", 101.0), **shown, "round": 2}) == "stale"

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from companion.rules import HOST, Actor, RuleError
-from companion.views import Viewer, view_for
+from companion.rules.access import Who
+from companion.views import view_for
 
 from tools.driver import Table
 
@@ -24,7 +25,7 @@ def refused(table, seat, **body) -> str:
 
 
 def notes_of(table, seat):
-    return view_for(table.game, Viewer("seat", seat=seat))["you"]["notes"]
+    return view_for(table.game, Who("seat", seat=seat))["you"]["notes"]
 
 
 def test_a_note_is_its_teams_for_the_match_and_seen_by_nobody_else():
@@ -41,7 +42,7 @@ def test_a_note_is_its_teams_for_the_match_and_seen_by_nobody_else():
     expected = {"keywords": ["", "whale ?", "", ""], "lines": ["all about the sea", ""], "editable": True}
     assert notes_of(table, BLACK) == notes_of(table, 4) == expected
     assert notes_of(table, WHITE) == {"keywords": [""] * 4, "lines": ["", ""], "editable": True}
-    for viewer in (Viewer("host"), Viewer("spectator"), Viewer("join", team="black"), Viewer("seat", seat=WHITE)):
+    for viewer in (Who("host"), Who("spectator"), Who("join", team="black"), Who("seat", seat=WHITE)):
         assert "whale" not in repr(view_for(table.game, viewer)) and "the sea" not in repr(view_for(table.game, viewer))
     note(table, 4, line=1, text="")  # cleared
     assert notes_of(table, BLACK)["lines"] == ["", ""]
@@ -58,7 +59,7 @@ def test_writing_a_note_as_it_stands_writes_nothing():
 def test_notes_are_written_from_the_start_until_the_keywords_are_out_and_read_until_the_rematch():
     table = Table(start=False)
     assert refused(table, WHITE, keyword=1, text="x") == "game_not_started"
-    assert view_for(table.game, Viewer("seat", seat=WHITE))["you"]["notes"] is None
+    assert view_for(table.game, Who("seat", seat=WHITE))["you"]["notes"] is None
     table.do({"type": "start", "words": table.words}, HOST)
     note(table, WHITE, keyword=1, text="anchor")
     table.quiet_rounds(8)  # the keyword tiebreak

@@ -77,7 +77,8 @@ from companion.rules.fold import fold
 from companion.rules.state import Guess, Notes, Tokens, token_awards
 from companion.rules.event import Event
 from companion.rules.words import contains_word, same_word
-from companion.views import SPECTATOR, Viewer, version_for, view_for
+from companion.rules.access import SPECTATOR, Who
+from companion.views import version_for, view_for
 
 from tools.driver import Table, wrong
 
@@ -405,7 +406,7 @@ class DecryptoTable(RuleBasedStateMachine):
         the number of the command's events it can see (dense: +1 each; the other team's drafts move nothing),
         and a viewer whose version did not move sees exactly the view it saw (no screen is left behind)."""
         seats = {p.seat for p in before.players} & {p.seat for p in after.players}
-        viewers = [Viewer("host"), SPECTATOR] + [Viewer("seat", seat=s) for s in sorted(seats)]
+        viewers = [Who("host"), SPECTATOR] + [Who("seat", seat=s) for s in sorted(seats)]
         for viewer in viewers:
             state, visible = before, 0
             for event in events:  # who sees an event: everyone, or the team of the player as it was

@@ -11,7 +11,8 @@ import json
 import pytest
 
 from companion.rules import TEAMS
-from companion.views import Viewer, view_for
+from companion.rules.access import Who
+from companion.views import view_for
 from tools.driver import Table, wrong, wrong2
 
 from .oracle import Oracle, sees, walk
@@ -83,12 +84,12 @@ def write_notes(table):
 
 
 def viewers(table):
-    yield Viewer("host")
-    yield Viewer("spectator")
+    yield Who("host")
+    yield Who("spectator")
     for team in TEAMS:
-        yield Viewer("join", team=team)
+        yield Who("join", team=team)
     for p in table.game.players:
-        yield Viewer("seat", seat=p.seat, team=p.team)
+        yield Who("seat", seat=p.seat, team=p.team)
 
 
 def secrets_hidden_from(table, viewer) -> dict[str, str]:
@@ -136,7 +137,7 @@ def test_own_secrets_do_reach_their_owners(name, table):
     """The other half: the boundary doesn't hide what a player needs."""
     game = table.game
     for p in game.players:
-        view = view_for(game, Viewer("seat", seat=p.seat, team=p.team))
+        view = view_for(game, Who("seat", seat=p.seat, team=p.team))
         if game.keywords:
             assert view["teams"][p.team]["keywords"] == list(game.keywords[p.team])
         if game.phase == "playing":
@@ -164,7 +165,7 @@ def test_a_teams_notes_reach_its_players_and_nobody_else_even_once_the_game_is_o
 
 def test_everything_is_public_once_the_game_is_over():
     table = dict(SCENARIOS)["over"]
-    view = view_for(table.game, Viewer("spectator"))
+    view = view_for(table.game, Who("spectator"))
     for team in TEAMS:
         assert view["teams"][team]["keywords"] == list(table.game.keywords[team])
     assert all(t["code"] for r in view["rounds"] for t in r["transmissions"].values())
@@ -172,7 +173,7 @@ def test_everything_is_public_once_the_game_is_over():
 
 def test_the_table_screen_sees_the_public_board_only():
     table = dict(SCENARIOS)["round2-white-guesses"]
-    view = view_for(table.game, Viewer("host"))
+    view = view_for(table.game, Who("host"))
     assert view["you"] is None
     assert all(view["teams"][t]["keywords"] is None for t in TEAMS)
     current = view["rounds"][-1]["transmissions"]["white"]
@@ -182,7 +183,7 @@ def test_the_table_screen_sees_the_public_board_only():
 def test_a_planted_leak_is_caught():
     """If someone adds a field that copies a secret into a view, the checks above go red."""
     table = dict(SCENARIOS)["round2-white-guesses"]
-    viewer = Viewer("spectator")
+    viewer = Who("spectator")
     view = view_for(table.game, viewer)
     view["debug"] = {"white_words": list(table.game.keywords["white"])}
     text = json.dumps(view)

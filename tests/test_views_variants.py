@@ -18,7 +18,8 @@ import pytest
 from companion.rules import HOST, OVER, TEAMS, Actor, other
 from companion.rules import replay
 from companion.rules.three_player import INTERCEPTOR, TEAM
-from companion.views import Viewer, view_for
+from companion.rules.access import Who
+from companion.views import view_for
 from tools.driver import WORDS, Table, wrong, wrong2
 
 from .oracle import own_code, sees, transmission, walk
@@ -47,16 +48,16 @@ def three(**settings) -> Table:
     return Table(white=("Ann", "Abe"), black=("Ivy",), mode="three_player", **settings)
 
 
-def seat_viewer(game, seat) -> Viewer:
-    return Viewer("seat", seat=seat, team=game.player(seat).team)
+def seat_viewer(game, seat) -> Who:
+    return Who("seat", seat=seat, team=game.player(seat).team)
 
 
 def everyone(game):
     """(name, viewer) for the table, a spectator, both join links and every seat."""
-    yield "table", Viewer("host")
-    yield "spectator", Viewer("spectator")
+    yield "table", Who("host")
+    yield "spectator", Who("spectator")
     for team in TEAMS:
-        yield f"{team} join link", Viewer("join", team=team)
+        yield f"{team} join link", Who("join", team=team)
     for p in game.players:
         yield p.name, seat_viewer(game, p.seat)
 
@@ -137,11 +138,11 @@ def three_player_scenarios():
 
 THREE = list(three_player_scenarios())
 OUTSIDERS = [
-    ("interceptor", Viewer("seat", seat=3, team=INTERCEPTOR)),
-    ("spectator", Viewer("spectator")),
-    ("table", Viewer("host")),
-    ("white join link", Viewer("join", team="white")),
-    ("black join link", Viewer("join", team="black")),
+    ("interceptor", Who("seat", seat=3, team=INTERCEPTOR)),
+    ("spectator", Who("spectator")),
+    ("table", Who("host")),
+    ("white join link", Who("join", team="white")),
+    ("black join link", Who("join", team="black")),
 ]
 
 
@@ -393,7 +394,7 @@ def test_the_log_names_the_round_whose_reveal_is_corrected():
     table.round()  # round 2 is dealt, nobody announced yet
     last = transmission(table.game, 1, "black")
     table.do({"type": "propose_correction", "decryption": wrong(last.code)}, HOST)
-    view = view_for(table.game, Viewer("spectator"))
+    view = view_for(table.game, Who("spectator"))
     assert view["correction"]["round"] == 1
     assert view["notices"][-1]["kind"] == "correction_proposed"
     assert view["notices"][-1]["round"] == 1
@@ -438,13 +439,13 @@ def test_the_host_section_is_for_the_table_screen_only(name, table):
 def test_the_host_section_names_what_can_be_fixed_and_nothing_secret():
     table = Table()
     table.announce("black")
-    host = view_for(table.game, Viewer("host"))["host"]
+    host = view_for(table.game, Who("host"))["host"]
     assert host == {
         "take_back": {"entry": "clues", "round": 1, "transmission": "black"},
         "skippable": ["white"],
         "correctable": None,
     }
-    pending = view_for(eventful().game, Viewer("host"))["host"]
+    pending = view_for(eventful().game, Who("host"))["host"]
     assert pending == {"take_back": None, "skippable": [], "correctable": None}
 
 
@@ -497,12 +498,12 @@ def test_can_swap_is_false_when_no_spare_word_is_left():
 def test_a_planted_leak_is_caught():
     """The checks above go red if a view ever carries the Interceptor's draft, a code or a keyword."""
     table = dict(THREE)["round2-draft-interception"]
-    game, team_view = table.game, Viewer("seat", seat=1, team=TEAM)
+    game, team_view = table.game, Who("seat", seat=1, team=TEAM)
     view = view_for(game, team_view, now=NOW)
     view["rounds"][-1]["transmissions"][TEAM]["interception"]["code"] = list(game.round.current.interception.code)
     with pytest.raises(AssertionError, match="interception reaches"):
         check_codes(game, team_view, view)
-    spectator = Viewer("spectator")
+    spectator = Who("spectator")
     view = view_for(game, spectator, now=NOW)
     view["notices"].append({"kind": "keyword_swapped", "round": 2, "team": TEAM, "number": 2})
     with pytest.raises(AssertionError):

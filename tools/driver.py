@@ -24,8 +24,8 @@ from typing import Any, Generic, Protocol, TypeVar
 from urllib.parse import urlsplit
 
 from companion.rules.commands import BY_TYPE, targets_for
-from companion.rules import HOST, TEAMS, Actor, Game, decide, other, replay
-from companion.views import Viewer, view_for
+from companion.rules import HOST, TEAMS, Actor, Game, Kind, decide, other, replay
+from companion.views import view_for
 from companion.web.commands import from_json
 
 WORDS = [f"KW{i:02d}X" for i in range(40)]  # no word is part of another
@@ -192,7 +192,7 @@ class Table(Driver[Actor, list[dict[str, Any]]]):
         self.do({"type": "create", **settings}, HOST)
         for team, names in (("white", white), ("black", black)):
             for name in names:
-                self.do({"type": "join", "name": name}, Actor("join", team))
+                self.do({"type": "join", "name": name}, Actor(Kind.JOIN, team))
         if start:
             self.command(HOST, "start")
 
@@ -206,7 +206,7 @@ class Table(Driver[Actor, list[dict[str, Any]]]):
 
     # --- the transport -------------------------------------------------------------------------
     def view(self, who: Actor) -> Mapping[str, Any]:
-        return view_for(self.game, Viewer(who.kind, team=who.team, seat=who.seat))
+        return view_for(self.game, who)
 
     def send(self, who: Actor, command: str, body: dict[str, Any]) -> list[dict[str, Any]]:
         rules_command = from_json(command, body)  # what the service adds, as it adds it
@@ -224,7 +224,7 @@ class Table(Driver[Actor, list[dict[str, Any]]]):
         return [event for events in results for event in events]
 
     def seat(self, seat: int) -> Actor:
-        return Actor("seat", self.game.seated(seat).team, seat)
+        return Actor(Kind.SEAT, self.game.seated(seat).team, seat)
 
     def code(self, team: str) -> list[int]:
         """This round's code of `team` (in-process, also once it is revealed)."""

@@ -4,7 +4,8 @@
   `fold`: `apply`/`replay` to fold events into the state.
 - `commands`: every command declared once; `decide` runs one (handlers in `lobby`, `play`, `host`).
 - `queries`: what is legal now, for the handlers and the views alike; `targets`: stale commands.
-- `text`: cleaning what players type; `guards`: who sends a command, and the phase checks.
+- `access`: who can be asking (the kinds of token) and what each may see and do.
+- `text`: cleaning what players type; `guards`: the checks every handler shares (the sender, the phase).
 - `round_end`: the end-of-round conditions and the tiebreak.
 - `codes` and `words`: the code deck and how words are compared.
 """
@@ -12,7 +13,8 @@
 from .codes import ALL_CODES, draw_code, parse_guess
 from .decide import decide
 from .errors import RuleError
-from .guards import HOST, Actor
+from .access import HOST, SPECTATOR, Kind, Who
+from .guards import Actor
 from .queries import proposed_verdicts, start_problem
 from .fold import apply, replay
 from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other
@@ -22,13 +24,16 @@ __all__ = [
     "Actor",
     "Game",
     "HOST",
+    "Kind",
     "KEYWORD_GUESSING",
     "KEYWORD_JUDGING",
     "LOBBY",
     "OVER",
     "PLAYING",
     "RuleError",
+    "SPECTATOR",
     "TEAMS",
+    "Who",
     "apply",
     "decide",
     "draw_code",

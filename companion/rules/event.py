@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .access import Kind
 from .audience import EVERYONE
 
 if TYPE_CHECKING:
@@ -40,10 +41,10 @@ def optional() -> Any:  # a dataclass field, which type checkers take for its de
 
 @dataclass(frozen=True)
 class Grant:
-    """A capability token an event has the service mint: its kind (store.py `capabilities.kind`), team and
-    seat; `in_use`: its phone counts as in use from now on (a phone just seated is)."""
+    """A capability token an event has the service mint: its kind, team and seat; `in_use`: its phone counts
+    as in use from now on (a phone just seated is)."""
 
-    kind: str
+    kind: Kind
     team: str | None = None
     seat: int | None = None
     in_use: bool = False
@@ -55,8 +56,8 @@ class CapabilityChanges:
     the game's own token of that kind), `promoted` (kind, new kind, seat) change kind, `grants` are minted."""
 
     grants: tuple[Grant, ...] = ()
-    revoked: tuple[tuple[str, int | None], ...] = ()
-    promoted: tuple[tuple[str, str, int | None], ...] = ()
+    revoked: tuple[tuple[Kind, int | None], ...] = ()
+    promoted: tuple[tuple[Kind, Kind, int | None], ...] = ()
 
 
 NO_CHANGES = CapabilityChanges()

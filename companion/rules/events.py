@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from collections.abc import Mapping
 from typing import Any
 
+from .access import Kind
 from .audience import team_audience
 from .queries import SandTimer, sand_timer
 from .event import UPCASTERS, CapabilityChanges, Event, Grant, Replaceable, optional, upcaster
@@ -106,7 +107,7 @@ class PlayerJoined(Event):
         game.last_seat = max(game.last_seat, self.seat)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
-        return CapabilityChanges(grants=(Grant("seat", self.team, self.seat, in_use=True),))
+        return CapabilityChanges(grants=(Grant(Kind.SEAT, self.team, self.seat, in_use=True),))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -121,7 +122,7 @@ class PlayerLeft(Event):
         _leaves(game, self.seat)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
-        return CapabilityChanges(revoked=(("seat", self.seat), ("handoff", self.seat), ("waiting", self.seat)))
+        return CapabilityChanges(revoked=((Kind.SEAT, self.seat), (Kind.HANDOFF, self.seat), (Kind.WAITING, self.seat)))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -591,9 +592,9 @@ class SeatLinkIssued(Event):
 
     def capabilities(self, game: Game) -> CapabilityChanges:
         return CapabilityChanges(
-            grants=(Grant("handoff", seat=self.seat),),
-            revoked=(("handoff", self.seat),),
-            promoted=(("waiting", "replaced", self.seat),),
+            grants=(Grant(Kind.HANDOFF, seat=self.seat),),
+            revoked=((Kind.HANDOFF, self.seat),),
+            promoted=((Kind.WAITING, Kind.REPLACED, self.seat),),
         )
 
 
@@ -618,7 +619,7 @@ class SeatLinkCancelled(Event):
         _notice(game, self.TYPE, seat=self.seat, by=self.by)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
-        return CapabilityChanges(revoked=(("handoff", self.seat), ("waiting", self.seat)))
+        return CapabilityChanges(revoked=((Kind.HANDOFF, self.seat), (Kind.WAITING, self.seat)))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -642,10 +643,12 @@ class SeatClaimed(Event):
 
     def capabilities(self, game: Game) -> CapabilityChanges:
         if self.seat in game.waiting_phones:  # the new phone that waited: its token becomes the seat's
-            return CapabilityChanges(revoked=(("seat", self.seat),), promoted=(("waiting", "seat", self.seat),))
+            return CapabilityChanges(
+                revoked=((Kind.SEAT, self.seat),), promoted=((Kind.WAITING, Kind.SEAT, self.seat),)
+            )
         return CapabilityChanges(
-            grants=(Grant("seat", game.seated(self.seat).team, self.seat, in_use=True),),
-            revoked=(("seat", self.seat), ("handoff", self.seat)),
+            grants=(Grant(Kind.SEAT, game.seated(self.seat).team, self.seat, in_use=True),),
+            revoked=((Kind.SEAT, self.seat), (Kind.HANDOFF, self.seat)),
         )
 
 
@@ -670,8 +673,8 @@ class SeatClaimWaiting(Event):
 
     def capabilities(self, game: Game) -> CapabilityChanges:
         return CapabilityChanges(
-            grants=(Grant("waiting", game.seated(self.seat).team, self.seat, in_use=True),),
-            revoked=(("handoff", self.seat), ("waiting", self.seat)),
+            grants=(Grant(Kind.WAITING, game.seated(self.seat).team, self.seat, in_use=True),),
+            revoked=((Kind.HANDOFF, self.seat), (Kind.WAITING, self.seat)),
         )
 
 
@@ -690,7 +693,7 @@ class SeatHanded(Event):
         _notice(game, self.TYPE, seat=self.seat, by=self.by)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
-        return CapabilityChanges(revoked=(("seat", self.seat),), promoted=(("waiting", "seat", self.seat),))
+        return CapabilityChanges(revoked=((Kind.SEAT, self.seat),), promoted=((Kind.WAITING, Kind.SEAT, self.seat),))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -721,7 +724,7 @@ class TableMoveOffered(Event):
         _notice(game, self.TYPE, at=self.at)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
-        return CapabilityChanges(grants=(Grant("table_move"),), revoked=(("table_move", None),))
+        return CapabilityChanges(grants=(Grant(Kind.TABLE_MOVE),), revoked=((Kind.TABLE_MOVE, None),))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -735,7 +738,7 @@ class TableMoveCancelled(Event):
         _notice(game, self.TYPE)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
-        return CapabilityChanges(revoked=(("table_move", None),))
+        return CapabilityChanges(revoked=((Kind.TABLE_MOVE, None),))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -752,7 +755,7 @@ class TableMoved(Event):
 
     def capabilities(self, game: Game) -> CapabilityChanges:
         return CapabilityChanges(
-            grants=(Grant("host"),), revoked=(("table_move", None),), promoted=(("host", "moved", None),)
+            grants=(Grant(Kind.HOST),), revoked=((Kind.TABLE_MOVE, None),), promoted=((Kind.HOST, Kind.MOVED, None),)
         )
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from .access import Kind, Who
 from .errors import RuleError
 from .fields import SEAT
 from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, Game, Player
@@ -14,24 +14,15 @@ from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, Game
 CommandBody = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Actor:
-    """Who sends a command; always derived from a capability token, never from the request body."""
-
-    kind: str  # "host", "join", "seat", "spectator", "handoff", "table_move"
-    team: str | None = None  # for "join" and "seat"
-    seat: int | None = None  # for "seat" and "handoff"; for "join", the seat this phone already holds, if any
-
-
-HOST = Actor("host")
+Actor = Who  # who sends a command (rules.access)
 
 # The refusal for a command sent by the wrong kind of capability, by the kind it needs.
-SENDER_REFUSALS = {
-    "host": "host_only",
-    "seat": "players_only",
-    "join": "join_link_only",
-    "handoff": "seat_link_only",
-    "table_move": "move_link_only",
+SENDER_REFUSALS: dict[str, str] = {  # (by str: a command declares its sender as one)
+    Kind.HOST: "host_only",
+    Kind.SEAT: "players_only",
+    Kind.JOIN: "join_link_only",
+    Kind.HANDOFF: "seat_link_only",
+    Kind.TABLE_MOVE: "move_link_only",
 }
 
 # The refusal for a command sent in the wrong phase, by the phase the game is in.
@@ -50,7 +41,7 @@ def require_phase(game: Game, *phases: str) -> None:
 
 
 def seated_player(game: Game, actor: Actor) -> Player:
-    player = game.player(actor.seat) if actor.kind == "seat" else None
+    player = game.player(actor.seat) if actor.kind == Kind.SEAT else None
     if player is None:
         raise RuleError("players_only")
     return player

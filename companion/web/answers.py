@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 from flask import current_app, request
 
 from ..addresses import public_base_url
+from ..rules.access import Kind
 from .auth import service
 
 if TYPE_CHECKING:
@@ -24,10 +25,10 @@ def game_links(game_id: str) -> dict[str, dict[str, str]]:
 def addresses(tokens: dict[str, str]) -> dict[str, str]:
     """The addresses built on the game's shareable tokens (`GameService.shared_tokens`)."""
     base = base_url()
-    urls = {"table": f"{base}table/{tokens['host']}"}
-    if "spectator" in tokens:  # a try-out has no join links and no spectators
+    urls = {"table": f"{base}table/{tokens[Kind.HOST]}"}
+    if Kind.SPECTATOR in tokens:  # a try-out has no join links and no spectators
         urls.update(
-            spectator=f"{base}watch/{tokens['spectator']}",
+            spectator=f"{base}watch/{tokens[Kind.SPECTATOR]}",
             white=f"{base}join/{tokens['white']}",
             black=f"{base}join/{tokens['black']}",
         )

@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from ..rules.access import Kind
 from ..views import view_for
 from .auth import api_caller, service
 from .commands import COMMANDS, expected_version, from_json
@@ -68,7 +69,7 @@ def game_stream(game_id: str) -> Response:
 def game_command(game_id: str, command: str) -> tuple[Response, int]:
     if command not in COMMANDS:
         raise Refused("unknown_command")
-    caller = api_caller(game_id, (COMMANDS[command].sender,))
+    caller = api_caller(game_id, (Kind(COMMANDS[command].sender),))
     outcome = service().execute(
         game_id, caller.actor, from_json(command, _body()), caller.capability.token, expected_version()
     )

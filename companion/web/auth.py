@@ -17,11 +17,12 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from ..games import GameService
 from ..messages import clock_time
-from ..rules import Actor, Game
+from ..rules import Game
+from ..rules.access import Kind, Who
 from ..rules.guards import SENDER_REFUSALS
 from ..release import release
 from ..store import Capability, Marks
-from ..views import Viewer, version_for
+from ..views import version_for
 from .errors import Refused
 from .security import uses_bearer_token
 
@@ -82,10 +83,8 @@ class Caller:
         return self.marks.latest
 
     @property
-    def viewer(self) -> Viewer:
-        c = self.capability
-        # A new phone waiting to be let in sees what its seat link showed (web/pages/phone.py `play`), nothing more.
-        return Viewer("handoff" if c.kind == "waiting" else c.kind, seat=c.seat, team=c.team)
+    def viewer(self) -> Who:
+        return self.capability.who.as_viewer
 
     def state(self) -> tuple[int, Game]:
         """(the version of this caller's view, the game): the version moves only with the events this caller
@@ -95,8 +94,7 @@ class Caller:
 
     def game(self) -> Game:
         """The game as this caller stands to see it (games.py `load_for`)."""
-        seat = self.capability.seat if self.capability.kind == "seat" else None  # (a waiting phone: none yet)
-        return service().load_for(self.game_id, self.marks, seat)[1]
+        return service().load_for(self.game_id, self.marks, self.capability.who.player_seat)[1]
 
     @cached_property
     def waiting(self) -> dict[int, float]:
@@ -114,17 +112,16 @@ class Caller:
         return f"{release()}.v{version}-{c.kind}-{c.team or ''}-{c.seat or ''}{waits}"
 
     @property
-    def actor(self) -> Actor:
-        c = self.capability
-        return Actor(c.kind, team=c.team, seat=c.seat)
+    def actor(self) -> Who:
+        return self.capability.who
 
 
 # A page's kind of link -> how its refusal says the link no longer works (messages.REFUSALS "no_capability").
-DEAD_LINKS = {"handoff": "seat", "table_move": "move", "spectator": "watch"}
+DEAD_LINKS = {Kind.HANDOFF: "seat", Kind.TABLE_MOVE: "move", Kind.SPECTATOR: "watch"}
 
 
 def from_token(
-    token: str | None, game_id: str | None = None, kinds: tuple[str, ...] | None = None, waiting: bool = False
+    token: str | None, game_id: str | None = None, kinds: tuple[Kind, ...] | None = None, waiting: bool = False
 ) -> Caller:
     """The caller `token` names, refused unless it is of one of `kinds` (any, if None) in `game_id`; a new
     phone's token still waiting to be let in only with `waiting`."""
@@ -135,24 +132,24 @@ def from_token(
     g.game_id = capability.game_id  # the game's language words any refusal (web.__init__._locale)
     if game_id is not None and capability.game_id != game_id:
         raise Refused("wrong_game")
-    if capability.kind == "moved":  # the table screen's old key: say where the table screen went
+    if capability.kind == Kind.MOVED:  # the table screen's old key: say where the table screen went
         moved_at = Caller(capability, marks).game().moved_at
         raise Refused("table_moved", time=clock_time(moved_at))
-    if capability.kind == "replaced":  # a waiting new phone whose seat got a newer link
+    if capability.kind == Kind.REPLACED:  # a waiting new phone whose seat got a newer link
         raise Refused("claim_replaced")
-    if capability.kind == "waiting" and service().take_seat_by_itself(capability):
+    if capability.kind == Kind.WAITING and service().take_seat_by_itself(capability):
         found = service().lookup(token)  # its wait ended (it took the seat by itself): looked up as it is now
         if found is None:
             raise Refused("no_capability", link="any")
         capability, marks = found
-    if capability.kind == "table_move" and "table_move" not in (kinds or ()):
+    if capability.kind == Kind.TABLE_MOVE and Kind.TABLE_MOVE not in (kinds or ()):
         raise Refused("no_capability")  # a move link only moves the table screen (pages.table_move)
-    if capability.kind == "waiting" and not waiting:  # a new phone's token, until a teammate lets it in
+    if capability.kind == Kind.WAITING and not waiting:  # a new phone's token, until a teammate lets it in
         until = Caller(capability, marks).waiting.get(capability.seat or 0)  # (a waiting phone's token has a seat)
         raise Refused("seat_waiting", time=clock_time(until))
     if kinds is not None and capability.kind not in kinds:
         raise Refused(SENDER_REFUSALS.get(kinds[0], "no_capability"))
-    if capability.kind in ("seat", "waiting"):
+    if capability.kind in (Kind.SEAT, Kind.WAITING):
         service().saw(capability)  # this phone is in use (rules.host.claim_seat)
     return Caller(capability, marks)
 
@@ -223,7 +220,7 @@ def table_caller(game_id: str) -> Caller:
     if token is None:
         raise Refused("not_table_screen")
     try:
-        return from_token(token, game_id, kinds=("host",))
+        return from_token(token, game_id, kinds=(Kind.HOST,))
     except Refused as refused:
         if refused.code == "table_moved":
             raise
@@ -244,7 +241,7 @@ def seated_caller(game_id: str) -> Caller | None:
 
 
 def api_caller(
-    game_id: str, kinds: tuple[str, ...] | None = None, cookie_only: bool = False, waiting: bool = False
+    game_id: str, kinds: tuple[Kind, ...] | None = None, cookie_only: bool = False, waiting: bool = False
 ) -> Caller:
     """A caller in a game: a bearer token (API only), else this browser's seat in the game (with `waiting`,
     also a new phone's seat still waiting to be let in)."""

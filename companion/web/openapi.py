@@ -10,6 +10,7 @@ answer that grows a field must be declared first (tests/test_openapi.py checks r
 
 from __future__ import annotations
 
+from ..rules.access import Kind
 from ..rules.commands import COMMANDS, TEXT_REFUSALS, Field
 from ..rules.guards import SENDER_REFUSALS
 from ..rules.schema import Schema, described, enum, integer, nullable, obj, string
@@ -99,7 +100,7 @@ def command(name: str) -> Schema:
         "operationId": declared.operation_id,
         "summary": declared.summary,
         "description": description,
-        "security": BEARER_OR_COOKIE if declared.sender == "seat" else BEARER,
+        "security": BEARER_OR_COOKIE if declared.sender == Kind.SEAT else BEARER,
         "parameters": [IF_MATCH],
         "responses": {
             "200": {"description": "Done.", **json_body(ref(declared.answer))},

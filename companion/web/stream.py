@@ -51,7 +51,8 @@ from werkzeug.test import create_environ
 from ..games import GameService
 from ..push import Hub
 from ..rules import Game
-from ..store import TOMBSTONES, Marks
+from ..rules.access import TOMBSTONES, Kind
+from ..store import Marks
 from .auth import Caller
 from .limits import client_key
 from .stream_budget import Budget, Ticket, raise_open_files, share
@@ -74,7 +75,7 @@ FLUSH_SECONDS = 0.05  # how soon the courier tries again to write what a connect
 
 
 # What an event did to a game's tokens: (its number, [(kind, seat) withdrawn], [(kind, new kind, seat)]).
-TokenChange = tuple[int, list[tuple[str, int | None]], list[tuple[str, str, int | None]]]
+TokenChange = tuple[int, list[tuple[Kind, int | None]], list[tuple[Kind, Kind, int | None]]]
 
 
 class Sight(NamedTuple):

@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
+from ..rules.access import Kind
 from ..views import summary_for
 from .locale import speak
 from .auth import Caller, api_caller, from_token, service, table_caller
@@ -53,13 +54,13 @@ def _download(caller: Caller) -> Response:
 @summary.get("/summary/<token>")
 def by_token(token: str) -> str:
     """For spectators: their link's token (the table screen's is `for_table`: its page shows no token)."""
-    caller = from_token(token, kinds=("spectator",))
+    caller = from_token(token, kinds=(Kind.SPECTATOR,))
     return _page(caller, url_for("summary.by_token_json", token=token), url_for("pages.watch", token=token))
 
 
 @summary.get("/summary/<token>.json")
 def by_token_json(token: str) -> Response:
-    return _download(from_token(token, kinds=("spectator",)))
+    return _download(from_token(token, kinds=(Kind.SPECTATOR,)))
 
 
 @summary.get("/table/<game_id>/summary")

@@ -26,7 +26,8 @@ from sqlalchemy import select
 
 from companion import create_app
 from companion.store import events
-from companion.views import SPECTATOR, Viewer, summary_for, view_for
+from companion.rules.access import SPECTATOR, Who
+from companion.views import summary_for, view_for
 from tools.driver import ApiGame, wrong, wrong2
 
 from ..api import browser, csrf_of, table_path
@@ -75,9 +76,9 @@ class Recording:
         table screen and each seat), and the summary of every match before this one."""
         _, game = self.service.load(game_id)
         viewers = {
-            "host": Viewer("host"),
+            "host": Who("host"),
             "spectator": SPECTATOR,
-            **{f"seat:{p.seat}": Viewer("seat", seat=p.seat) for p in game.players},
+            **{f"seat:{p.seat}": Who("seat", seat=p.seat) for p in game.players},
         }
         matches = {str(m): summary_for(self.service.load_match(game_id, m)) for m in range(1, game.match)}
         views = {name: view_for(game, v, now=self.now) for name, v in viewers.items()}

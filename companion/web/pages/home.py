@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...messages import refusal, team_name
 from ...rules import OVER, RuleError
+from ...rules.access import Kind
 from ...rules.text import DEFAULT_TIMER, MIN_WORDS
 from ..auth import remember_seat, remember_table, seated_caller, service
 from ..errors import Refused, status_of
@@ -124,7 +125,7 @@ def create_game() -> WerkzeugResponse:
         created = service().create(settings_from_form(request.form))
     except RuleError as error:
         return back_to(url_for("pages.home"), error, kept=as_typed(request.form))
-    remember_table(created.game_id, service().shared_tokens(created.game_id)["host"])
+    remember_table(created.game_id, service().shared_tokens(created.game_id)[Kind.HOST])
     return redirect(url_for("pages.table", game_id=created.game_id), 303)
 
 
@@ -150,7 +151,7 @@ def create_try_out() -> WerkzeugResponse:
     tries[created.game_id] = {"seats": {str(s): t for s, t in created.seat_tokens.items()}}
     session["try_out"] = tries
     remember_seat(created.game_id, created.seat_tokens[1])
-    remember_table(created.game_id, service().shared_tokens(created.game_id)["host"])
+    remember_table(created.game_id, service().shared_tokens(created.game_id)[Kind.HOST])
     return redirect(url_for("pages.table", game_id=created.game_id), 303)
 
 

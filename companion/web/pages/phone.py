@@ -5,7 +5,8 @@ from __future__ import annotations
 from flask import Response, redirect, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from ...rules import LOBBY, Actor
+from ...rules import LOBBY
+from ...rules.access import Kind, Who
 from ...rules.state import Player
 from ..auth import Caller, api_caller, from_token, remember_seat, seated_caller, service, used_link
 from ..commands import commands_for, from_form
@@ -17,7 +18,7 @@ from .rendering import done, first_tap, page_stream, phone, render_view, run, un
 
 @pages.get("/join/<token>")
 def join(token: str) -> WerkzeugResponse:
-    caller = from_token(token, kinds=("join",))
+    caller = from_token(token, kinds=(Kind.JOIN,))
     seated = _seat_in_game(caller)
     if seated is not None and (seated.team == caller.capability.team or caller.game().phase != LOBBY):
         return _to_seat(caller.game_id)  # back in their seat (switching team is for the lobby)
@@ -38,9 +39,9 @@ def _to_seat(game_id: str) -> WerkzeugResponse:
 
 @pages.post("/join/<token>")
 def join_submit(token: str) -> WerkzeugResponse:
-    caller = from_token(token, kinds=("join",))
+    caller = from_token(token, kinds=(Kind.JOIN,))
     seated = _seat_in_game(caller)  # a phone with a seat on the other team switches
-    actor = Actor("join", team=caller.capability.team, seat=seated.seat if seated else None)
+    actor = Who(Kind.JOIN, team=caller.capability.team, seat=seated.seat if seated else None)
     outcome, error = run(caller, from_form("join", request.form), actor)
     if error and seated is not None and caller.game().phase != LOBBY:
         return _to_seat(caller.game_id)  # a join posted again (Back, then "resubmit"): the seat is there
@@ -55,7 +56,7 @@ def join_submit(token: str) -> WerkzeugResponse:
 def seat_link(token: str) -> WerkzeugResponse:
     if (game_id := used_link(token)) is not None and seated_caller(game_id) is not None:
         return _to_seat(game_id)  # this phone took its seat with this link: its seat is the place to be
-    caller = from_token(token, kinds=("handoff",))
+    caller = from_token(token, kinds=(Kind.HANDOFF,))
     return render_view("pages/seat.html", caller, seat=caller.capability.seat)
 
 
@@ -63,7 +64,7 @@ def seat_link(token: str) -> WerkzeugResponse:
 def seat_link_claim(token: str) -> WerkzeugResponse:
     if (game_id := used_link(token)) is not None and seated_caller(game_id) is not None:
         return _to_seat(game_id)  # posted again (Back, then "resubmit"): the seat is there
-    caller = from_token(token, kinds=("handoff",))
+    caller = from_token(token, kinds=(Kind.HANDOFF,))
     outcome, error = run(caller, from_form("claim-seat", request.form))
     if outcome is None:
         return back_to(url_for("pages.seat_link", token=token), error)
@@ -78,7 +79,7 @@ def seat_link_claim(token: str) -> WerkzeugResponse:
 @pages.get("/play/<game_id>")
 def play(game_id: str) -> Response:
     caller = _phone(game_id)
-    if caller.capability.kind == "waiting":  # the seat link was used here: it waits for a teammate to let it in
+    if caller.capability.kind == Kind.WAITING:  # the seat link was used here: it waits for a teammate to let it in
         return unchanged(caller) or render_view(
             "pages/seat.html", caller, seat=caller.capability.seat, waiting=True, now=service().clock()
         )
@@ -88,7 +89,7 @@ def play(game_id: str) -> Response:
 @pages.get("/play/<game_id>/stream")
 def play_stream(game_id: str) -> Response:
     caller = _phone(game_id)
-    return page_stream(caller, build=phone if caller.capability.kind == "seat" else None)
+    return page_stream(caller, build=phone if caller.capability.kind == Kind.SEAT else None)
 
 
 def _phone(game_id: str) -> Caller:
@@ -99,7 +100,7 @@ def _phone(game_id: str) -> Caller:
 
 @pages.post("/play/<game_id>/<command:command>")
 def play_command(game_id: str, command: str) -> WerkzeugResponse:
-    if command not in commands_for("seat"):
+    if command not in commands_for(Kind.SEAT):
         raise Refused("unknown_command")
     caller = api_caller(game_id, cookie_only=True)
     page = url_for("pages.play", game_id=game_id)

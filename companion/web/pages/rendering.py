@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...messages import refusal
 from ...games import Outcome
-from ...rules import Actor, RuleError
+from ...rules import RuleError, Who
 from ...rules.guards import CommandBody
 from ...views import view_for
 from ..answers import command_answer
@@ -160,7 +160,7 @@ def render_view(
 
 
 def run(
-    caller: Caller, command: CommandBody, actor: Actor | None = None
+    caller: Caller, command: CommandBody, actor: Who | None = None
 ) -> tuple[Outcome, None] | tuple[None, RuleError | Refused]:
     """Run a command from a form: (outcome, None), or (None, refusal) to show on the page (`back_to`). A
     request asking for JSON gets the refusal as the API words it (the error handlers)."""

@@ -12,6 +12,7 @@ from ...games import GAME_ID_LENGTH
 from ...messages import refusal
 from ...qr import qr_svg
 from ...rules import LOBBY, TEAMS
+from ...rules.access import Kind
 from ..answers import addresses, base_url, root_certificate_url, seat_link_url
 from ..auth import Caller, from_token, remember_table, service, table_caller, used_link
 from ..commands import commands_for, from_form
@@ -81,7 +82,7 @@ def table_stream(game_id: str) -> Response:
 def _old_table_address(token: str) -> WerkzeugResponse:
     """`/table/<host token>` (the API's `urls.table`, and bookmarks from before): makes this browser the
     table screen and sends it to the address that names only the game, so the token leaves the address bar."""
-    caller = from_token(token, kinds=("host",))
+    caller = from_token(token, kinds=(Kind.HOST,))
     remember_table(caller.game_id, token)
     return redirect(url_for("pages.table", game_id=caller.game_id), 303)
 
@@ -104,7 +105,7 @@ def table_move(token: str) -> ResponseReturnValue:
     address doesn't use it up."""
     if (game_id := used_link(token)) is not None:  # this device moved the table screen here with it
         return redirect(url_for("pages.table", game_id=game_id), 303)
-    caller = from_token(token, kinds=("table_move",))
+    caller = from_token(token, kinds=(Kind.TABLE_MOVE,))
     said = outcome()
     if not said.get("refused"):
         return render_template("pages/move.html", game_id=caller.game_id)
@@ -117,7 +118,7 @@ def table_move_use(token: str) -> WerkzeugResponse:
     """This device becomes the table screen with a new key; the old device's key stops working at once."""
     if (game_id := used_link(token)) is not None:  # posted again (Back, then "resubmit"): it is here already
         return redirect(url_for("pages.table", game_id=game_id), 303)
-    caller = from_token(token, kinds=("table_move",))
+    caller = from_token(token, kinds=(Kind.TABLE_MOVE,))
     outcome, error = run(caller, {"type": "take_table"})
     if outcome is None:
         return back_to(url_for("pages.table_move", token=token), error)
@@ -128,7 +129,7 @@ def table_move_use(token: str) -> WerkzeugResponse:
 
 @pages.post("/table/<game_id>/<command:command>")
 def table_command(game_id: str, command: str) -> WerkzeugResponse:
-    if command not in commands_for("host"):
+    if command not in commands_for(Kind.HOST):
         raise Refused("unknown_command")
     caller = table_caller(game_id)
     page = url_for("pages.table", game_id=game_id)
@@ -143,13 +144,13 @@ def table_command(game_id: str, command: str) -> WerkzeugResponse:
 
 @pages.get("/watch/<token>")
 def watch(token: str) -> Response:
-    caller = from_token(token, kinds=("spectator",))
+    caller = from_token(token, kinds=(Kind.SPECTATOR,))
     return unchanged(caller) or render_view("pages/watch.html", caller, build=_watch, token=token)
 
 
 @pages.get("/watch/<token>/stream")
 def watch_stream(token: str) -> Response:
-    return page_stream(from_token(token, kinds=("spectator",)), build=_watch)
+    return page_stream(from_token(token, kinds=(Kind.SPECTATOR,)), build=_watch)
 
 
 def _watch(caller: Caller, view: Any, armed: tuple[str, ...] | None, kept: dict[str, Any]) -> Screen:
