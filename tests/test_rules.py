@@ -17,9 +17,12 @@ from companion.rules import (
     replay,
 )
 from companion.rules.round_end import round_end
+from companion.rules.events import EVENT_TYPES, EVENTS
 from companion.rules.state import Tokens
 
 from tools.driver import WORDS, Table, wrong
+
+from .examples import EXAMPLES, play
 
 
 def ended(table):
@@ -665,63 +668,9 @@ def test_every_code_can_be_drawn_and_production_draws_from_the_system_generator(
     assert isinstance(GameService(store=None).rng, random.SystemRandom)
 
 
-def test_every_event_a_game_produces_is_a_known_event_type():
-    from companion.rules.events import EVENT_TYPES
-
-    table = Table(white=("A1", "A2", "A3"), black=("B1",), start=False)
-    table.do({"type": "issue_seat_link", "seat": 4}, HOST)  # no phone of Black in use: claimed at once
-    table.do({"type": "claim_seat", "in_use": [1, 2, 3]}, Actor("handoff", seat=4))
-    table.do({"type": "join", "name": "A3"}, Actor("join", "black", seat=3))
-    table.do({"type": "lock_joining", "locked": True}, HOST)
-    table.do({"type": "start", "words": WORDS}, HOST)
-    table.quiet_rounds(8)
-    table.do({"type": "keyword_guesses", "guesses": ["a", "b", "c", "d"]}, table.seat(1))
-    table.do({"type": "keyword_guesses", "guesses": ["e", "f", "g", "h"]}, table.seat(4))
-    table.do({"type": "judge_keywords", "verdicts": {"white": [False] * 4, "black": [False] * 4}}, HOST)
-    seen = {e["type"] for e in table.events}
-
-    corrections = Table(white=("Ann", "Abe", "Amy"), black=("Bea", "Bob", "Ben"), start=False)
-    corrections.do({"type": "move_player", "seat": 3}, HOST)
-    corrections.do({"type": "remove_player", "seat": 3}, HOST)
-    corrections.do({"type": "start", "words": WORDS}, HOST)
-    corrections.do({"type": "swap_keyword", "number": 1, "words": WORDS}, corrections.seat(1))
-    corrections.do({"type": "skip_encryptor", "team": "black"}, HOST)
-    corrections.do({"type": "write_note", "keyword": 1, "text": "whale"}, corrections.seat(1))
-    corrections.announce("white")
-    corrections.do({"type": "take_back"}, HOST)
-    corrections.do({"type": "issue_seat_link", "seat": 2}, HOST)
-    corrections.do({"type": "claim_seat"}, Actor("handoff", seat=2))  # waits for Ann to let it in
-    corrections.do({"type": "let_in", "seat": 2}, corrections.seat(1))
-    corrections.do({"type": "issue_seat_link", "seat": 1}, HOST)
-    corrections.do({"type": "cancel_seat_link", "seat": 1}, HOST)
-    corrections.do({"type": "issue_seat_link", "seat": 1}, HOST)
-    corrections.do({"type": "claim_seat", "in_use": []}, Actor("handoff", seat=1))  # nobody of White around
-    corrections.do({"type": "acknowledge_claim", "seat": 1}, corrections.seat(2))
-    corrections.do({"type": "offer_table_move"}, HOST)
-    corrections.do({"type": "cancel_table_move"}, HOST)
-    corrections.do({"type": "offer_table_move"}, HOST)
-    corrections.do({"type": "take_table"}, Actor("table_move"))
-    corrections.round()
-    corrections.round(black=(True, True))  # round 3 has begun: round 2's end is reopened
-    last = corrections.game.rounds[1].transmissions["black"]
-    for accept in (False, True):
-        corrections.do(
-            {"type": "propose_correction", "decryption": list(last.decryption.code), "interception": wrong(last.code)},
-            HOST,
-        )
-        if not accept:
-            corrections.do({"type": "withdraw_correction"}, HOST)
-    for seat in (1, 4):
-        corrections.do({"type": "answer_correction", "accept": True}, corrections.seat(seat))
-    corrections.round(white=(False, False))
-    corrections.round(white=(False, False))
-    corrections.do({"type": "rematch"}, HOST)
-    corrections.do({"type": "shuffle_teams"}, HOST)
-    corrections.do({"type": "set_timer", "timer": 45}, HOST)
-    seen |= {e["type"] for e in corrections.events}
-    timed = Table(timer=30, clock=lambda: 100.0)
-    timed.announce("white")
-    timed.command(HOST, "pause-timer")
-    timed.command(HOST, "resume-timer")
-    seen |= {e["type"] for e in timed.events}
-    assert seen == set(EVENT_TYPES)
+@pytest.mark.parametrize("event", EVENTS, ids=[event.TYPE for event in EVENTS])
+def test_every_event_has_an_example_that_makes_it_and_makes_only_known_events(event):
+    assert event in EXAMPLES, f"declare a small example of {event.TYPE} in tests/examples.py"
+    made = [stored["type"] for stored in play(event).events]
+    assert event.TYPE in made
+    assert set(made) <= set(EVENT_TYPES)
