@@ -6,13 +6,14 @@ the OpenAPI document's component schemas when /api/openapi.json is first asked f
 is its `Field(description=...)`; a type's is its docstring. The enumerations come from the modules that
 define them. Every object is closed and every field required (unless `NotRequired`, or the type is
 `total=False`): a view that grows a field must be declared here first (tests/test_openapi.py checks real
-answers against the document).
+answers against the document). The notices' types alone are made here from their events' declarations
+(rules/events.py: `NOTICE`).
 
 This module imports pydantic (for `Field`): only the OpenAPI document and the tests import it, never the
 poll path (views.py imports it for type checkers only).
 """
 
-from typing import TYPE_CHECKING, Annotated, Any, Generic, Literal, NotRequired, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Generic, Literal, NotRequired, TypeAlias, TypeVar, Union
 
 from pydantic import Field
 from typing_extensions import TypeAliasType, TypedDict  # pydantic needs these on Python < 3.12
@@ -23,7 +24,7 @@ from .rules.access import VIEWER_KINDS
 from .rules.commands import START_PROBLEMS
 from .rules.notes import KEYWORD_NOTE_MAX_LENGTH
 from .rules.text import LANGUAGES, NOTE_LINE_MAX_LENGTH, TIMER_SECONDS
-from .rules.events import EVENT_TYPES
+from .rules.events import BY_TYPE, EVENT_TYPES, NOTICES
 from .rules.state import ENTRIES, MAX_ROUNDS, MAX_TEAM, MIN_TEAM, MODES, PHASES, STANDARD
 
 ROLES = tuple(str(kind) for kind in VIEWER_KINDS)  # (plain strings: the OpenAPI enum's values)
@@ -480,194 +481,54 @@ class Correction(TypedDict):
     ]
 
 
-# The public log (views._notice): one type per kind, each with its fields besides `kind` and `round`.
+# The public log (views._notice): one type per event that adds a line to it, made from the event's declaration
+# (rules/events.py: its `NOTICE` names the fields, what each holds and says, and what the line is). The
+# component is named after the event's class; `round` and `kind` come first, then the declared fields.
+
+NoticeRound = Annotated[
+    int,
+    described(
+        "The round it is about: the round under way when it happened (0 in the lobby), or the corrected round "
+        "for a correction.",
+        ge=0,
+        le=MAX_ROUNDS,
+    ),
+]
+# What a notice's field holds (`rules.event.Shown.holds`), as the document types it.
+NOTICE_VALUES: dict[str, Any] = {
+    "team": TeamName,
+    "seat": Seat,
+    "entry": Entry,
+    "code": Code,
+    "flag": bool,
+    "moment": Moment,
+    "seconds": Annotated[float, Field(ge=0, le=TIMER_SECONDS[1])],
+}
 
 
-class _Notice(TypedDict):
-    round: Annotated[
-        int,
-        described(
-            "The round it is about: the round under way when it happened (0 in the "
-            "lobby), or the corrected round for a correction.",
-            ge=0,
-            le=MAX_ROUNDS,
-        ),
-    ]
+def _notice_type(kind: str) -> Any:
+    """The TypedDict of the notices of `kind`, from its event's declaration."""
+    notice = NOTICES[kind]
+    fields: dict[str, Any] = {"round": NoticeRound, "kind": Literal[kind]}
+    for name, shown in notice.fields.items():
+        value = NOTICE_VALUES[shown.holds]
+        value = value | None if shown.nullable else value
+        fields[name] = Annotated[value, described(shown.doc)] if shown.doc else value
+    made: Any = TypedDict(BY_TYPE[kind].__name__, fields)  # type: ignore[misc]  # (mypy reads written-out ones only)
+    made.__doc__ = notice.doc
+    return made
 
 
-class KeywordSwapped(_Notice):
-    """A team swapped one of its keywords for a fresh one (which one stays secret)."""
-
-    kind: Literal["keyword_swapped"]
-    team: TeamName
-
-
-class EncryptorSkipped(_Notice):
-    """The host skipped a team's Encryptor: the next teammate takes the round, with a fresh code."""
-
-    kind: Literal["encryptor_skipped"]
-    team: TeamName
-    seat: Annotated[Seat, described("The skipped player.")]
-    by: Annotated[Seat, described("The new Encryptor.")]
-
-
-class EntryTakenBack(_Notice):
-    """The host took back an entry not revealed yet: a team's sealed guess (kept as its draft), or an
-    Encryptor's clues (with the guesses of that transmission)."""
-
-    kind: Literal["entry_taken_back"]
-    entry: Entry
-    team: Annotated[TeamName, described("Whose transmission.")]
-    by: Annotated[TeamName | None, described("For a guess, the team whose guess it was; null for clues.")]
-
-
-class TimerPaused(_Notice):
-    """The table screen paused the sand timer (`pause-timer`)."""
-
-    kind: Literal["timer_paused"]
-    remaining: Annotated[
-        float, described("The seconds it had left, kept while paused (one decimal).", ge=0, le=TIMER_SECONDS[1])
-    ]
-    at: Moment
-
-
-class TimerResumed(_Notice):
-    """The table screen resumed the paused sand timer (`resume-timer`)."""
-
-    kind: Literal["timer_resumed"]
-    remaining: Annotated[
-        float, described("The seconds it had left, from which it goes on (one decimal).", ge=0, le=TIMER_SECONDS[1])
-    ]
-    at: Moment
-
-
-class CorrectionProposed(_Notice):
-    """The host proposed to correct the last reveal (see `correction`)."""
-
-    kind: Literal["correction_proposed"]
-    team: Annotated[TeamName, described("Whose transmission.")]
-    decryption: Annotated[Code, described("The corrected decryption.")]
-    interception: Annotated[Code | None, described("The corrected interception; null when that round had none.")]
-
-
-class CorrectionAnswered(_Notice):
-    """A side answered the proposed correction (a rejection drops it)."""
-
-    kind: Literal["correction_answered"]
-    team: TeamName
-    accept: bool
-
-
-class CorrectionWithdrawn(_Notice):
-    """The host withdrew the proposed correction."""
-
-    kind: Literal["correction_withdrawn"]
-
-
-class RevealCorrected(_Notice):
-    """Both sides accepted the correction: the reveal now reads so (tokens follow)."""
-
-    kind: Literal["reveal_corrected"]
-    team: Annotated[TeamName, described("Whose transmission.")]
-    decryption: Annotated[Code, described("The corrected decryption.")]
-    interception: Annotated[Code | None, described("The corrected interception; null when that round had none.")]
-    intercepted: bool
-    miscommunicated: bool
-
-
-class SeatLinkIssued(_Notice):
-    """The host issued a new link to a player's seat (for a new phone)."""
-
-    kind: Literal["seat_link_issued"]
-    seat: Seat
-
-
-class SeatLinkCancelled(_Notice):
-    """A seat link that no phone had claimed was cancelled, or the new phone waiting with it sent away: by the
-    host, or by a phone of the seat's team (`by`)."""
-
-    kind: Literal["seat_link_cancelled"]
-    seat: Seat
-    by: Annotated[
-        Seat | None, described("The player of the seat's team who turned it away; null when the host cancelled it.")
-    ]
-
-
-class SeatClaimed(_Notice):
-    """A new phone took over a seat through its link (the old phone is signed out)."""
-
-    kind: Literal["seat_claimed"]
-    seat: Seat
-    unattended: Annotated[
-        bool,
-        described(
-            "It took the seat at once because no phone of the team was in use, "
-            "so nobody of the team let it in (false in logs from before)."
-        ),
-    ]
-    at: Annotated[Moment | None, described("When (null in logs from before times were kept).")]
-
-
-class SeatHanded(_Notice):
-    """A teammate (`by`) let a seat's new phone in (the old phone is signed out)."""
-
-    kind: Literal["seat_handed"]
-    seat: Seat
-    by: Annotated[Seat, described("The teammate who let the new phone in.")]
-
-
-class ClaimAcknowledged(_Notice):
-    """A teammate (`by`) acknowledged a seat taken while no phone of the team was in use."""
-
-    kind: Literal["claim_acknowledged"]
-    seat: Seat
-    by: Annotated[Seat, described("The teammate who acknowledged it.")]
-
-
-class TableMoveOffered(_Notice):
-    """The table screen showed a one-time link that moves it to another device."""
-
-    kind: Literal["table_move_offered"]
-    at: Moment
-
-
-class TableMoveCancelled(_Notice):
-    """The table screen cancelled its move link."""
-
-    kind: Literal["table_move_cancelled"]
-
-
-class TableMoved(_Notice):
-    """The table screen moved to another device: the one it was on is no longer the table screen, and the host
-    token it held is refused (`table_moved`)."""
-
-    kind: Literal["table_moved"]
-    at: Moment
-
-
-Notice = TypeAliasType(
-    "Notice",
-    Annotated[
-        KeywordSwapped
-        | EncryptorSkipped
-        | EntryTakenBack
-        | TimerPaused
-        | TimerResumed
-        | CorrectionProposed
-        | CorrectionAnswered
-        | CorrectionWithdrawn
-        | RevealCorrected
-        | SeatLinkIssued
-        | SeatLinkCancelled
-        | SeatClaimed
-        | SeatHanded
-        | ClaimAcknowledged
-        | TableMoveOffered
-        | TableMoveCancelled
-        | TableMoved,
-        described("A line of the public log, by `kind`.", discriminator="kind"),
-    ],
-)
+if TYPE_CHECKING:
+    Notice: TypeAlias = dict[str, Any]  # one of the types made above, by its `kind`
+else:
+    Notice = TypeAliasType(
+        "Notice",
+        Annotated[
+            Union[tuple(_notice_type(kind) for kind in NOTICES)],  # noqa: UP007  (of types made at run time)
+            described("A line of the public log, by `kind`.", discriminator="kind"),
+        ],
+    )
 
 
 class TakeBack(TypedDict):

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .rules import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, Game, other
 from .rules.access import SPECTATOR, Kind, Who
+from .rules.events import NOTICES
 from .rules.notes import takes_notes
 from .rules.queries import (
     correctable,
@@ -318,27 +319,13 @@ def _sealed(code: tuple[int, ...] | None) -> list[int]:
     return list(code)
 
 
-_NOTICE_FIELDS = (
-    "kind",
-    "round",
-    "team",
-    "seat",
-    "by",
-    "entry",
-    "accept",
-    "decryption",
-    "interception",
-    "intercepted",
-    "miscommunicated",
-    "unattended",
-    "remaining",
-    "at",
-)
+# Each notice's fields, by its kind: what its event declares public (rules/events.py: NOTICES).
+_NOTICE_FIELDS = {kind: ("kind", "round", *notice.fields) for kind, notice in NOTICES.items()}
 
 
 def _notice(notice: dict[str, Any]) -> view_types.Notice:
     # One of the Notice types, by its `kind`: the rules record it as a plain dict (tests/test_openapi.py checks it).
-    return cast("view_types.Notice", {k: notice[k] for k in _NOTICE_FIELDS if k in notice})
+    return cast("view_types.Notice", {k: notice[k] for k in _NOTICE_FIELDS[notice["kind"]]})
 
 
 def _host(game: Game) -> view_types.Host:

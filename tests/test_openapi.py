@@ -4,6 +4,7 @@ The answers' schemas are generated from companion/view_types.py (web/openapi_vie
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -15,21 +16,19 @@ from openapi_spec_validator import validate
 
 from companion.messages import REASONS, TASKS
 from companion.rules.host import PHONE_IN_USE_SECONDS
-from companion.rules.events import EVENT_TYPES
-from companion.views import _NOTICE_FIELDS
+from companion.rules.events import BY_TYPE, EVENTS, NOTICES
+from companion.rules.access import HOST, SPECTATOR, Who
+from companion.views import view_for
 from companion.web.commands import COMMANDS
 from companion.rules.guards import SENDER_REFUSALS
 from companion.web.openapi import openapi_document
 
 from .api import browser, table_path
+from .examples import play
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = openapi_document()
 SAMPLE = {"game_id": "someGame", "command": "start"}
-NOTICE_KINDS = {
-    DOC["components"]["schemas"][n["$ref"].split("/")[-1]]["properties"]["kind"]["const"]
-    for n in DOC["components"]["schemas"]["Notice"]["oneOf"]
-}
 
 
 # --- OpenAPI 3.1 schemas as JSON Schema -------------------------------------------------------
@@ -201,11 +200,26 @@ def test_enumerations_come_from_the_code():
     schemas = DOC["components"]["schemas"]
     assert schemas["You"]["properties"]["task"]["enum"] == list(TASKS)
     assert schemas["Result"]["properties"]["reason"]["enum"] == list(REASONS)
-    assert set(EVENT_TYPES) >= NOTICE_KINDS
-    for notice in schemas["Notice"]["oneOf"]:
-        assert set(schemas[notice["$ref"].split("/")[-1]]["properties"]) <= set(_NOTICE_FIELDS)
+    documented = {
+        schemas[name]["properties"]["kind"]["const"]: (name, schemas[name]["required"])
+        for name in (notice["$ref"].split("/")[-1] for notice in schemas["Notice"]["oneOf"])
+    }
+    assert documented == {
+        kind: (BY_TYPE[kind].__name__, ["round", "kind", *notice.fields]) for kind, notice in NOTICES.items()
+    }
     operation_ids = [op["operationId"] for item in DOC["paths"].values() for m, op in item.items() if m != "parameters"]
     assert len(operation_ids) == len(set(operation_ids))
+
+
+@pytest.mark.parametrize("event", [e for e in EVENTS if e.NOTICE], ids=lambda e: e.TYPE)
+def test_every_notice_matches_the_document(event):
+    """Each event's example (tests/examples.py), as every screen's view shows its line of the log."""
+    table = play(event)
+    viewers = [HOST, SPECTATOR, *(Who("seat", team=p.team, seat=p.seat) for p in table.game.players)]
+    for viewer in viewers:
+        view = json.loads(json.dumps(view_for(table.game, viewer, now=0.0)))
+        assert event.TYPE in {n["kind"] for n in view["notices"]}
+        check(view, DOC["components"]["schemas"]["View"])
 
 
 # --- real answers ---------------------------------------------------------------------------
@@ -749,9 +763,6 @@ def test_host_corrections_match_the_document(client):
     assert api.get(lone.path, lone.host).get_json()["code"] == "table_moved"
     api.refused(f"{lone.path}/lock-joining", lone.host, {"locked": True}, 403, "table_moved")
     lone.host = lone.tokens["host"] = service.shared_tokens(lone.id)["host"]
-    claimed_at_once = {n["kind"] for n in lone.views()["notices"]}
-    paused = {"timer_paused", "timer_resumed"}  # test_a_timer_game_matches_the_document
-    assert {n["kind"] for n in over["notices"]} | claimed_at_once | paused == NOTICE_KINDS
     assert over["result"]["standings"]["black"]["miscommunications"] == 1
 
     # Summaries, and a rematch.

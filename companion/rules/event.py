@@ -4,7 +4,8 @@ Each type of event is one subclass of `Event` (rules/events.py holds them all), 
 - its fields, and `TYPE`, its name in the log;
 - its audience (rules/audience.py) and, when that is fewer than everyone, its slot (`Replaceable`);
 - how it folds into the game's state (`apply`, which rules/fold.py calls);
-- what it does to the game's capability tokens (`capabilities`: the service grants and withdraws them).
+- what it does to the game's capability tokens (`capabilities`: the service grants and withdraws them);
+- its line in the public log, if it adds one (`NOTICE`: what the line shows, and the sentence that words it).
 
 Stored (store.py `events.data`), an event is its JSON (`to_json`): `{"type": TYPE, "v": VERSION, ...fields}`,
 with "v" left out at version 1 and an `optional()` field left out when it is None. `VERSION` numbers the shape
@@ -63,10 +64,37 @@ class CapabilityChanges:
 NO_CHANGES = CapabilityChanges()
 
 
+@dataclass(frozen=True)
+class Shown:
+    """A field of a notice: what it holds (one of the kinds the API's document types: view_types.NOTICE_VALUES),
+    what it means to a client where its kind alone doesn't say, and whether it may be null."""
+
+    holds: str
+    doc: str | None = None
+    nullable: bool = False
+
+
+TEAM, SEAT, ENTRY, FLAG, MOMENT = Shown("team"), Shown("seat"), Shown("entry"), Shown("flag"), Shown("moment")
+
+
+class Notice:
+    """The line an event adds to the public log (`game.notices`, every view's `notices`), declared once.
+
+    Its kind is the event's TYPE and its round the round under way (a fold may name another: a correction's).
+    `fields`, in order, are all else it shows (never a keyword, an unrevealed code or a sealed guess): each is
+    the event's field of that name unless the fold gives its value (`Event.add_notice`). `sentence` names the
+    macro of templates/partials/notices.html that words it on the pages; `doc` says what it is to an API
+    client. views.py, the OpenAPI document (view_types.py) and docs/api.md read these declarations."""
+
+    def __init__(self, doc: str, sentence: str, **fields: Shown) -> None:
+        self.doc, self.sentence, self.fields = doc, sentence, fields
+
+
 @dataclass(frozen=True, kw_only=True)
 class Event:
     TYPE: ClassVar[str]
     VERSION: ClassVar[int] = 1
+    NOTICE: ClassVar[Notice | None] = None
 
     def __post_init__(self) -> None:
         # Lists read from JSON become tuples: an event never changes. (`_names` is cached, and mypy doesn't take
@@ -95,6 +123,17 @@ class Event:
     def capabilities(self, game: Game) -> CapabilityChanges:
         """What this event does to the game's tokens; `game` is the state it was decided on."""
         return NO_CHANGES
+
+    def add_notice(self, game: Game, **given: object) -> None:
+        """Add this event's line to the public log, as its `NOTICE` declares it: each field the value `given`
+        here, else this event's field of that name (`round`, if given, names the round it is about)."""
+        notice = self.NOTICE
+        assert notice is not None, f"{self.TYPE} declares no notice"
+        line = {"kind": self.TYPE, "round": given.pop("round", game.latest_round.number if game.round else 0)}
+        for name in notice.fields:
+            line[name] = _plain(given.pop(name) if name in given else getattr(self, name))
+        assert not given, f"the notice of {self.TYPE} declares no {', '.join(given)}"
+        game.notices.append(line)
 
     def to_json(self) -> dict[str, Any]:
         """The event as it is stored (and as the API's documents name its fields)."""

@@ -3,7 +3,8 @@ its stored JSON, of any version.
 
 Events are facts: everything random (keywords, codes, a shuffle) was decided before and is written into them,
 so that folding them (rules/fold.py) needs no dice. A class's docstring says what happened; its `apply`, what
-that does to the state. The order of `EVENTS` is the order the API's documents list the types in.
+that does to the state; its `NOTICE`, the line it adds to the public log, if any (`apply` adds it). The order of
+`EVENTS` is the order the API's documents list the types and notices in.
 """
 
 from __future__ import annotations
@@ -15,7 +16,22 @@ from typing import Any
 from .access import Kind
 from .audience import team_audience
 from .queries import SandTimer, sand_timer
-from .event import UPCASTERS, CapabilityChanges, Event, Grant, Replaceable, optional, upcaster
+from .event import (
+    ENTRY,
+    FLAG,
+    MOMENT,
+    SEAT,
+    TEAM,
+    UPCASTERS,
+    CapabilityChanges,
+    Event,
+    Grant,
+    Notice,
+    Replaceable,
+    Shown,
+    optional,
+    upcaster,
+)
 from .state import (
     KEYWORD_GUESSING,
     KEYWORD_JUDGING,
@@ -37,13 +53,6 @@ from .state import (
     no_notes,
     token_awards,
 )
-
-
-def _notice(game: Game, kind: str, **public: object) -> None:
-    """A line of the public log: only what everyone may know (never a keyword, code or sealed guess).
-
-    Its round is the round under way, unless the notice is about another one (a correction)."""
-    game.notices.append({"kind": kind, "round": game.latest_round.number if game.round else 0, **public})
 
 
 def _count_tokens(game: Game, team: str, intercepted: bool, miscommunicated: bool, sign: int) -> None:
@@ -175,6 +184,11 @@ class KeywordSwapped(Event):
     """A team swapped its keyword `number` for `word` (everyone learns that it swapped, never which)."""
 
     TYPE = "keyword_swapped"
+    NOTICE = Notice(
+        "A team swapped one of its keywords for a fresh one (which one stays secret).",
+        sentence="keyword_swapped",
+        team=TEAM,
+    )
     team: str
     number: int
     word: str
@@ -185,7 +199,7 @@ class KeywordSwapped(Event):
         game.keywords[self.team] = tuple(words)
         game.dealt.append(self.word)
         game.swapped.add(self.team)
-        _notice(game, self.TYPE, team=self.team)  # never which number, nor the word
+        self.add_notice(game)  # never which number, nor the word
 
 
 # --- the rounds ------------------------------------------------------------------------------------------
@@ -219,6 +233,13 @@ class EncryptorSkipped(Event):
     """The host skipped a team's Encryptor: the next teammate takes the round, with a fresh `code`."""
 
     TYPE = "encryptor_skipped"
+    NOTICE = Notice(
+        "The host skipped a team's Encryptor: the next teammate takes the round, with a fresh code.",
+        sentence="encryptor_skipped",
+        team=TEAM,
+        seat=Shown("seat", "The skipped player."),
+        by=Shown("seat", "The new Encryptor."),
+    )
     team: str
     code: tuple[int, ...]
 
@@ -228,7 +249,7 @@ class EncryptorSkipped(Event):
         skipped = transmission.encryptor
         transmission.encryptor = game.encryptor_for(self.team, game.latest_round.number).seat
         transmission.code = self.code
-        _notice(game, self.TYPE, team=self.team, seat=skipped, by=transmission.encryptor)
+        self.add_notice(game, seat=skipped, by=transmission.encryptor)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -321,6 +342,14 @@ class EntryTakenBack(Event):
 
     TYPE = "entry_taken_back"
     VERSION = 2
+    NOTICE = Notice(
+        "The host took back an entry not revealed yet: a team's sealed guess (kept as its draft), or an "
+        "Encryptor's clues (with the guesses of that transmission).",
+        sentence="entry_taken_back",
+        entry=ENTRY,
+        team=Shown("team", "Whose transmission."),
+        by=Shown("team", "For a guess, the team whose guess it was; null for clues.", nullable=True),
+    )
     entry: str  # one of state.ENTRIES
     round: int | None  # the round under way (unknown in games stored before it was kept)
     transmission: str
@@ -337,7 +366,7 @@ class EntryTakenBack(Event):
             transmission.paused_at, transmission.paused_for = None, 0.0  # its sand timer goes with it
             transmission.decryption, transmission.interception = Guess(), Guess()
             game.latest_round.announced.remove(transmission.team)
-        _notice(game, self.TYPE, entry=self.entry, team=self.transmission, by=self.by)
+        self.add_notice(game, team=self.transmission)
 
 
 @upcaster(EntryTakenBack, 1)
@@ -379,13 +408,19 @@ class TimerPaused(Event):
     """The table screen paused the round's sand timer `at` that time: its time left stays as it was."""
 
     TYPE = "timer_paused"
+    NOTICE = Notice(
+        "The table screen paused the sand timer (`pause-timer`).",
+        sentence="timer_paused",
+        remaining=Shown("seconds", "The seconds it had left, kept while paused (one decimal)."),
+        at=MOMENT,
+    )
     at: float
 
     def apply(self, game: Game) -> None:
         timer = _timer(game)
         left = timer.left(self.at)
         timer.started.paused_at = self.at
-        _notice(game, self.TYPE, remaining=round(left, 1), at=self.at)
+        self.add_notice(game, remaining=round(left, 1))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -393,6 +428,12 @@ class TimerResumed(Event):
     """The table screen resumed the paused sand timer `at` that time: it goes on from the time it had left."""
 
     TYPE = "timer_resumed"
+    NOTICE = Notice(
+        "The table screen resumed the paused sand timer (`resume-timer`).",
+        sentence="timer_resumed",
+        remaining=Shown("seconds", "The seconds it had left, from which it goes on (one decimal)."),
+        at=MOMENT,
+    )
     at: float
 
     def apply(self, game: Game) -> None:
@@ -401,10 +442,17 @@ class TimerResumed(Event):
         assert started.paused_at is not None  # resumed while paused (rules/host.py)
         started.paused_for += max(0.0, self.at - started.paused_at)  # (a clock set back counts no pause)
         started.paused_at = None
-        _notice(game, self.TYPE, remaining=round(timer.left(self.at), 1), at=self.at)
+        self.add_notice(game, remaining=round(timer.left(self.at), 1))
 
 
 # --- corrections -----------------------------------------------------------------------------------------
+
+# What the log shows of a correction, proposed or applied (its round is the corrected one).
+_CORRECTED = {
+    "team": Shown("team", "Whose transmission."),
+    "decryption": Shown("code", "The corrected decryption."),
+    "interception": Shown("code", "The corrected interception; null when that round had none.", nullable=True),
+}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -413,6 +461,11 @@ class CorrectionProposed(Event):
     both sides confirm it."""
 
     TYPE = "correction_proposed"
+    NOTICE = Notice(
+        "The host proposed to correct the last reveal (see `correction`).",
+        sentence="correction_proposed",
+        **_CORRECTED,
+    )
     round: int
     team: str
     decryption: tuple[int, ...]
@@ -427,14 +480,7 @@ class CorrectionProposed(Event):
             interception=self.interception or None,
             id=game.corrections_proposed,
         )
-        _notice(
-            game,
-            self.TYPE,
-            round=self.round,
-            team=self.team,
-            decryption=list(self.decryption),
-            interception=_listed(self.interception),
-        )
+        self.add_notice(game, round=self.round)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -442,6 +488,12 @@ class CorrectionAnswered(Event):
     """A side of the table accepted the proposed correction, or rejected it (which drops it)."""
 
     TYPE = "correction_answered"
+    NOTICE = Notice(
+        "A side answered the proposed correction (a rejection drops it).",
+        sentence="correction_answered",
+        team=TEAM,
+        accept=FLAG,
+    )
     team: str
     accept: bool
 
@@ -451,7 +503,7 @@ class CorrectionAnswered(Event):
             game.correction.confirmed.add(self.team)
         else:
             game.correction = None
-        _notice(game, self.TYPE, team=self.team, accept=self.accept)
+        self.add_notice(game)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -459,10 +511,11 @@ class CorrectionWithdrawn(Event):
     """The host withdrew the proposed correction."""
 
     TYPE = "correction_withdrawn"
+    NOTICE = Notice("The host withdrew the proposed correction.", sentence="correction_withdrawn")
 
     def apply(self, game: Game) -> None:
         game.correction = None
-        _notice(game, self.TYPE)
+        self.add_notice(game)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -487,6 +540,13 @@ class RevealCorrected(Event):
     """Both sides confirmed the correction: the reveal with these guesses, and its tokens counted again."""
 
     TYPE = "reveal_corrected"
+    NOTICE = Notice(
+        "Both sides accepted the correction: the reveal now reads so (tokens follow).",
+        sentence="reveal_corrected",
+        **_CORRECTED,
+        intercepted=FLAG,
+        miscommunicated=FLAG,
+    )
     round: int
     team: str
     decryption: tuple[int, ...]
@@ -504,16 +564,7 @@ class RevealCorrected(Event):
         transmission.miscommunicated = self.miscommunicated
         _count_tokens(game, transmission.team, self.intercepted, self.miscommunicated, +1)
         game.correction = None
-        _notice(
-            game,
-            self.TYPE,
-            round=self.round,
-            team=self.team,
-            decryption=list(self.decryption),
-            interception=_listed(self.interception),
-            intercepted=self.intercepted,
-            miscommunicated=self.miscommunicated,
-        )
+        self.add_notice(game, round=self.round)
 
 
 # --- the tiebreak and the end ----------------------------------------------------------------------------
@@ -582,13 +633,16 @@ class SeatLinkIssued(Event):
 
     TYPE = "seat_link_issued"
     VERSION = 2
+    NOTICE = Notice(
+        "The host issued a new link to a player's seat (for a new phone).", sentence="seat_link_issued", seat=SEAT
+    )
     seat: int
     at: float | None
 
     def apply(self, game: Game) -> None:
         game.seat_links[self.seat] = self.at
         game.waiting_phones.discard(self.seat)
-        _notice(game, self.TYPE, seat=self.seat)
+        self.add_notice(game)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
         return CapabilityChanges(
@@ -610,13 +664,22 @@ class SeatLinkCancelled(Event):
     turned away by a phone of the seat's team (`by`)."""
 
     TYPE = "seat_link_cancelled"
+    NOTICE = Notice(
+        "A seat link that no phone had claimed was cancelled, or the new phone waiting with it sent away: by the "
+        "host, or by a phone of the seat's team (`by`).",
+        sentence="seat_link_cancelled",
+        seat=SEAT,
+        by=Shown(
+            "seat", "The player of the seat's team who turned it away; null when the host cancelled it.", nullable=True
+        ),
+    )
     seat: int
     by: int | None = optional()
 
     def apply(self, game: Game) -> None:
         game.seat_links.pop(self.seat, None)
         game.waiting_phones.discard(self.seat)
-        _notice(game, self.TYPE, seat=self.seat, by=self.by)
+        self.add_notice(game)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
         return CapabilityChanges(revoked=((Kind.HANDOFF, self.seat), (Kind.WAITING, self.seat)))
@@ -630,6 +693,17 @@ class SeatClaimed(Event):
 
     TYPE = "seat_claimed"
     VERSION = 2
+    NOTICE = Notice(
+        "A new phone took over a seat through its link (the old phone is signed out).",
+        sentence="seat_claimed",
+        seat=SEAT,
+        unattended=Shown(
+            "flag",
+            "It took the seat at once because no phone of the team was in use, so nobody of the team let it in "
+            "(false in logs from before).",
+        ),
+        at=Shown("moment", "When (null in logs from before times were kept).", nullable=True),
+    )
     seat: int
     unattended: bool
     at: float | None
@@ -639,7 +713,7 @@ class SeatClaimed(Event):
         game.waiting_phones.discard(self.seat)
         if self.unattended:
             game.unattended[self.seat] = self.at
-        _notice(game, self.TYPE, seat=self.seat, unattended=self.unattended, at=self.at)
+        self.add_notice(game)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
         if self.seat in game.waiting_phones:  # the new phone that waited: its token becomes the seat's
@@ -684,13 +758,19 @@ class SeatHanded(Event):
     old phone's stops working."""
 
     TYPE = "seat_handed"
+    NOTICE = Notice(
+        "A teammate (`by`) let a seat's new phone in (the old phone is signed out).",
+        sentence="seat_handed",
+        seat=SEAT,
+        by=Shown("seat", "The teammate who let the new phone in."),
+    )
     seat: int
     by: int
 
     def apply(self, game: Game) -> None:
         game.waiting_phones.discard(self.seat)
         game.unattended.pop(self.seat, None)  # the team let this seat's phone in itself
-        _notice(game, self.TYPE, seat=self.seat, by=self.by)
+        self.add_notice(game)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
         return CapabilityChanges(revoked=((Kind.SEAT, self.seat),), promoted=((Kind.WAITING, Kind.SEAT, self.seat),))
@@ -701,12 +781,18 @@ class ClaimAcknowledged(Event):
     """A teammate (`by`) confirmed that the phone which took the seat while the team was away is theirs."""
 
     TYPE = "claim_acknowledged"
+    NOTICE = Notice(
+        "A teammate (`by`) acknowledged a seat taken while no phone of the team was in use.",
+        sentence="claim_acknowledged",
+        seat=SEAT,
+        by=Shown("seat", "The teammate who acknowledged it."),
+    )
     seat: int
     by: int
 
     def apply(self, game: Game) -> None:
         game.unattended.pop(self.seat, None)
-        _notice(game, self.TYPE, seat=self.seat, by=self.by)
+        self.add_notice(game)
 
 
 # --- moving the table screen: public, and a move, not a copy ---------------------------------------------
@@ -717,11 +803,16 @@ class TableMoveOffered(Event):
     """The table screen showed a one-time link that moves it to another device (replacing an earlier one)."""
 
     TYPE = "table_move_offered"
+    NOTICE = Notice(
+        "The table screen showed a one-time link that moves it to another device.",
+        sentence="table_move_offered",
+        at=MOMENT,
+    )
     at: float | None
 
     def apply(self, game: Game) -> None:
         game.move_offered = True
-        _notice(game, self.TYPE, at=self.at)
+        self.add_notice(game)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
         return CapabilityChanges(grants=(Grant(Kind.TABLE_MOVE),), revoked=((Kind.TABLE_MOVE, None),))
@@ -732,10 +823,11 @@ class TableMoveCancelled(Event):
     """The table screen hid its move link: it stops working."""
 
     TYPE = "table_move_cancelled"
+    NOTICE = Notice("The table screen cancelled its move link.", sentence="table_move_cancelled")
 
     def apply(self, game: Game) -> None:
         game.move_offered = False
-        _notice(game, self.TYPE)
+        self.add_notice(game)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
         return CapabilityChanges(revoked=((Kind.TABLE_MOVE, None),))
@@ -747,11 +839,17 @@ class TableMoved(Event):
     old one's token becomes `moved` (refused, saying when)."""
 
     TYPE = "table_moved"
+    NOTICE = Notice(
+        "The table screen moved to another device: the one it was on is no longer the table screen, and the host "
+        "token it held is refused (`table_moved`).",
+        sentence="table_moved",
+        at=MOMENT,
+    )
     at: float | None
 
     def apply(self, game: Game) -> None:
         game.move_offered, game.moved_at = False, self.at
-        _notice(game, self.TYPE, at=self.at)
+        self.add_notice(game)
 
     def capabilities(self, game: Game) -> CapabilityChanges:
         return CapabilityChanges(
@@ -836,10 +934,6 @@ class TimerSet(Event):
         game.settings = replace(game.settings, timer=self.timer)
 
 
-def _listed(code: tuple[int, ...] | None) -> list[int] | None:
-    return list(code) if code else None
-
-
 # Every event the rules write, in the order the API's documents list their types.
 EVENTS: tuple[type[Event], ...] = (
     GameCreated,
@@ -882,6 +976,8 @@ EVENTS: tuple[type[Event], ...] = (
     NoteWritten,
 )
 EVENT_TYPES = tuple(event.TYPE for event in EVENTS)
+# The public log's line of each event that adds one, by its kind (the event's TYPE), in the order of `EVENTS`.
+NOTICES: dict[str, Notice] = {event.TYPE: event.NOTICE for event in EVENTS if event.NOTICE is not None}
 # Events only games stored by older code hold, made by an upcaster; no command writes them any more.
 RETIRED: tuple[type[Event], ...] = (RematchDealt,)
 BY_TYPE: dict[str, type[Event]] = {event.TYPE: event for event in (*EVENTS, *RETIRED)}
