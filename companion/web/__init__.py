@@ -13,6 +13,7 @@ from flask_babel import get_locale
 from ..messages import CAUSES, TASKS, clock_time, reason_text, refusal, side_text, task_text, team_name
 from ..rules import TEAMS, three_player
 from ..rules.commands import targets_for
+from ..rules.events import NOTICES
 from ..rules.host import PHONE_IN_USE_SECONDS
 from ..rules.notes import KEYWORD_NOTE_MAX_LENGTH
 from ..rules.state import MODES, PHASES, TOKENS_TO_END, guess_of
@@ -74,6 +75,8 @@ RULES_FOR_TEMPLATES = {
         "TOKENS_TO_WIN": three_player.TOKENS_TO_WIN,
     },
     "targets_for": targets_for,  # a command form's target fields (game.html `targets`)
+    # each notice's sentence, by its kind: a macro of partials/notices.html (game.html `notice_text`)
+    "NOTICE_SENTENCES": {kind: notice.sentence for kind, notice in NOTICES.items()},
 }
 
 
