@@ -14,9 +14,9 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 from datetime import datetime, timedelta, UTC
 
 from sqlalchemy.exc import DBAPIError
@@ -24,8 +24,9 @@ from sqlalchemy.exc import DBAPIError
 from .keywords import load_pack
 from .rules import HOST, LOBBY, TEAMS, Game, RuleError, Who, decide, replay
 from .rules.access import TOMBSTONES, Kind
-from .rules.commands import BY_TYPE
-from .rules.guards import CommandBody
+from .rules.command import Command
+from .rules.commands import read as read_command
+from .rules.lobby import Create
 from .rules.event import Event
 from .rules.events import GameCreated, RematchStarted, read
 from .rules.host import PHONE_IN_USE_SECONDS, SEEN_WRITE_SECONDS, take_seat_by_itself, waiting_until
@@ -180,9 +181,11 @@ class GameService:
         self.cache.forget(deleted)
         return deleted
 
-    def create(self, settings: dict[str, Any] | None = None) -> Created:
-        """A new game from the create command's settings (language, mode, timer, words, try_out, players)."""
-        first = decide(Game(), {**(settings or {}), "type": "create"}, HOST, self.rng)
+    def create(self, settings: Create | Mapping[str, object] | None = None) -> Created:
+        """A new game from the create command (or its settings in the rules' form: language, mode, timer, words,
+        try_out, players)."""
+        command = settings if isinstance(settings, Create) else Create.read(settings or {})
+        first = decide(Game(), command, HOST, self.rng)
         for _ in range(MAX_ATTEMPTS):  # again with a new id and codes if one was taken
             game_id = secrets.token_urlsafe(GAME_ID_BYTES)
             seats = capability_changes(game_id, first, Game(), self.clock()).grants
@@ -264,7 +267,7 @@ class GameService:
         self,
         game_id: str,
         actor: Who,
-        command: CommandBody,
+        command: Command | Mapping[str, object],
         token: str | None = None,
         expected_version: int | None = None,
     ) -> Outcome:
@@ -278,11 +281,12 @@ class GameService:
         The `version` read and appended after here is the log's own sequence number, for the store's
         optimistic concurrency and the cache only: what a caller is told is its view's version."""
         seat = actor.player_seat  # whose view the versions are of
+        declared = command if isinstance(command, Command) else read_command(command)
 
         def decided(game: Game, now: float) -> list[Event]:
             if expected_version is not None and game.version_seen_by(seat) != expected_version:
                 raise stale("version")
-            return decide(game, self._given(command, game_id, game, now), actor, self.rng)
+            return decide(game, self._given(declared, game_id, game, now), actor, self.rng)
 
         return self._append(game_id, decided, token, seat, actor.kind)
 
@@ -329,20 +333,14 @@ class GameService:
             )
         raise RuleError("busy")
 
-    def _given(self, command: CommandBody, game_id: str, game: Game, now: float) -> CommandBody:
+    def _given(self, command: Command, game_id: str, game: Game, now: float) -> Command:
         """The command with what the service adds to it for the rules (never read from the request): the
         language's words, its clock, which seats' phones are in use."""
-        kind = command.get("type")
-        declared = BY_TYPE.get(kind) if isinstance(kind, str) else None
-        if declared is None:
-            return command
-        if declared.draws_words:
-            command = {**command, "words": list(load_pack(game.language))}
-        if declared.timed:
-            command = {**command, "at": now}  # the sand timer; the times the log shows
-        if declared.phones_in_use:
-            command = {**command, "in_use": sorted(self.phones_in_use(game_id, now))}
-        return command
+        return command.given(
+            pack=load_pack(game.language) if command.draws_words else None,
+            at=now if command.timed else None,  # the sand timer; the times the log shows
+            in_use=sorted(self.phones_in_use(game_id, now)) if command.phones_in_use else None,
+        )
 
     # --- phones in use: when each seat's phone last asked for its view, kept in the database (every worker and
     # server agrees), written at most once a SEEN_WRITE_SECONDS per token: not on every poll
@@ -408,7 +406,7 @@ class GameService:
         now = self.clock() if now is None else now
         return self.store.seats_seen_since(game_id, now - PHONE_IN_USE_SECONDS)
 
-    def check(self, game_id: str, actor: Who, command: CommandBody) -> None:
+    def check(self, game_id: str, actor: Who, command: Command) -> None:
         """Raise the RuleError `command` would meet now, writing nothing (a careful button's first tap)."""
         _, game = self.load(game_id)
         decide(game, self._given(command, game_id, game, self.clock()), actor, random.Random())

@@ -10,7 +10,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from companion.messages import REFUSALS, SIDE_SENTENCES, STALE_CHANGES, refusal, stale_change
-from companion.rules.commands import COMMANDS
+from companion.rules.commands import BY_TYPE
 from companion.rules.guards import PHASE_REFUSALS, SENDER_REFUSALS
 from companion.web.errors import _HTTP_CODES, status_of
 
@@ -55,7 +55,8 @@ def stale_changes() -> set[str]:
 
 
 def every_code() -> set[str]:
-    declared = {code for c in COMMANDS.values() for code in c.refusals}
+    declared = {code for c in BY_TYPE.values() for code in c.refusals}
+    declared |= {f.refusal for c in BY_TYPE.values() for f in c.fields}  # a field's, refused when it is read
     return (
         raised_codes()
         | declared

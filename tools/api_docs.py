@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from companion.messages import REFUSALS, TASKS
+from companion.rules.access import Kind
 from companion.rules.commands import COMMANDS
 from companion.rules.events import EVENT_TYPES
 
@@ -27,7 +28,7 @@ def _refusals(status: int) -> Callable[[], str]:
 LISTS: dict[str, Callable[[], str]] = {
     "event-types": lambda: _names(EVENT_TYPES),
     "tasks": lambda: _names(TASKS),
-    "host-commands": lambda: _names(name for name, command in COMMANDS.items() if command.sender == "host"),
+    "host-commands": lambda: _names(name for name, command in COMMANDS.items() if command.sender == Kind.HOST),
     **{f"refusals-{status}": _refusals(status) for status in sorted({r.status for r in REFUSALS.values()})},
 }
 

@@ -23,7 +23,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 from urllib.parse import urlsplit
 
-from companion.rules.commands import BY_TYPE, targets_for
+from companion.rules.command import Command
+from companion.rules.commands import targets_for
 from companion.rules import HOST, TEAMS, Actor, Game, Kind, decide, other, replay
 from companion.views import view_for
 from companion.web.commands import from_json
@@ -196,8 +197,9 @@ class Table(Driver[Actor, list[dict[str, Any]]]):
         if start:
             self.command(HOST, "start")
 
-    def do(self, command: dict[str, Any], actor: Actor) -> list[dict[str, Any]]:
-        """The rules' command `command`: its events, as the store keeps them (their JSON), also in `events`."""
+    def do(self, command: Command | dict[str, Any], actor: Actor) -> list[dict[str, Any]]:
+        """The rules' command `command` (declared, or in the rules' form): its events, as the store keeps them
+        (their JSON), also in `events`."""
         events = decide(self.game, command, actor, self.rng)
         self.game = replay(events, self.game)
         stored = [event.to_json() for event in events]
@@ -209,13 +211,10 @@ class Table(Driver[Actor, list[dict[str, Any]]]):
         return view_for(self.game, who)
 
     def send(self, who: Actor, command: str, body: dict[str, Any]) -> list[dict[str, Any]]:
-        rules_command = from_json(command, body)  # what the service adds, as it adds it
-        declared = BY_TYPE[rules_command["type"]]
-        if declared.draws_words:
-            rules_command["words"] = self.words
-        elif declared.timed and self.clock:
-            rules_command["at"] = self.clock()
-        return self.do(rules_command, who)
+        declared = from_json(command, body)  # what the service adds, as it adds it
+        pack = self.words if declared.draws_words else None
+        at = self.clock() if declared.timed and self.clock else None
+        return self.do(declared.given(pack=pack, at=at), who)
 
     def who(self, seat: int) -> Actor:
         return self.seat(seat)

@@ -15,8 +15,8 @@ from . import codes
 from .codes import GUESS_TEXT, parse_guess
 from .errors import RuleError
 from .schema import Schema, array, boolean, enum, integer, nullable, obj, string
-from .state import ENTRIES, MAX_ROUNDS, TEAMS
-from .text import TIMER_SECONDS
+from .state import ENTRIES, MAX_ROUNDS, MODES, TEAMS
+from .text import LANGUAGES, TIMER_SECONDS
 
 GetList = Callable[[str], list[str]]
 Kept_co = TypeVar("Kept_co", covariant=True)  # what the rules keep of a field of a kind
@@ -64,6 +64,16 @@ class Text(Kind[str]):
 
     def schema(self) -> Schema:
         return string()
+
+
+class NullableText(Kind[str | None]):
+    """A text, or null."""
+
+    def accepts(self, value: object) -> bool:
+        return value is None or isinstance(value, str)
+
+    def schema(self) -> Schema:
+        return nullable(string())
 
 
 class Team(Text):
@@ -221,3 +231,6 @@ CLUES = Words(3)
 KEYWORD_GUESSES = Words(4)
 VERDICTS = Verdicts()
 ENTRY = Choice(*ENTRIES)
+LANGUAGE = Choice(*LANGUAGES)
+MODE = Choice(*MODES)
+WORD_LIST = NullableText()  # the host's own keywords, as typed (rules.text.custom_words reads them)

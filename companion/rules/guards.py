@@ -1,23 +1,16 @@
-"""Who sends a command, and the checks every handler shares (the phase, the seat, a real game)."""
+"""Who sends a command, and the checks commands share (the sender, the phase, the seat, a real game)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from .access import Kind, Who
 from .errors import RuleError
-from .fields import SEAT
 from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, Game, Player
-
-# A command as the rules get it: its "type", the fields of the request's body as sent (JSON, or a form read by
-# the fields' kinds), and what the service adds (`at`, `in_use`, `words`). The handlers check every field.
-CommandBody = dict[str, Any]
 
 
 Actor = Who  # who sends a command (rules.access)
 
 # The refusal for a command sent by the wrong kind of capability, by the kind it needs.
-SENDER_REFUSALS: dict[str, str] = {  # (by str: a command declares its sender as one)
+SENDER_REFUSALS: dict[Kind, str] = {
     Kind.HOST: "host_only",
     Kind.SEAT: "players_only",
     Kind.JOIN: "join_link_only",
@@ -35,11 +28,6 @@ PHASE_REFUSALS = {
 }
 
 
-def require_phase(game: Game, *phases: str) -> None:
-    if game.phase not in phases:
-        raise RuleError(PHASE_REFUSALS[game.phase])
-
-
 def seated_player(game: Game, actor: Actor) -> Player:
     player = game.player(actor.seat) if actor.kind == Kind.SEAT else None
     if player is None:
@@ -53,9 +41,9 @@ def require_real_game(game: Game) -> None:
         raise RuleError("try_out_fixed_seats")
 
 
-def player_at(game: Game, command: CommandBody) -> Player:
-    seat = command.get("seat")
-    player = game.player(seat) if SEAT.accepts(seat) else None
+def player_at(game: Game, seat: int) -> Player:
+    """The player a command names by `seat`."""
+    player = game.player(seat)
     if player is None:
         raise RuleError("no_such_player")
     return player

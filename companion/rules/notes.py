@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import random
 
+from . import fields
+from .command import TEXT_REFUSALS, Field, OptionalField, SeatCommand, match_target, phase_refusals
 from .errors import RuleError
-from .fields import DIGIT, LINE
 from .event import Event
-from .guards import Actor, CommandBody, require_phase, seated_player
 from .events import NoteWritten
-from .state import KEYWORD_GUESSING, PLAYING, Game, other
+from .state import KEYWORD_GUESSING, PLAYING, Game, Player, other
 from .text import KEYWORD_GUESS_MAX_LENGTH, NOTE_LINE_MAX_LENGTH, clean_text
 
 KEYWORD_NOTE_MAX_LENGTH = KEYWORD_GUESS_MAX_LENGTH  # a keyword note is what the tiebreak form starts from
@@ -28,26 +28,51 @@ def takes_notes(game: Game, team: str) -> bool:
     return other(team) in game.transmitting
 
 
-def _note(game: Game, command: CommandBody) -> tuple[str, int, int]:
-    """Which note the command writes: ("keyword", 1 to 4) or ("line", a round so far), with its length limit."""
-    keyword, line = command.get("keyword"), command.get("line")
-    if line is None and DIGIT.accepts(keyword):
-        return "keyword", keyword, KEYWORD_NOTE_MAX_LENGTH
-    if keyword is None and LINE.accepts(line) and line <= game.latest_round.number:
-        return "line", line, NOTE_LINE_MAX_LENGTH
-    raise RuleError("note_malformed")
+class WriteNote(SeatCommand):
+    url = "note"
+    phases = (PLAYING, KEYWORD_GUESSING)
+    during_correction = True
+    summary = "Write one of the team's notes"
+    description = (
+        "By a player whose other side has keywords (not the three-player game's team), from the start of the "
+        "match until both teams sealed their keyword guesses (phases `playing` and `keyword_guessing`; also "
+        "while a correction waits): one note of the team's note sheet about the other team (`view.you.notes`), "
+        "name either `keyword` or `line`. Every teammate's phone shows it; no other viewer ever does, not even "
+        "once the game is over (event `note_written`, seen by the team only: it moves only the team's "
+        "versions). Writing the note as it stands changes nothing (no event); a note replaces the team's "
+        "earlier text of that note in the log. A rematch starts with blank notes. The tiebreak's form starts "
+        "from the keyword notes."
+    )
+    keyword = OptionalField(fields.DIGIT, "The other team's keyword (1 to 4) this note guesses.", "note_malformed")
+    line = OptionalField(fields.LINE, "The round (1 to the current one) whose free line this is.", "note_malformed")
+    text = Field(
+        fields.TEXT,
+        f"Trimmed, inner spaces collapsed; at most {KEYWORD_NOTE_MAX_LENGTH} "
+        f"characters for a keyword, {NOTE_LINE_MAX_LENGTH} for a line. Empty clears "
+        "the note.",
+        "note_malformed",
+    )
+    match = match_target()
+    refusals = (*phase_refusals(PLAYING, KEYWORD_GUESSING), "nothing_to_note", "note_malformed", *TEXT_REFUSALS)
+    example = {"keyword": 2, "text": "whale?", "match": 1}
 
+    def _note(self, game: Game) -> tuple[str, int, int]:
+        """Which note it writes: ("keyword", 1 to 4) or ("line", a round so far), with its length limit."""
+        keyword, line = self.keyword, self.line
+        if line is None and keyword is not None:
+            return "keyword", keyword, KEYWORD_NOTE_MAX_LENGTH
+        if keyword is None and line is not None and line <= game.latest_round.number:
+            return "line", line, NOTE_LINE_MAX_LENGTH
+        raise RuleError("note_malformed")
 
-def write_note(game: Game, command: CommandBody, actor: Actor, rng: random.Random) -> list[Event]:
-    player = seated_player(game, actor)
-    require_phase(game, PLAYING, KEYWORD_GUESSING)
-    if not takes_notes(game, player.team):
-        raise RuleError("nothing_to_note")
-    kind, number, limit = _note(game, command)
-    text = clean_text(command.get("text"), limit, "note_malformed")
-    notes = game.notes[player.team]
-    now = notes.keywords[number - 1] if kind == "keyword" else notes.lines.get(number, "")
-    if text == now:
-        return []  # the team's note already: writing it again changes nothing, and writes nothing
-    keyword, line = (number, None) if kind == "keyword" else (None, number)
-    return [NoteWritten(team=player.team, keyword=keyword, line=line, text=text)]
+    def play(self, game: Game, player: Player, rng: random.Random) -> list[Event]:
+        if not takes_notes(game, player.team):
+            raise RuleError("nothing_to_note")
+        kind, number, limit = self._note(game)
+        text = clean_text(self.text, limit, "note_malformed")
+        notes = game.notes[player.team]
+        now = notes.keywords[number - 1] if kind == "keyword" else notes.lines.get(number, "")
+        if text == now:
+            return []  # the team's note already: writing it again changes nothing, and writes nothing
+        keyword, line = (number, None) if kind == "keyword" else (None, number)
+        return [NoteWritten(team=player.team, keyword=keyword, line=line, text=text)]

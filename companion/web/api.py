@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from ..rules.access import Kind
 from ..views import view_for
 from .auth import api_caller, service
-from .commands import COMMANDS, expected_version, from_json
+from .commands import COMMANDS, create_from_json, expected_version, from_json
 from .errors import Refused
 from .openapi import openapi_document
 from .security import csrf
@@ -18,9 +18,6 @@ from .answers import command_answer, game_links
 from .stream import event_stream
 
 api = Blueprint("api", __name__, url_prefix="/api")
-
-# Settings a game can be created with through the API (a try-out is for one browser: see /try).
-CREATE_SETTINGS = ("language", "mode", "timer", "words")
 
 
 def _body() -> Any:
@@ -36,10 +33,7 @@ def _body() -> Any:
 
 @api.post("/games")
 def create_game() -> tuple[Response, int]:
-    body = _body()
-    if not isinstance(body, dict):
-        raise Refused("malformed_body")
-    created = service().create({k: body[k] for k in CREATE_SETTINGS if k in body})
+    created = service().create(create_from_json(_body()))  # (a try-out is for one browser: see /try)
     return jsonify(game_id=created.game_id, **game_links(created.game_id)), 201
 
 

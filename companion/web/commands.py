@@ -1,9 +1,10 @@
-"""Requests to rule commands, read from each command's declaration (rules.commands): one parser for JSON
+"""Requests to rule commands, read from each command's declaration (rules.command): one parser for JSON
 bodies, one for forms (the pages' forms, with or without the page script)."""
 
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 
 from flask import request
 from werkzeug.datastructures import MultiDict
@@ -11,9 +12,11 @@ from werkzeug.routing import BaseConverter
 
 from ..release import release
 
+from ..rules.command import Command
+
 # The web layer's view of the registry: re-exported, by name (`X as X`: mypy's strict no_implicit_reexport).
 from ..rules.commands import COMMANDS as COMMANDS, commands_for as commands_for  # noqa: PLC0414
-from ..rules.guards import CommandBody
+from ..rules.lobby import Create
 from .errors import Refused
 
 
@@ -25,28 +28,30 @@ class CommandName(BaseConverter):
     regex = r"(?!(?:stream|summary|summary\.json)$)[^/]+"
 
 
-def from_json(name: str, body: object) -> CommandBody:
+def from_json(name: str, body: object) -> Command:
+    """The command `name` from a JSON body: its declared fields and targets as sent (the others are ignored),
+    each read by its kind when the rules read it."""
     if not isinstance(body, dict):
         raise Refused("malformed_body")
-    declared = COMMANDS[name]
-    return {
-        "type": declared.type,
-        **{f.name: body[f.name] for f in (*declared.fields, *declared.targets) if f.name in body},
-    }
+    return COMMANDS[name](body)
 
 
-def from_form(name: str, form: MultiDict[str, str]) -> CommandBody:
+def create_from_json(body: object) -> Create:
+    """Creating a game (`POST /api/games`), read as the commands are."""
+    if not isinstance(body, dict):
+        raise Refused("malformed_body")
+    return Create(body)
+
+
+def from_form(name: str, form: MultiDict[str, str]) -> Command:
     """The same commands from an HTML form, each field read by its kind (rules.fields); a missing field is
-    left out, or takes its default."""
+    left out (then it takes its default)."""
     declared = COMMANDS[name]
-    command: CommandBody = {"type": declared.type}
+    sent: dict[str, object] = {}
     for f in (*declared.fields, *declared.targets):
-        try:
-            command[f.name] = f.kind.from_form(f.name, form.getlist)
-        except KeyError:
-            if f.has_default:
-                command[f.name] = f.default
-    return command
+        with suppress(KeyError):
+            sent[f.name] = f.kind.from_form(f.name, form.getlist)
+    return declared(sent)
 
 
 _VERSION = re.compile(r'\s*(?:W/)?"?(?:([0-9a-f]{8})\.)?v?(\d{1,12})\b')

@@ -10,8 +10,11 @@ answer that grows a field must be declared first (tests/test_openapi.py checks r
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..rules.access import Kind
-from ..rules.commands import COMMANDS, TEXT_REFUSALS, Field
+from ..rules.command import TEXT_REFUSALS, Command, Field, OptionalField, Target
+from ..rules.commands import COMMANDS
 from ..rules.guards import SENDER_REFUSALS
 from ..rules.schema import Schema, described, enum, integer, nullable, obj, string
 from ..rules.state import MODES, STANDARD
@@ -51,7 +54,7 @@ def ref(name: str) -> Schema:
 
 def json_body(schema: Schema, example: object = None) -> Schema:
     content: Schema = {"schema": schema}
-    if example is not None:
+    if example:  # (a command without fields shows none)
         content["example"] = example
     return {"content": {"application/json": content}}
 
@@ -74,20 +77,24 @@ BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 BEARER_OR_COOKIE: list[dict[str, list[str]]] = [{"bearerAuth": []}, {"seatCookie": [], "csrfHeader": []}]
 
 
-def _field(f: Field) -> Schema:
+def _field(f: Field[Any] | OptionalField[Any] | Target[Any]) -> Schema:
     schema = described(f.kind.schema(), f.doc)
     return {**schema, "default": f.default} if f.has_default else schema
 
 
+def _body(declared: type[Command]) -> Schema:
+    return {f.name: _field(f) for f in (*declared.fields, *declared.targets)}
+
+
 def command(name: str) -> Schema:
-    """The path item of the command `name`, from its declaration (rules.commands). Request bodies are open:
+    """The path item of the command `name`, from its declaration (rules.command). Request bodies are open:
     fields a command doesn't read are ignored."""
     declared = COMMANDS[name]
     codes = [SENDER_REFUSALS[declared.sender], *declared.refusals]
     if not declared.during_correction:
         codes.append("correction_pending")
     fields = (*declared.fields, *declared.targets)
-    body = {f.name: _field(f) for f in fields}
+    body = _body(declared)
     description = declared.description
     if declared.targets:
         description += (

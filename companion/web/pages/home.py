@@ -16,6 +16,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from ...messages import refusal, team_name
 from ...rules import OVER, RuleError
 from ...rules.access import Kind
+from ...rules.lobby import Create
 from ...rules.text import DEFAULT_TIMER, MIN_WORDS
 from ..auth import remember_seat, remember_table, seated_caller, service
 from ..errors import Refused, status_of
@@ -46,15 +47,15 @@ def healthz() -> ResponseReturnValue:
 # --- creating a game ----------------------------------------------------------------------
 
 
-def settings_from_form(form: MultiDict[str, str]) -> dict[str, Any]:
-    """The create command's settings from the home page's form."""
-    settings: dict[str, Any] = {"language": form.get("language", "en"), "mode": form.get("mode", "standard")}
+def create_from_form(form: MultiDict[str, str]) -> Create:
+    """The create command from the home page's form (a box to tick for the sand timer, then its seconds)."""
+    settings: dict[str, object] = {"language": form.get("language", "en"), "mode": form.get("mode", "standard")}
     if form.get("timer") == "1":
         seconds = form.get("timer_seconds", "")
         settings["timer"] = int(seconds) if seconds.isascii() and seconds.isdigit() and len(seconds) < 5 else -1
     if form.get("words", "").strip():
         settings["words"] = form["words"]
-    return settings
+    return Create(settings)
 
 
 def _home() -> tuple[str, int]:
@@ -122,7 +123,7 @@ def join_by_code() -> WerkzeugResponse:
 @pages.post("/games")
 def create_game() -> WerkzeugResponse:
     try:
-        created = service().create(settings_from_form(request.form))
+        created = service().create(create_from_form(request.form))
     except RuleError as error:
         return back_to(url_for("pages.home"), error, kept=as_typed(request.form))
     remember_table(created.game_id, service().shared_tokens(created.game_id)[Kind.HOST])
@@ -143,7 +144,7 @@ def create_try_out() -> WerkzeugResponse:
     mode = request.form.get("mode", "standard")
     try:
         created = service().create(
-            {"language": str(get_locale()), "mode": mode, "try_out": True, "players": try_out_names(mode)}
+            Create({"language": str(get_locale()), "mode": mode}, try_out=True, players=try_out_names(mode))
         )
     except RuleError as error:
         return back_to(url_for("pages.home"), error, kept=as_typed(request.form))

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from ...messages import refusal
 from ...games import Outcome
 from ...rules import RuleError, Who
-from ...rules.guards import CommandBody
+from ...rules.command import Command
 from ...views import view_for
 from ..answers import command_answer
 from ..auth import Caller, seated_caller, service
@@ -160,7 +160,7 @@ def render_view(
 
 
 def run(
-    caller: Caller, command: CommandBody, actor: Who | None = None
+    caller: Caller, command: Command, actor: Who | None = None
 ) -> tuple[Outcome, None] | tuple[None, RuleError | Refused]:
     """Run a command from a form: (outcome, None), or (None, refusal) to show on the page (`back_to`). A
     request asking for JSON gets the refusal as the API words it (the error handlers)."""

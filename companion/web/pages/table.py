@@ -13,6 +13,7 @@ from ...messages import refusal
 from ...qr import qr_svg
 from ...rules import LOBBY, TEAMS
 from ...rules.access import Kind
+from ...rules.host import CancelTableMove, OfferTableMove, TakeTable
 from ..answers import addresses, base_url, root_certificate_url, seat_link_url
 from ..auth import Caller, from_token, remember_table, service, table_caller, used_link
 from ..commands import commands_for, from_form
@@ -92,8 +93,8 @@ def table_move_issue(game_id: str) -> WerkzeugResponse:
     """Show a one-time link (as a QR code) that moves the table screen to another device, or cancel it; either
     way a line of the public log."""
     caller = table_caller(game_id)
-    command = "cancel_table_move" if request.form.get("cancel") == "1" else "offer_table_move"
-    outcome, error = run(caller, {"type": command})
+    command = CancelTableMove() if request.form.get("cancel") == "1" else OfferTableMove()
+    outcome, error = run(caller, command)
     if outcome is None:
         return back_to(url_for("pages.table", game_id=game_id), error)
     return done(outcome, url_for("pages.table", game_id=game_id))
@@ -119,7 +120,7 @@ def table_move_use(token: str) -> WerkzeugResponse:
     if (game_id := used_link(token)) is not None:  # posted again (Back, then "resubmit"): it is here already
         return redirect(url_for("pages.table", game_id=game_id), 303)
     caller = from_token(token, kinds=(Kind.TABLE_MOVE,))
-    outcome, error = run(caller, {"type": "take_table"})
+    outcome, error = run(caller, TakeTable())
     if outcome is None:
         return back_to(url_for("pages.table_move", token=token), error)
     assert outcome.host_token is not None  # taking the table gives its new key
