@@ -13,12 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules.access import Kind
-from ..rules.command import TEXT_REFUSALS, Command, Field, OptionalField, Target
-from ..rules.commands import COMMANDS
+from ..rules.command import Command, Field, OptionalField, Target
+from ..rules.commands import COMMANDS, CREATE
 from ..rules.guards import SENDER_REFUSALS
-from ..rules.schema import Schema, described, enum, integer, nullable, obj, string
-from ..rules.state import MODES, STANDARD
-from ..rules.text import LANGUAGES, MAX_WORDS, MIN_WORDS, TIMER_SECONDS, WORD_MAX_LENGTH
+from ..rules.schema import Schema, described, enum, integer, obj, string
 from .errors import status_of
 from .openapi_views import answer_schemas
 
@@ -40,6 +38,8 @@ COMMAND_REFUSALS = (
     "game_too_long",
     "table_moved",
 )
+# The refusals of creating a game besides its own: it needs no token.
+CREATE_REFUSALS = ("malformed_body", "too_large", "rate_limited", "cross_site")
 
 
 # --- schema helpers -----------------------------------------------------------------------
@@ -124,6 +124,33 @@ def command(name: str) -> Schema:
     return {"parameters": [{"$ref": "#/components/parameters/GameId"}], "post": operation}
 
 
+def create() -> Schema:
+    """Creating a game (`POST /api/games`), from its declaration: needs no token, and its body is optional."""
+    return {
+        "tags": ["games"],
+        "operationId": CREATE.operation_id,
+        "summary": CREATE.summary,
+        "description": CREATE.description,
+        "security": [],
+        "requestBody": {
+            "required": False,
+            **json_body(
+                obj(
+                    _body(CREATE),
+                    "Optional; a body, if sent, must be a JSON object. Other fields are ignored.",
+                    required=(),
+                    closed=False,
+                ),
+                CREATE.example,
+            ),
+        },
+        "responses": {
+            "201": {"description": "Created.", **json_body(ref(CREATE.answer))},
+            **refusals(*CREATE_REFUSALS, *CREATE.refusals),
+        },
+    }
+
+
 IF_MATCH = {
     "name": "If-Match",
     "in": "header",
@@ -137,78 +164,7 @@ IF_MATCH = {
 
 def paths() -> Schema:
     return {
-        "/api/games": {
-            "post": {
-                "tags": ["games"],
-                "operationId": "createGame",
-                "summary": "Create a game",
-                "description": "Needs no token (and no CSRF token). Answers the game's capability tokens: keep "
-                "the host token for the table, hand each team its join token.",
-                "security": [],
-                "requestBody": {
-                    "required": False,
-                    **json_body(
-                        obj(
-                            {
-                                "language": {
-                                    **enum(LANGUAGES, "The game's language (words and sentences)."),
-                                    "default": "en",
-                                },
-                                "mode": {
-                                    **enum(
-                                        MODES,
-                                        f"`{STANDARD}`: two teams; `three_player`: a team of two against one "
-                                        "Interceptor.",
-                                    ),
-                                    "default": STANDARD,
-                                },
-                                "timer": {
-                                    **nullable(
-                                        integer(
-                                            "The sand timer, in seconds: once one Encryptor announced, the "
-                                            "other one's time (see `view.timer`); null for none.",
-                                            minimum=TIMER_SECONDS[0],
-                                            maximum=TIMER_SECONDS[1],
-                                        )
-                                    ),
-                                    "default": None,
-                                },
-                                "words": {
-                                    **nullable(
-                                        string(
-                                            f"The host's own keyword list instead of the language's: one word per line or separated by "
-                                            f"commas, each at most {WORD_MAX_LENGTH} characters; at least {MIN_WORDS} and at most "
-                                            f"{MAX_WORDS} distinct words (plural forms count once); null for the language's list."
-                                        )
-                                    ),
-                                    "default": None,
-                                },
-                            },
-                            "Optional; a body, if sent, must be a JSON object. Other fields are ignored.",
-                            required=(),
-                            closed=False,
-                        ),
-                        {"language": "en", "mode": "standard", "timer": 30},
-                    ),
-                },
-                "responses": {
-                    "201": {"description": "Created.", **json_body(ref("CreatedGame"))},
-                    **refusals(
-                        "malformed_body",
-                        "too_large",
-                        "rate_limited",
-                        "cross_site",
-                        "unknown_language",
-                        "unknown_mode",
-                        "timer_length",
-                        "words_malformed",
-                        "too_many_words",
-                        "too_few_words",
-                        *TEXT_REFUSALS,
-                    ),
-                },
-            }
-        },
+        "/api/games": {"post": create()},
         "/api/games/{game_id}": {
             "parameters": [{"$ref": "#/components/parameters/GameId"}],
             "get": {
