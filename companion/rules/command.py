@@ -248,6 +248,7 @@ class Command:
     timed: ClassVar[bool] = False  # the service passes its clock (`at`: the sand timer, the log's times)
     phones_in_use: ClassVar[bool] = False  # the service passes the seats whose phone is in use (`in_use`)
     seats_a_phone: ClassVar[bool] = False  # counts against the join rate limit
+    careful: ClassVar[str | None] = None  # its button takes a second tap: the field naming what it acts on
 
     # Worked out from the declaration (__init_subclass__).
     name: ClassVar[str]  # in the URL: /api/games/<game_id>/<name>

@@ -67,6 +67,7 @@ class SkipEncryptor(HostCommand):
     """The next teammate takes the round (with a fresh code: the one who stepped away may have seen it)."""
 
     phases = (PLAYING,)
+    careful = "team"  # a stray tap would skip a player
     summary = "Skip a team's Encryptor"
     description = (
         "With the host token, while the team's clues of this round aren't announced: the next teammate in the "
@@ -402,6 +403,7 @@ class CancelSeatLink(HostCommand):
 
     phases = ANY_PHASE
     during_correction = True
+    careful = "seat"
     summary = "Cancel a seat link not claimed yet"
     description = (
         "With the host token: the seat's waiting link (from `seat-link`) stops working, e.g. when the player's "

@@ -270,6 +270,7 @@ class SwitchTeam(SeatCommand):
 
     phases = (LOBBY,)
     real_game_only = True
+    careful = "team"  # a stray tap would switch teams
     summary = "Switch to the other team"
     description = (
         "By a seated player, in the lobby, while joining is open: the player moves to the other team, keeping "
@@ -389,6 +390,7 @@ class SetTimer(HostCommand):
 class RemovePlayer(HostCommand):
     phases = (LOBBY,)
     real_game_only = True
+    careful = "seat"  # a stray tap would remove a player
     summary = "Remove a player"
     description = (
         "With the host token, in the lobby: frees the seat; its token stops working. Seat numbers are never "

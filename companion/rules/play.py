@@ -33,6 +33,7 @@ class SwapKeyword(SeatCommand):
     """Before round 1 gets going, each team may swap one keyword for a fresh one, once."""
 
     phases = (PLAYING,)
+    careful = "number"  # once a match
     summary = "Swap one of the team's keywords"
     description = (
         "By a player, in round 1 before the team's clues are announced, once a match (`view.you.can_swap`): the "

@@ -17,7 +17,7 @@ from ...rules.command import Command
 from ...views import view_for
 from ..answers import command_answer
 from ..auth import Caller, seated_caller, service
-from ..commands import from_form
+from ..commands import COMMANDS, from_form
 from ..errors import Refused, status_of, wants_json
 from ..fragments import (
     KEYS_HEADER,
@@ -192,15 +192,9 @@ def try_out_bar(game_id: str) -> dict[str, Any] | None:
     }
 
 
-# Commands whose button takes a second tap (the field that names what it acts on): the host's that name a
-# player, a player's switching team, which a stray tap would do in the lobby, and a team's one keyword swap.
-CAREFUL = {
-    "remove-player": "seat",
-    "skip-encryptor": "team",
-    "cancel-seat-link": "seat",
-    "switch-team": "team",
-    "swap-keyword": "number",
-}
+# Commands whose button takes a second tap, by the field that names what it acts on (`careful`, declared
+# with each command).
+CAREFUL = {name: c.careful for name, c in COMMANDS.items() if c.careful}
 
 
 def first_tap(caller: Caller, command: str, page: str) -> WerkzeugResponse | None:
