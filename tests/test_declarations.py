@@ -4,9 +4,9 @@ every target is declared as a path into the view, and the templates' phase and t
 import pytest
 
 from companion.rules import fields
-from companion.rules.commands import COMMANDS, targets_for
+from companion.rules.commands import BY_TYPE, COMMANDS, targets_for
 from companion.rules.errors import RuleError
-from companion.rules.state import PHASES
+from companion.rules.state import PHASES, Game
 
 
 def form(**values):
@@ -14,11 +14,50 @@ def form(**values):
     return lambda name: list(values.get(name, ()))
 
 
-def test_every_example_body_is_of_its_fields_kinds():
-    for name, command in COMMANDS.items():
+def test_every_example_body_is_its_commands_fields():
+    for name, command in BY_TYPE.items():
+        declared = {f.name for f in (*command.fields, *command.targets)}
+        assert set(command.example) <= declared, name
+        assert {f.name for f in command.fields if f.required} <= set(command.example), name
         for f in (*command.fields, *command.targets):
-            if command.example and f.name in command.example:
+            if f.name in command.example:
                 assert f.kind.accepts(command.example[f.name]), (name, f.name)
+
+
+def test_every_refusal_a_declaration_implies_is_among_its_refusals():
+    """What the rules check before a handler, and what a field refuses, is in the command's `refusals` (and so
+    in the OpenAPI document): the phases it is not legal in, a try-out's fixed seats, each field's refusal."""
+    for name, command in BY_TYPE.items():
+        implied = {command().phase_problem(Game(phase=phase)) for phase in PHASES if phase not in command.phases}
+        implied |= {f.refusal for f in command.fields}
+        if command.real_game_only:
+            implied.add("try_out_fixed_seats")
+        assert implied <= set(command.refusals), (name, implied - set(command.refusals))
+
+
+def test_a_command_without_its_declaration_is_refused_at_import():
+    from companion.rules.command import HostCommand
+
+    with pytest.raises(TypeError, match="NoPhases declares no phases"):
+        type("NoPhases", (HostCommand,), {"summary": "", "description": "", "example": {}})
+    with pytest.raises(TypeError, match="two commands named start"):
+        type("Start", (HostCommand,), {"phases": (), "summary": "", "description": "", "example": {}})
+
+
+def test_each_commands_names_come_from_its_class_name():
+    pause = BY_TYPE["pause_timer"]
+    assert (pause.__name__, pause.name, pause.type, pause.operation_id) == (
+        "PauseTimer",
+        "pause-timer",
+        "pause_timer",
+        "pauseTimer",
+    )
+    assert {c.type for c in COMMANDS.values()} | {
+        "create",
+        "offer_table_move",
+        "cancel_table_move",
+        "take_table",
+    } == set(BY_TYPE)
 
 
 def test_a_field_kind_reads_a_form_as_the_rules_expect():
@@ -48,7 +87,7 @@ def test_a_field_kind_refuses_json_of_another_type_with_the_handlers_code():
 
 
 def test_every_target_is_declared_with_its_place_in_the_view():
-    for name, command in COMMANDS.items():
+    for name, command in BY_TYPE.items():
         for target in command.targets:
             assert target.path, (name, target.name)
 

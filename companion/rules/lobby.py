@@ -10,6 +10,7 @@ from typing import Any, Self
 from . import fields, three_player
 from .codes import draw_code
 from .command import (
+    ANY_PHASE,
     LOBBY_ONLY,
     NO_BODY,
     TEXT_REFUSALS,
@@ -66,7 +67,7 @@ class Create(HostCommand):
 
     in_api = False  # POST /api/games
     operation = "createGame"
-    phases = (LOBBY,)
+    phases = ANY_PHASE  # (only ever on no game: `game_exists`)
     summary = "Create a game"
     description = (
         "Needs no token (and no CSRF token). Answers the game's capability tokens: keep the host token for the "
@@ -127,11 +128,8 @@ class Create(HostCommand):
         created.players = dict(players) if isinstance(players, dict) else {}
         return created
 
-    def phase_problem(self, game: Game) -> str:
-        return "game_exists"
-
     def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
-        if game.players:
+        if game.players or game.phase != LOBBY:
             raise RuleError("game_exists")
         language, mode, timer, words = self.language, self.mode, self.timer, self.words
         created = GameCreated(
