@@ -18,6 +18,7 @@ import pytest
 from markupsafe import escape
 from sqlalchemy import func, select
 
+from companion.rules.command import ANY_PHASE
 from companion.rules.text import CLUE_MAX_LENGTH, KEYWORD_GUESS_MAX_LENGTH, MAX_WORDS, NAME_LENGTH, WORD_MAX_LENGTH
 from companion.store import games as games_table
 from companion.web.commands import COMMANDS
@@ -1105,29 +1106,16 @@ def test_the_home_page_refuses_hostile_settings_and_creates_no_game(app, fields,
 
 # --- every command out of its phase, and by every wrong kind of token -----------------------------------
 
-# The one phase each command belongs to (its handler in rules/lobby.py, play.py), with a body that would otherwise be fine.
-PHASE_BOUND = {
-    "join": ("lobby", {"name": "Zed"}),
-    "lock-joining": ("lobby", {"locked": True}),
-    "move-player": ("lobby", {"seat": 1}),
-    "remove-player": ("lobby", {"seat": 1}),
-    "start": ("lobby", {}),
-    "switch-team": ("lobby", {}),
-    "leave": ("lobby", {}),
-    "shuffle-teams": ("lobby", {}),
-    "set-timer": ("lobby", {"timer": 30}),
-    "skip-encryptor": ("playing", {"team": "white"}),
-    "take-back": ("playing", {}),
-    "pause-timer": ("playing", {}),
-    "resume-timer": ("playing", {}),
-    "swap-keyword": ("playing", {"number": 1}),
-    "clues": ("playing", {"clues": ["zz8a", "zz8b", "zz8c"]}),
-    "guess": ("playing", {"code": [1, 2, 3], "confirm": True}),
-    "keyword-guesses": ("keyword_guessing", {"guesses": ["a", "b", "c", "d"]}),
-    "verdicts": ("keyword_judging", {"verdicts": {"white": [True] * 4, "black": [False] * 4}}),
-    "rematch": ("over", {}),
-    "note": ("playing keyword_guessing", {"keyword": 1, "text": "whale"}),  # the notes last the match
-}
+
+def fields_of(command: str) -> dict:
+    """A body of `command` that would otherwise be fine: its declared example's fields, without its targets."""
+    declared = COMMANDS[command]
+    return {k: v for k, v in declared.example.items() if k not in {t.name for t in declared.targets}}
+
+
+# The commands bound to phases (rules.command `phases`; the others answer by what is pending: a reveal, a
+# correction, a seat link or claim).
+PHASE_BOUND = {name: c.phases for name, c in COMMANDS.items() if c.phases != ANY_PHASE}
 PHASE_REFUSAL = {
     "lobby": "game_not_started",
     "playing": "game_in_progress",
@@ -1143,11 +1131,11 @@ def test_every_command_out_of_its_phase_is_refused_by_the_phase(app, client, sta
     phase = PHASE_OF[state]
     before = log(app, game.id)
     wrong_answers = []
-    for command, (allowed, body) in PHASE_BOUND.items():
-        if phase in allowed.split():
+    for command, allowed in PHASE_BOUND.items():
+        if phase in allowed:
             continue
         token = token_of(game, SENDER_ROLE[COMMANDS[command].sender])
-        answer = client.post(f"/api/games/{game.id}/{command}", json=body, headers=bearer(token))
+        answer = client.post(f"/api/games/{game.id}/{command}", json=fields_of(command), headers=bearer(token))
         # Joining once the game is under way says so (the phase's own sentence is about any command).
         code = "too_late_to_join" if command == "join" and phase not in ("lobby", "over") else PHASE_REFUSAL[phase]
         if answer.status_code != 409 or answer.get_json() != {"error": expected(app, code), "code": code}:
@@ -1157,20 +1145,12 @@ def test_every_command_out_of_its_phase_is_refused_by_the_phase(app, client, sta
     assert log(app, game.id) == before
 
 
-def test_every_command_of_the_rules_is_phase_bound_or_meant_for_any_phase():
-    anytime = {
-        "correction",
-        "withdraw-correction",
-        "seat-link",
-        "cancel-seat-link",
-        "answer-correction",
-        "claim-seat",
-        "let-in",
-        "reject-seat-link",
-        "acknowledge-claim",
-    }  # these answer by what is pending
-    # (a reveal, a correction, a seat link or claim)
-    assert set(PHASE_BOUND) | anytime == set(COMMANDS)
+def test_the_phase_matrix_covers_every_phase_and_the_commands_of_each():
+    """The states above reach every phase, and every phase has commands it refuses and commands it takes."""
+    assert set(PHASE_OF.values()) == set(PHASE_REFUSAL) == set(ANY_PHASE)
+    for phase in ANY_PHASE:
+        assert any(phase in allowed for allowed in PHASE_BOUND.values()), phase
+        assert any(phase not in allowed for allowed in PHASE_BOUND.values()), phase
 
 
 KIND_ROLES = {"host": "host", "spectator": "spectator", "join": "white_join", "seat": "player", "handoff": "handoff"}
@@ -1182,7 +1162,7 @@ def test_every_command_by_every_wrong_kind_of_token_is_refused(app, client, comm
     game = in_state(client, "writing")
     sender = COMMANDS[command].sender
     tokens = {kind: token_of(game, role) for kind, role in KIND_ROLES.items() if kind != sender}
-    body = PHASE_BOUND.get(command, (None, {}))[1]
+    body = fields_of(command)
     before = log(app, game.id)
     for kind, token in tokens.items():
         answer = client.post(f"/api/games/{game.id}/{command}", json=body, headers=bearer(token))

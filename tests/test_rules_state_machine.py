@@ -72,12 +72,13 @@ from companion.rules import round_end as end
 from companion.rules import three_player
 from companion.rules.queries import correctable, last_entry
 from companion.rules.audience import EVERYONE, seat_audience, team_audience
+from companion.rules.commands import BY_TYPE
 from companion.rules.events import EVENT_TYPES, read
 from companion.rules.fold import fold
 from companion.rules.state import Guess, Notes, Tokens, token_awards
 from companion.rules.event import Event
 from companion.rules.words import contains_word, same_word
-from companion.rules.access import SPECTATOR, Who
+from companion.rules.access import SPECTATOR, Kind, Who
 from companion.views import version_for, view_for
 
 from tools.driver import Table, wrong
@@ -137,69 +138,10 @@ JUNK = [
 # The team a skip names: the two sides, an unknown one, and JSON that is not a name at all.
 SKIP_TEAMS = ["white", "black", "grey", None, ["white"], {"white": 1}]
 
-COMMAND_TYPES = [
-    "create",
-    "join",
-    "lock_joining",
-    "move_player",
-    "remove_player",
-    "switch_team",
-    "shuffle_teams",
-    "set_timer",
-    "start",
-    "swap_keyword",
-    "skip_encryptor",
-    "take_back",
-    "pause_timer",
-    "resume_timer",
-    "propose_correction",
-    "answer_correction",
-    "withdraw_correction",
-    "issue_seat_link",
-    "cancel_seat_link",
-    "claim_seat",
-    "reject_seat_link",
-    "acknowledge_claim",
-    "offer_table_move",
-    "cancel_table_move",
-    "take_table",
-    "rematch",
-    "announce_clues",
-    "guess",
-    "keyword_guesses",
-    "judge_keywords",
-    "write_note",
-    "no_such_command",
-]
-FIELDS = [
-    "name",
-    "locked",
-    "seat",
-    "team",
-    "number",
-    "decryption",
-    "interception",
-    "accept",
-    "clues",
-    "code",
-    "confirm",
-    "guesses",
-    "verdicts",
-    "mode",
-    "words",
-    "language",
-    "timer",
-    "match",
-    "round",
-    "transmission",
-    "entry",
-    "by",
-    "correction",
-    "encryptor",
-    "keyword",
-    "line",
-    "text",
-]
+# Every command of the rules (the registry: a new command is sent at once), and one that doesn't exist.
+COMMAND_TYPES = [*BY_TYPE, "no_such_command"]
+# Every field and target any command declares.
+FIELDS = sorted({f.name for c in BY_TYPE.values() for f in (*c.fields, *c.targets)})
 
 # Commands whose immediate repeat may be accepted, being harmless: a draft saved again, the same sand timer
 # set again, a fresh seat link or move link (the earlier one stops working), another shuffle, a note written again.
@@ -213,17 +155,6 @@ REPEATABLE = {
 }
 
 
-HOST_COMMANDS = {
-    "take_back",
-    "propose_correction",
-    "withdraw_correction",
-    "skip_encryptor",
-    "move_player",
-    "issue_seat_link",
-    "judge_keywords",
-    "start",
-    "rematch",
-}
 # A body each command would accept but for its target (the target is added by the rule).
 STALE_BODIES = {
     "guess": lambda g: {"code": [1, 2, 3], "confirm": True},
@@ -527,9 +458,10 @@ class DecryptoTable(RuleBasedStateMachine):
             team = data.draw(st.sampled_from(TEAMS), label="team")
             name = data.draw(st.sampled_from(NAMES + ["", "A", "x" * 21, 7]), label="name")
             self.send({"type": "join", "name": name}, Actor("join", team) if data.draw(st.booleans()) else actor)
-        elif kind == "switch" and self.game.players:
-            player = data.draw(st.sampled_from(self.game.players), label="player")
-            self.send({"type": "join", "name": player.name}, Actor("join", other(player.team), player.seat))
+        elif kind == "switch":
+            if self.game.players:  # (nobody to switch yet: nothing to send)
+                player = data.draw(st.sampled_from(self.game.players), label="player")
+                self.send({"type": "join", "name": player.name}, Actor("join", other(player.team), player.seat))
         elif kind in ("move_player", "remove_player"):
             self.send(
                 {"type": kind, "seat": data.draw(st.sampled_from(seats), label="seat")},
@@ -1057,7 +989,7 @@ class DecryptoTable(RuleBasedStateMachine):
         """A command naming a target the game is not at (one field off what the screen would show) is refused
         and changes nothing (checked in `send`)."""
         kind = data.draw(st.sampled_from(sorted(STALE_BODIES)), label="stale command")
-        actor = HOST if kind in HOST_COMMANDS else self.any_actor(data)
+        actor = HOST if BY_TYPE[kind].sender == Kind.HOST else self.any_actor(data)
         command = {"type": kind, **STALE_BODIES[kind](self.game)}
         seen = seen_target(self.game, command, actor)
         if not seen:
