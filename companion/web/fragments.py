@@ -260,11 +260,11 @@ def reuse(speech: Speech, piece: Piece, *args: Any) -> Markup:
     return _render(speech, piece, args)
 
 
-def live(speech: Speech, shown: frozenset[str], region: Region) -> Markup:
+def live(speech: Speech, shown: frozenset[str], region: Region, key: bytes | None = None) -> Markup:
     """A live region's element with its piece in it, or nothing when the page's script said it shows this
     region as it is (`shown`, see above). An attribute that is True is written without a value; one that is
-    None or False is left out. The page's `speech` says for whom."""
-    key = region_key(speech, region)
+    None or False is left out. The page's `speech` says for whom; `key`, the region's, if worked out already."""
+    key = key or region_key(speech, region)
     short = short_key(key)
     if short in shown:
         return Markup("")

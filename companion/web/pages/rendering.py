@@ -85,10 +85,10 @@ class Pusher:
         """What the page's fetch would answer it, showing the regions `shown`: its body with the regions that
         changed; and the keys of all its regions now."""
         screen, speech = self._screen(caller)
-        regions = "".join(live(speech, shown, region) for region in screen.regions.values())
+        keyed = [(region, region_key(speech, region)) for region in screen.regions.values()]
+        regions = "".join(live(speech, shown, region, key) for region, key in keyed)
         body = f'<body class="{escape(screen.body_class)}">{regions}</body>'
-        keys = frozenset(short_key(region_key(speech, region)) for region in screen.regions.values())
-        return fill_csrf(body, self.csrf), keys
+        return fill_csrf(body, self.csrf), frozenset(short_key(key) for _, key in keyed)
 
 
 def unchanged(caller: Caller) -> Response | None:
