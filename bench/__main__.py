@@ -554,6 +554,7 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--smoke", action="store_true", help="every part very briefly, SQLite only, no thresholds")
     parser.add_argument("--sqlite-only", action="store_true", help="skip PostgreSQL")
+    parser.add_argument("--postgresql-only", action="store_true", help="PostgreSQL's scenarios 1-7 alone")
     parser.add_argument("--duration", type=float, help="seconds per throughput run (default 10)")
     parser.add_argument("--rounds", type=int, help="interleaved rounds of throughput runs (default 3)")
     parser.add_argument("--measure", type=float, help="seconds measured per capacity step (default 20)")
@@ -597,7 +598,7 @@ def main(argv=None) -> int:
             50,
             2400,
             5,
-            ("sqlite",) if args.sqlite_only else ("sqlite", "postgresql"),
+            ("sqlite",) if args.sqlite_only else ("postgresql",) if args.postgresql_only else ("sqlite", "postgresql"),
             args.profile,
             60,
             60,
@@ -641,13 +642,14 @@ def main(argv=None) -> int:
                 postgres.stop()
                 postgres = None
                 machine.extra_roots[:] = []
-        say("\n[SQLite] a tap -> every other screen, in Chromium (scenario 8)")
-        extra["latency"] = L.run(settings.taps, settings.idle)
-        say(f"[SQLite] {settings.streams:,} streams on one worker (scenario 9)")
-        extra["streams"] = ST.measure(settings.streams, settings.taps)
-        say("[SQLite] one client at its share of streams, drafting (scenario 10)")
-        extra["crowd"] = C.measure(settings.rounds, settings.duration, bare)
-        if settings.smoke or "postgresql" in settings.databases:
+        if "sqlite" in settings.databases:
+            say("\n[SQLite] a tap -> every other screen, in Chromium (scenario 8)")
+            extra["latency"] = L.run(settings.taps, settings.idle)
+            say(f"[SQLite] {settings.streams:,} streams on one worker (scenario 9)")
+            extra["streams"] = ST.measure(settings.streams, settings.taps)
+            say("[SQLite] one client at its share of streams, drafting (scenario 10)")
+            extra["crowd"] = C.measure(settings.rounds, settings.duration, bare)
+        if settings.smoke or settings.databases == ("sqlite", "postgresql"):
             say("[PostgreSQL] tables held by 1 and by 2 app servers behind HAProxy (scenario 11)")
             extra["cluster"] = CL.run(CL.SMOKE if settings.smoke else CL.FULL, workdir, rng)
     finally:
