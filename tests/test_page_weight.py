@@ -308,10 +308,10 @@ def measure(
         if page.locator("body").get_attribute("data-poll"):
             log_mark, server_mark = len(traffic.log), len(hits.paths)
             if change:
-                with page.expect_request_finished(
-                    lambda r: r.resource_type == "fetch" and r.url == url, timeout=10_000
-                ):
-                    change()  # the next poll answers 200: the page refreshes its regions
+                keys = "Array.from(document.querySelectorAll('[data-live]'), (e) => e.dataset.key).join(' ')"
+                before = page.evaluate(keys)
+                change()  # its stream brings the regions that changed, which the page swaps in
+                page.wait_for_function(f"(before) => {keys} !== before", arg=before, timeout=10_000)
             traffic.wait_for_polls(2)
             polled = traffic.log[log_mark:]
             assert [r for r in polled if r.is_poll], f"{page_name}: the page stopped polling"
