@@ -25,6 +25,9 @@ from .server import free_port
 MINIBROWSER = next(iter(sorted(Path("/usr/lib").glob("*/webkit2gtk-4.1/MiniBrowser"))), None)
 STARTUP = 60  # seconds a browser may take to start on a busy two-core machine
 WAIT = 10  # seconds a page may take to show what a test waits for
+# A whole page loaded after a form's redirect: WebKitGTK once took over 10 s to show a joined seat in CI, with
+# the suite's three workers and their browsers sharing two cores.
+PAGE_LOAD = 30
 
 
 def wait_until(condition, timeout: float, what: str):
@@ -529,7 +532,7 @@ class Phone:
         self.go(url)
         self.fill("#name", name)
         self.click("button.primary[type=submit]")
-        self.see(name, ".topbar .who")  # the game's page, loaded in place of the join page
+        self.see(name, ".topbar .who", timeout=PAGE_LOAD)  # the game's page, loaded in place of the join page
         self.loaded()
 
     def is_encryptor(self) -> bool:
