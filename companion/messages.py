@@ -6,6 +6,7 @@ Flask-Babel, so every sentence can be translated) and gives each its HTTP status
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from datetime import datetime
@@ -15,6 +16,8 @@ from babel import support
 from babel.dates import format_time
 from flask import g, has_request_context
 from flask_babel import LazyString, get_locale, get_translations
+
+from .rules import events
 
 
 def catalogue() -> support.NullTranslations:
@@ -444,6 +447,40 @@ def worded(message: object, params: dict[str, Any]) -> str:
     else:
         text = str(message)  # translated now, in the request's language
     return elided(text, params) % params if params else text
+
+
+# The table log's sentences that only put a line's fields into words. A placeholder is the field's name, worded
+# as what it holds: a seat as its player's name, seconds as m:ss, a moment as the time of day. A notice names
+# its sentence (rules/events.py `NOTICE`): here, or a macro of templates/partials/notices.html when the
+# sentence chooses between wordings or names a side.
+NOTICE_SENTENCES = {
+    "timer_paused": _l("The table paused the sand timer: %(remaining)s left."),
+    "timer_resumed": _l("The table resumed the sand timer: %(remaining)s left."),
+    "correction_withdrawn": _l("The table withdrew the correction: nothing changed."),
+    "seat_link_issued": _l("The table made a new seat link for %(seat)s."),
+    "seat_handed": _l("%(seat)s's seat moved to a new phone, let in by %(by)s."),
+    "claim_acknowledged": _l("%(by)s confirmed that %(seat)s's new phone is theirs."),
+    "table_move_offered": _l("At %(at)s the table screen showed a link that moves it to another device."),
+    "table_move_cancelled": _l("The table screen cancelled its move link."),
+    "table_moved": _l("The table screen moved to another device at %(at)s."),
+}
+
+
+def minutes(seconds: float) -> str:
+    """Seconds as the sand timer shows them, m:ss, counting a started second as whole."""
+    whole_minutes, rest = divmod(math.ceil(seconds), 60)
+    return f"{whole_minutes}:{rest:02d}"
+
+
+def worded_notice(line: Mapping[str, Any], names: Mapping[int, str]) -> str | None:
+    """A line of the table log in words, if its sentence is one of NOTICE_SENTENCES (else None: its macro
+    words it); `names`: the players' names by seat."""
+    sentence = NOTICE_SENTENCES.get(events.NOTICES[line["kind"]].sentence)
+    if sentence is None:
+        return None
+    shown = {"seat": lambda seat: names[seat], "seconds": minutes, "moment": clock_time}
+    fields = events.NOTICES[line["kind"]].fields
+    return worded(sentence, {name: shown.get(field.holds, str)(line[name]) for name, field in fields.items()})
 
 
 # What a player's phone asks of them now (views.py `you.task`).

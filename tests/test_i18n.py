@@ -10,7 +10,17 @@ from babel.messages.pofile import read_po
 from flask_babel import LazyString
 
 from companion import messages
-from companion.messages import CAUSES, REASONS, REFUSALS, SIDE_SENTENCES, TASKS, THREE_PLAYER_TASKS, Refusal, refusal
+from companion.messages import (
+    CAUSES,
+    NOTICE_SENTENCES,
+    REASONS,
+    REFUSALS,
+    SIDE_SENTENCES,
+    TASKS,
+    THREE_PLAYER_TASKS,
+    Refusal,
+    refusal,
+)
 
 from .api import table_path
 
@@ -117,6 +127,7 @@ def test_babel_extracts_the_sentences_from_python_and_templates():
         REASONS,
         CAUSES,
         SIDE_SENTENCES,
+        NOTICE_SENTENCES,
     ):
         for entry in table.values():
             for message in message_ids(entry):

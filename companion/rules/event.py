@@ -82,9 +82,9 @@ class Notice:
 
     Its kind is the event's TYPE and its round the round under way (a fold may name another: a correction's).
     `fields`, in order, are all else it shows (never a keyword, an unrevealed code or a sealed guess): each is
-    the event's field of that name unless the fold gives its value (`Event.add_notice`). `sentence` names the
-    macro of templates/partials/notices.html that words it on the pages; `doc` says what it is to an API
-    client. views.py, the OpenAPI document (view_types.py) and docs/api.md read these declarations."""
+    the event's field of that name unless the fold gives its value (`Event.add_notice`). `sentence` names what
+    words it on the pages (companion/messages.py `NOTICE_SENTENCES`, or a macro of partials/notices.html);
+    `doc` says what it is to an API client. views.py, the OpenAPI document (view_types.py) and docs/api.md read these declarations."""
 
     def __init__(self, doc: str, sentence: str, **fields: Shown) -> None:
         self.doc, self.sentence, self.fields = doc, sentence, fields

@@ -10,7 +10,18 @@ from typing import Any
 from flask import Flask
 from flask_babel import get_locale
 
-from ..messages import CAUSES, TASKS, clock_time, reason_text, refusal, side_text, task_text, team_name
+from ..messages import (
+    CAUSES,
+    TASKS,
+    clock_time,
+    minutes,
+    reason_text,
+    refusal,
+    side_text,
+    task_text,
+    team_name,
+    worded_notice,
+)
 from ..rules import TEAMS, three_player
 from ..rules.commands import targets_for
 from ..rules.events import NOTICES
@@ -75,8 +86,11 @@ RULES_FOR_TEMPLATES = {
         "TOKENS_TO_WIN": three_player.TOKENS_TO_WIN,
     },
     "targets_for": targets_for,  # a command form's target fields (game.html `targets`)
-    # each notice's sentence, by its kind: a macro of partials/notices.html (game.html `notice_text`)
+    # each notice's sentence, by its kind: a macro of partials/notices.html unless `worded_notice` words it
+    # (game.html `notice_text`)
     "NOTICE_SENTENCES": {kind: notice.sentence for kind, notice in NOTICES.items()},
+    "worded_notice": worded_notice,
+    "minutes": minutes,
 }
 
 
