@@ -11,16 +11,15 @@ import logging
 import random
 import re
 import secrets
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 from datetime import datetime, timedelta, UTC
 
 from sqlalchemy.exc import DBAPIError
 
+from .cache import Cache
 from .keywords import load_pack
 from .rules import HOST, LOBBY, TEAMS, Game, RuleError, Who, decide, replay
 from .rules.access import TOMBSTONES, Kind
@@ -115,39 +114,6 @@ def capability_changes(game_id: str, events: list[Event], game: Game, now: float
     return Changes(grants, revoked, promoted)
 
 
-class StateCache:
-    def __init__(self, size: int = 512):
-        self._size = size
-        self._items: OrderedDict[str, tuple[int, Game]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, game_id: str) -> tuple[int, Game] | None:
-        with self._lock:
-            item = self._items.get(game_id)
-            if item:
-                self._items.move_to_end(game_id)
-            return item
-
-    def forget(self, game_ids: Iterable[str]) -> None:
-        with self._lock:
-            for game_id in game_ids:
-                self._items.pop(game_id, None)
-
-    def put(self, game_id: str, version: int, game: Game) -> Game:
-        """Keeps `game` as the game's state at `version` unless a later one is kept. Returns the state kept at
-        that version, this one or an equal one kept before, so that callers holding a state (the streams' looks
-        at their games) hold the cache's: one copy of a game's state in a process, not one each."""
-        with self._lock:
-            known = self._items.get(game_id)
-            if known is None or known[0] < version:
-                self._items[game_id] = (version, game)
-                self._items.move_to_end(game_id)
-                while len(self._items) > self._size:
-                    self._items.popitem(last=False)
-                return game
-            return known[1] if known[0] == version else game
-
-
 def _granted(caps: list[Capability], kind: Kind) -> str | None:
     """The token of the first of `caps` of `kind`, if any."""
     return next((c.token for c in caps if c.kind == kind), None)
@@ -168,7 +134,7 @@ class GameService:
         self.rng = rng or random.SystemRandom()
         self.code_rng = code_rng or random.SystemRandom()  # join codes (tests pass a seeded one)
         self.clock = clock  # seconds; the sand timer reads it (tests pass their own)
-        self.cache = StateCache()
+        self.cache: Cache[str, tuple[int, Game]] = Cache("a game's id: its version and its state then", 512)
         self.expiry = timedelta(hours=expiry_hours)
         # Called with a game's id once it changed here (the app wakes this process's streams: push.py).
         self.changed: Callable[[str], None] = lambda game_id: None
@@ -180,6 +146,13 @@ class GameService:
         deleted = self.store.delete_idle_games(now - self.expiry)
         self.cache.forget(deleted)
         return deleted
+
+    def _keep(self, game_id: str, version: int, game: Game) -> Game:
+        """Keeps `game` as the game's state at `version` unless a later one is kept. Returns the state kept at
+        that version, this one or an equal one kept before, so that callers holding a state (the streams' looks
+        at their games) hold the cache's: one copy of a game's state in a process, not one each."""
+        kept = self.cache.update(game_id, lambda known: known if known and known[0] >= version else (version, game))
+        return kept[1] if kept[0] == version else game
 
     def create(self, settings: Create | Mapping[str, object] | None = None) -> Created:
         """A new game from the create command (or its settings in the rules' form: language, mode, timer, words,
@@ -217,7 +190,7 @@ class GameService:
             return start_seq, state or Game()
         state = replay([read(data) for _, data, _ in rows], state)
         version = rows[-1][0]
-        return version, self.cache.put(game_id, version, state)
+        return version, self._keep(game_id, version, state)
 
     def load_for(self, game_id: str, marks: Marks, seat: int | None = None) -> tuple[int, Game]:
         """The game as a reader stands to see it (`marks`, looked up with its token; `seat`: its seat, if
@@ -244,7 +217,7 @@ class GameService:
             game = replay([event], game)
         if rows:
             version = rows[-1][0]
-            game = self.cache.put(game_id, version, game)
+            game = self._keep(game_id, version, game)
         return version, game, changes
 
     def load_match(self, game_id: str, match: int) -> Game | None:
@@ -319,7 +292,7 @@ class GameService:
                 raise RuleError(
                     "seat_gone" if sender in (Kind.SEAT, Kind.HANDOFF, Kind.WAITING) else "no_capability"
                 ) from None
-            self.cache.put(game_id, new_version, after)
+            self._keep(game_id, new_version, after)
             self.changed(game_id)
             seated = next((c for c in caps if c.kind in (Kind.SEAT, Kind.WAITING)), None)  # the caller's new seat
             return Outcome(

@@ -563,6 +563,7 @@ def test_the_language_link_keeps_the_page_and_its_other_query(client):
 def test_a_client_chosen_mount_point_grows_no_cache(tmp_path):
     """Every process cache a request can put a key of its choice in has a bound: distinct mount points
     (`SCRIPT_NAME`) and distinct characters in names cost no memory past it."""
+    from companion.cache import every_cache
     from companion.rules.skeleton import plain_letter
 
     app = make_app(tmp_path, FRAGMENT_CACHE_CHARS=100_000)
@@ -573,7 +574,8 @@ def test_a_client_chosen_mount_point_grows_no_cache(tmp_path):
         page = ann.get(f"/play/{game.id}", base_url=f"http://localhost{root}/").get_data(as_text=True)
         assert f'{root}/static/' in page and f'action="{root}/play/' in page  # each page links its own root...
     fragments = app.extensions["fragments"]
-    assert 0 < fragments.chars <= app.config["FRAGMENT_CACHE_CHARS"]  # ...and the pieces kept stay in bounds
+    assert 0 < fragments.weight <= app.config["FRAGMENT_CACHE_CHARS"]  # ...and the pieces kept stay in bounds
+    assert all(cache.weight <= cache.limit for cache in every_cache())
     for code_point in range(0x4E00, 0x4E00 + 5000):  # more characters than the cache holds
         plain_letter(chr(code_point))
     assert plain_letter.cache_info().currsize <= plain_letter.cache_info().maxsize

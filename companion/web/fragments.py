@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from functools import partial as bound
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
@@ -47,6 +46,7 @@ from jinja2.runtime import Macro
 from jinja2.utils import missing
 from markupsafe import Markup, escape
 
+from ..cache import Cache
 from ..messages import clock_time, side_text, task_text, team_name
 from ..rules import PLAYING, other
 from .security import csrf_token
@@ -200,36 +200,10 @@ class PieceEnvironments:
         return found
 
 
-class Fragments:
-    def __init__(self, max_chars: int):
-        self.max_chars = max_chars
-        self._held: OrderedDict[bytes, Markup] = OrderedDict()
-        self._chars = 0
-        self._lock = threading.Lock()
-        self.hits = self.misses = 0
-
-    def render(self, render: Callable[[], Markup], key: bytes) -> Markup:
-        with self._lock:
-            html = self._held.get(key)
-            if html is not None:
-                self._held.move_to_end(key)
-                self.hits += 1
-                return html
-        html = render()
-        with self._lock:
-            self.misses += 1
-            if key not in self._held:
-                self._held[key] = html
-                self._chars += len(key) + len(html)  # (a key holds the request's root: counted too)
-                while self._chars > self.max_chars and self._held:
-                    old_key, old_html = self._held.popitem(last=False)
-                    self._chars -= len(old_key) + len(old_html)
-        return html
-
-    @property
-    def chars(self) -> int:
-        """What the held pieces and their keys take (at most `max_chars`)."""
-        return self._chars
+def rendered_cache(chars: int, key: str) -> Cache[bytes, Markup]:
+    """Rendered HTML by `key` (bytes), at most `chars` characters of keys and HTML (a key holds the request's
+    root, which a client chooses: counted too)."""
+    return Cache(key, chars, weigh=lambda key, html: len(key) + len(html))
 
 
 def _render(speech: Speech, piece: Piece, args: tuple[Any, ...], key: bytes | None = None) -> Markup:
@@ -237,10 +211,10 @@ def _render(speech: Speech, piece: Piece, args: tuple[Any, ...], key: bytes | No
         pieces: PieceEnvironments = current_app.extensions["pieces"]
         return cast(Markup, pieces.macro(speech, piece)(*args))  # (an autoescaping environment's macro: Markup)
 
-    fragments: Fragments | None = current_app.extensions.get("fragments")
+    fragments: Cache[bytes, Markup] | None = current_app.extensions.get("fragments")
     if fragments is None:
         return render()
-    return fragments.render(render, key or key_of(piece, speech, args))
+    return fragments.made(key or key_of(piece, speech, args), render)
 
 
 def shown_keys() -> frozenset[str]:
@@ -293,9 +267,11 @@ def init_fragments(app: Flask, words: Callable[[str], Gettext], shared_globals: 
     alike may read (the rules' facts, words that need no mode)."""
     chars = app.config["FRAGMENT_CACHE_CHARS"]
     if chars:
-        app.extensions["fragments"] = Fragments(chars)
+        app.extensions["fragments"] = rendered_cache(chars, "a piece, its language, mode and root, its arguments")
     if app.config["SHARED_ANSWER_CHARS"]:  # web/pages/rendering.py `render_view`
-        app.extensions["shared_answers"] = Fragments(app.config["SHARED_ANSWER_CHARS"])
+        app.extensions["shared_answers"] = rendered_cache(
+            app.config["SHARED_ANSWER_CHARS"], "a phone's update: its screen's regions, language and root"
+        )
     filters: dict[str, Callable[..., Any]] = {
         "other": other,
         "sheet_rows": sheet_rows,

@@ -38,7 +38,6 @@ import socket
 import sys
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
@@ -48,6 +47,7 @@ from flask import Flask, Request, Response, current_app, request
 from werkzeug.http import http_date
 from werkzeug.test import create_environ
 
+from ..cache import Cache
 from ..games import GameService
 from ..push import Hub
 from ..rules import Game
@@ -95,22 +95,16 @@ class Looks:
     forgotten (the least recently used past `size`) costs its streams one token lookup each."""
 
     def __init__(self, service: GameService, hub: Hub, size: int = 10_000):
-        self.service, self.hub, self.size = service, hub, size
-        self._lock = threading.Lock()
-        self._games: OrderedDict[str, list[Any]] = OrderedDict()  # game id -> [its lock, its Sight or None]
+        self.service, self.hub = service, hub
+        # game id -> [its lock, its Sight or None]
+        self._games: Cache[str, list[Any]] = Cache("a game's id: its latest look", size)
 
     def latest(self, game_id: str, at_least: int) -> Sight:
-        with self._lock:
-            entry = self._games.get(game_id)
-            if entry is None:
-                # Games no stream watches any more are forgotten first (a look holds its game's state).
-                for gone in [other for other in self._games if self.hub.rung(other) is None]:
-                    del self._games[gone]
-                entry = self._games[game_id] = [threading.Lock(), None]
-                while len(self._games) > self.size:
-                    self._games.popitem(last=False)
-            else:
-                self._games.move_to_end(game_id)
+        entry = self._games.get(game_id)
+        if entry is None:
+            # Games no stream watches any more are forgotten first (a look holds its game's state).
+            self._games.forget([other for other in self._games if self.hub.rung(other) is None])
+            entry = self._games.update(game_id, lambda kept: kept or [threading.Lock(), None])
         with entry[0]:  # one look at a time per game: the others then share it
             sight: Sight | None
             sight, rung = entry[1], self.hub.rung(game_id)  # the ring number first: a ring during the look
@@ -140,22 +134,14 @@ class Addresses:
     since a client names its own Host)."""
 
     def __init__(self, size: int = 64):
-        self.size = size
-        self._made: OrderedDict[tuple[str, str, str], dict[str, Any]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._made: Cache[tuple[str, str, str], dict[str, Any]] = Cache("a scheme, host and root", size)
 
     def of(self, request: Request) -> tuple[str, str, str]:
         return request.scheme, request.host, request.script_root
 
     def environ(self, address: tuple[str, str, str]) -> dict[str, Any]:
-        with self._lock:
-            made = self._made.get(address)
-            if made is None:
-                scheme, host, root = address
-                made = self._made[address] = create_environ("/", f"{scheme}://{host}{root}/")
-                while len(self._made) > self.size:
-                    self._made.popitem(last=False)
-            return dict(made)
+        scheme, host, root = address
+        return dict(self._made.made(address, lambda: create_environ("/", f"{scheme}://{host}{root}/")))
 
 
 class ViewStream:

@@ -150,7 +150,7 @@ def render_view(
     shared = current_app.extensions.get("shared_answers")
     if shared is not None and template == PHONE_PAGE and screen and partial() and not error and not extra["armed"]:
         # A phone's update: its teammates that show the same regions get the same HTML (screens.py).
-        html = shared.render(render, answer_key(template, screen, speech, shown))
+        html = shared.made(answer_key(template, screen, speech, shown), render)
     else:
         html = render()
     response = make_response(fill_csrf(html), status)
