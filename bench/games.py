@@ -22,7 +22,7 @@ from sqlalchemy import insert
 from companion.games import GAME_ID_BYTES, capability_changes, new_token
 from companion.keywords import load_pack
 from companion.release import release
-from companion.rules import ALL_CODES, HOST, OVER, PLAYING, TEAMS, Actor, Game, other
+from companion.rules import ALL_CODES, HOST, OVER, PLAYING, TEAMS, Who, Game, other
 from companion.rules.events import read
 from companion.store import Capability, Store, capabilities, events, games
 from tools.driver import Table
@@ -124,7 +124,7 @@ class Builder(Table):
             language="en",
         )
 
-    def do(self, command: dict, actor: Actor) -> list[dict]:
+    def do(self, command: dict, actor: Who) -> list[dict]:
         before = self.game
         events = super().do(command, actor)
         grants, revoked, _ = capability_changes(self.game_id, [read(e) for e in events], before, self.clock())
@@ -132,7 +132,7 @@ class Builder(Table):
         self.caps += grants
         return events
 
-    def sender(self, who) -> Actor:
+    def sender(self, who) -> Who:
         return HOST if who == "host" else self.seat(who)
 
     def codes(self) -> dict[str, list[int]]:

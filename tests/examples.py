@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.rules import HOST, Actor
+from companion.rules import HOST, Who
 from companion.rules import events as e
 from companion.rules.event import Event
 from tools.driver import Table, wrong
@@ -268,7 +268,7 @@ def cancel_seat_link() -> Table:
 def claim_unattended() -> Table:
     """No phone of Black in use: the new phone takes the seat at once."""
     table = seat_link()
-    table.do({"type": "claim_seat", "in_use": [], "at": CLOCK}, Actor("handoff", seat=3))
+    table.do({"type": "claim_seat", "in_use": [], "at": CLOCK}, Who("handoff", seat=3))
     return table
 
 
@@ -276,7 +276,7 @@ def claim_unattended() -> Table:
 def claim_waiting() -> Table:
     """Bob's phone is in use: the new phone waits for him to let it in."""
     table = seat_link()
-    table.do({"type": "claim_seat", "in_use": [4], "at": CLOCK}, Actor("handoff", seat=3))
+    table.do({"type": "claim_seat", "in_use": [4], "at": CLOCK}, Who("handoff", seat=3))
     return table
 
 
@@ -314,5 +314,5 @@ def cancel_table_move() -> Table:
 @example(e.TableMoved)
 def move_table() -> Table:
     table = offer_table_move()
-    table.do({"type": "take_table", "at": CLOCK}, Actor("table_move"))
+    table.do({"type": "take_table", "at": CLOCK}, Who("table_move"))
     return table

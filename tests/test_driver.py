@@ -1,7 +1,7 @@
 """The driver itself: each command's targets are what its sender saw (issue 11's table), and both transports
 play the same moves."""
 
-from companion.rules import HOST, Actor
+from companion.rules import HOST, Who
 
 from tools.driver import ApiGame, Table, targets, wrong
 
@@ -52,7 +52,7 @@ def test_both_transports_play_the_same_round(client):
 
 def test_who_is_read_from_the_views():
     table = Table()
-    assert table.encryptor("white") == Actor("seat", "white", 1)  # the first of each team to join
-    assert table.guesser("white", "white") == Actor("seat", "white", 2)
-    assert table.guesser("black", "white") == Actor("seat", "black", 3)
+    assert table.encryptor("white") == Who("seat", "white", 1)  # the first of each team to join
+    assert table.guesser("white", "white") == Who("seat", "white", 2)
+    assert table.guesser("black", "white") == Who("seat", "black", 3)
     assert wrong(table.code("white")) != table.code("white")

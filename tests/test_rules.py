@@ -11,7 +11,7 @@ from companion.rules import (
     KEYWORD_JUDGING,
     OVER,
     PLAYING,
-    Actor,
+    Who,
     RuleError,
     decide,
     replay,
@@ -95,7 +95,7 @@ def test_the_game_starts_only_with_two_to_four_players_a_team(white, black):
 def test_a_fifth_player_cannot_join_a_team():
     table = Table(white=("A1", "A2", "A3", "A4"), start=False)
     with pytest.raises(RuleError, match="team_full"):
-        table.do({"type": "join", "name": "A5"}, Actor("join", "white"))
+        table.do({"type": "join", "name": "A5"}, Who("join", "white"))
 
 
 @pytest.mark.parametrize(
@@ -113,13 +113,13 @@ def test_a_fifth_player_cannot_join_a_team():
 def test_names_are_two_to_twenty_characters_and_unique_in_a_team(name, code):
     table = Table(start=False)
     with pytest.raises(RuleError) as refused:
-        table.do({"type": "join", "name": name}, Actor("join", "white"))
+        table.do({"type": "join", "name": name}, Who("join", "white"))
     assert refused.value.code == code
 
 
 def test_the_same_name_may_sit_on_the_other_team():
     table = Table(start=False)
-    table.do({"type": "join", "name": "Ann"}, Actor("join", "black"))
+    table.do({"type": "join", "name": "Ann"}, Who("join", "black"))
     assert [p.name for p in table.game.team_players("black")] == ["Bea", "Bob", "Ann"]
 
 
@@ -556,7 +556,7 @@ def test_an_illegal_command_changes_nothing():
     for command, actor in [
         ({"type": "guess", "code": [1, 2, 3]}, table.seat(2)),
         ({"type": "start", "words": WORDS}, HOST),
-        ({"type": "join", "name": "Zed"}, Actor("join", "white")),
+        ({"type": "join", "name": "Zed"}, Who("join", "white")),
         ({"type": "nonsense"}, HOST),
     ]:
         with pytest.raises(RuleError):
@@ -585,11 +585,11 @@ def test_teams_must_be_as_even_as_possible():
 
 def test_a_seated_player_switches_teams_in_the_lobby():
     table = Table(white=("A1", "A2", "A3", "A4"), black=("B1", "B2"), start=False)
-    table.do({"type": "join", "name": "A4"}, Actor("join", "black", seat=4))
+    table.do({"type": "join", "name": "A4"}, Who("join", "black", seat=4))
     assert [p.name for p in table.game.team_players("white")] == ["A1", "A2", "A3"]
     assert [p.name for p in table.game.team_players("black")] == ["B1", "B2", "A4"]
     with pytest.raises(RuleError, match="already_seated"):
-        table.do({"type": "join", "name": "A4b"}, Actor("join", "black", seat=7))
+        table.do({"type": "join", "name": "A4b"}, Who("join", "black", seat=7))
     table.do({"type": "start", "words": WORDS}, HOST)
     assert replay(table.events) == table.game
 

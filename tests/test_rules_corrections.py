@@ -3,10 +3,9 @@
 import copy
 import pytest
 
-from companion.rules import HOST, LOBBY, OVER, PLAYING, Actor, RuleError, decide
+from companion.rules import HOST, LOBBY, OVER, PLAYING, Who, RuleError, decide
 from companion.rules.host import PHONE_IN_USE_SECONDS, SEEN_WRITE_SECONDS, take_seat_by_itself, waiting_until
 from companion.rules.queries import last_entry
-from companion.rules.access import Who
 from companion.views import view_for
 from companion.rules import replay
 from companion.rules.text import custom_words
@@ -28,9 +27,9 @@ def refused(table, command, actor=HOST) -> str:
 def test_locked_joining_refuses_new_players_until_reopened():
     table = Table(start=False)
     table.do({"type": "lock_joining", "locked": True}, HOST)
-    assert refused(table, {"type": "join", "name": "Cy"}, Actor("join", "white")) == "joining_locked"
+    assert refused(table, {"type": "join", "name": "Cy"}, Who("join", "white")) == "joining_locked"
     table.do({"type": "lock_joining", "locked": False}, HOST)
-    table.do({"type": "join", "name": "Cy"}, Actor("join", "white"))
+    table.do({"type": "join", "name": "Cy"}, Who("join", "white"))
     assert [p.name for p in table.game.team_players("white")] == ["Ann", "Abe", "Cy"]
 
 
@@ -41,7 +40,7 @@ def test_the_host_moves_a_player_to_the_other_team_or_removes_them_before_the_st
     table.do({"type": "remove_player", "seat": 1}, HOST)
     assert [p.name for p in table.game.team_players("white")] == ["Abe"]
     assert refused(table, {"type": "move_player", "seat": 99}) == "no_such_player"
-    assert refused(table, {"type": "remove_player", "seat": 2}, Actor("seat", "white", 2)) == "host_only"
+    assert refused(table, {"type": "remove_player", "seat": 2}, Who("seat", "white", 2)) == "host_only"
 
 
 def test_a_seat_number_names_one_player_for_the_whole_game():
@@ -49,7 +48,7 @@ def test_a_seat_number_names_one_player_for_the_whole_game():
     table screen behind the game) can't remove whoever joined after."""
     table = Table(white=("Ann", "Abe"), black=("Bea", "Bob"), start=False)
     table.do({"type": "remove_player", "seat": 4}, HOST)
-    table.do({"type": "join", "name": "Cy"}, Actor("join", "black"))
+    table.do({"type": "join", "name": "Cy"}, Who("join", "black"))
     assert table.game.player(4) is None and [p.seat for p in table.game.team_players("black")] == [3, 5]
     assert refused(table, {"type": "remove_player", "seat": 4}) == "no_such_player"
     assert table.game.player(5).name == "Cy"
@@ -377,7 +376,7 @@ EVERY_PHONE = [1, 2, 3, 4]  # `in_use`: every seat's phone asked for its view la
 
 def claim(table, seat, in_use=EVERY_PHONE, at=None):
     command = {"type": "claim_seat", "in_use": in_use, **({"at": at} if at is not None else {})}
-    return table.do(command, Actor("handoff", seat=seat))
+    return table.do(command, Who("handoff", seat=seat))
 
 
 def test_a_seat_link_is_issued_by_the_host_and_claimed_by_a_handoff_link_only():
@@ -386,12 +385,12 @@ def test_a_seat_link_is_issued_by_the_host_and_claimed_by_a_handoff_link_only():
         {"type": "seat_link_issued", "v": 2, "seat": 1, "at": 100.0}
     ]
     assert table.game.seat_links == {1: 100.0}
-    assert refused(table, {"type": "claim_seat", "in_use": []}, Actor("seat", "white", 1)) == "seat_link_only"
+    assert refused(table, {"type": "claim_seat", "in_use": []}, Who("seat", "white", 1)) == "seat_link_only"
     assert claim(table, 1, in_use=[2], at=160.0) == [
         {"type": "seat_claimed", "v": 2, "seat": 1, "unattended": True, "at": 160.0}
     ]
     assert [n["kind"] for n in table.game.notices] == ["seat_link_issued", "seat_claimed"]
-    assert refused(table, {"type": "claim_seat", "in_use": []}, Actor("handoff", seat=1)) == "seat_link_only"
+    assert refused(table, {"type": "claim_seat", "in_use": []}, Who("handoff", seat=1)) == "seat_link_only"
 
 
 def test_a_claimed_seat_with_a_teammates_phone_waits_until_a_teammate_lets_it_in():
@@ -401,7 +400,7 @@ def test_a_claimed_seat_with_a_teammates_phone_waits_until_a_teammate_lets_it_in
     assert claim(table, 2, in_use=[1]) == [{"type": "seat_claim_waiting", "seat": 2}]
     assert table.game.waiting_phones == {2} and table.game.seat_links == {}
     assert [n["kind"] for n in table.game.notices] == ["seat_link_issued"]  # nothing public yet
-    assert refused(table, {"type": "claim_seat"}, Actor("handoff", seat=2)) == "seat_link_only"  # used once
+    assert refused(table, {"type": "claim_seat"}, Who("handoff", seat=2)) == "seat_link_only"  # used once
     assert refused(table, {"type": "let_in", "seat": 2}, table.seat(3)) == "teammates_let_in"  # the other team
     assert refused(table, {"type": "let_in", "seat": 2}, HOST) == "players_only"
     assert table.do({"type": "let_in", "seat": 2}, table.seat(1)) == [{"type": "seat_handed", "seat": 2, "by": 1}]
@@ -456,7 +455,7 @@ def test_a_phone_of_the_team_turns_away_a_link_or_a_waiting_phone_of_its_seats()
         {"type": "seat_link_cancelled", "seat": 2, "by": 1}
     ]
     assert table.game.seat_links == {}
-    assert refused(table, {"type": "claim_seat", "in_use": []}, Actor("handoff", seat=2)) == "seat_link_only"
+    assert refused(table, {"type": "claim_seat", "in_use": []}, Who("handoff", seat=2)) == "seat_link_only"
     table.do({"type": "issue_seat_link", "seat": 2}, HOST)
     claim(table, 2)  # waits for a phone of White
     assert table.do({"type": "reject_seat_link", "seat": 2}, table.seat(2)) == [  # Abe's own phone: not mine
@@ -565,13 +564,13 @@ def test_the_lone_interceptors_seat_asks_its_own_phone_while_it_is_in_use():
 def test_moving_the_table_screen_is_in_the_public_log():
     table = Table()
     assert refused(table, {"type": "cancel_table_move"}) == "no_table_move"
-    assert refused(table, {"type": "take_table"}, Actor("table_move")) == "no_table_move"
+    assert refused(table, {"type": "take_table"}, Who("table_move")) == "no_table_move"
     assert refused(table, {"type": "offer_table_move"}, table.seat(1)) == "host_only"
     assert table.do({"type": "offer_table_move", "at": 1.0}, HOST) == [{"type": "table_move_offered", "at": 1.0}]
     assert table.do({"type": "cancel_table_move"}, HOST) == [{"type": "table_move_cancelled"}]
     table.do({"type": "offer_table_move", "at": 2.0}, HOST)
     assert refused(table, {"type": "take_table"}, HOST) == "move_link_only"
-    assert table.do({"type": "take_table", "at": 3.0}, Actor("table_move")) == [{"type": "table_moved", "at": 3.0}]
+    assert table.do({"type": "take_table", "at": 3.0}, Who("table_move")) == [{"type": "table_moved", "at": 3.0}]
     assert table.game.moved_at == 3.0 and not table.game.move_offered
     assert [n["kind"] for n in table.game.notices] == [
         "table_move_offered",
@@ -579,7 +578,7 @@ def test_moving_the_table_screen_is_in_the_public_log():
         "table_move_offered",
         "table_moved",
     ]
-    assert refused(table, {"type": "take_table"}, Actor("table_move")) == "no_table_move"  # once
+    assert refused(table, {"type": "take_table"}, Who("table_move")) == "no_table_move"  # once
 
 
 def test_a_seat_link_can_be_cancelled_and_then_no_longer_claimed():
@@ -587,7 +586,7 @@ def test_a_seat_link_can_be_cancelled_and_then_no_longer_claimed():
     assert refused(table, {"type": "cancel_seat_link", "seat": 2}) == "no_seat_link"
     table.do({"type": "issue_seat_link", "seat": 2}, HOST)
     table.do({"type": "cancel_seat_link", "seat": 2}, HOST)
-    assert refused(table, {"type": "claim_seat"}, Actor("handoff", seat=2)) == "seat_link_only"
+    assert refused(table, {"type": "claim_seat"}, Who("handoff", seat=2)) == "seat_link_only"
 
 
 def test_a_try_out_issues_no_seat_link_and_takes_no_claim():
@@ -595,7 +594,7 @@ def test_a_try_out_issues_no_seat_link_and_takes_no_claim():
     table = Table(white=(), black=(), start=False, try_out=True, players={"white": ["W1", "W2"], "black": ["B1", "B2"]})
     table.do({"type": "start", "words": WORDS}, HOST)
     assert refused(table, {"type": "issue_seat_link", "seat": 3}) == "try_out_fixed_seats"
-    assert refused(table, {"type": "claim_seat"}, Actor("handoff", seat=3)) == "try_out_fixed_seats"
+    assert refused(table, {"type": "claim_seat"}, Who("handoff", seat=3)) == "try_out_fixed_seats"
 
 
 # --- rematch --------------------------------------------------------------------------------
@@ -632,7 +631,7 @@ def test_the_rematch_lobby_reopens_joining_and_takes_newcomers():
     table.do({"type": "lock_joining", "locked": True}, HOST)
     table.do({"type": "start", "words": WORDS}, HOST)
     _finished(table).do({"type": "rematch"}, HOST)
-    table.do({"type": "join", "name": "Cy"}, Actor("join", "white"))
+    table.do({"type": "join", "name": "Cy"}, Who("join", "white"))
     assert [p.name for p in table.game.team_players("white")] == ["Ann", "Abe", "Cy"]
 
 
@@ -641,7 +640,7 @@ def test_a_rematch_starts_each_rotation_with_whoever_has_gone_longest_without_en
     table = _finished(Table(white=("Ann", "Abe"), black=("Bea", "Bob")))  # Ann, Abe / Bea, Bob encrypted
     table.do({"type": "rematch"}, HOST)
     table.do({"type": "move_player", "seat": 2}, HOST)  # Abe (round 2) to Black
-    table.do({"type": "join", "name": "Cy"}, Actor("join", "white"))
+    table.do({"type": "join", "name": "Cy"}, Who("join", "white"))
     table.do({"type": "start", "words": WORDS}, HOST)
     order = {team: [table.game.encryptor_for(team, r).name for r in (1, 2, 3)] for team in ("white", "black")}
     assert order == {"white": ["Cy", "Ann", "Cy"], "black": ["Bea", "Bob", "Abe"]}
@@ -652,8 +651,8 @@ def test_a_player_switches_team_from_their_phone_in_the_lobby():
     assert table.do({"type": "switch_team"}, table.seat(3)) == [{"type": "player_moved", "seat": 3, "team": "black"}]
     assert [p.name for p in table.game.team_players("black")] == ["Bea", "Bob", "Amy"]
     assert refused(table, {"type": "switch_team"}) == "players_only"
-    assert refused(table, {"type": "switch_team"}, Actor("join", "white")) == "players_only"
-    table.do({"type": "join", "name": "Ann"}, Actor("join", "black"))  # another Ann: Black is full
+    assert refused(table, {"type": "switch_team"}, Who("join", "white")) == "players_only"
+    table.do({"type": "join", "name": "Ann"}, Who("join", "black"))  # another Ann: Black is full
     assert refused(table, {"type": "switch_team"}, table.seat(6)) == "name_taken"
     assert refused(table, {"type": "switch_team"}, table.seat(1)) == "team_full"
     table.do({"type": "lock_joining", "locked": True}, HOST)
@@ -671,10 +670,10 @@ def test_a_player_leaves_from_their_phone_in_the_lobby():
     assert table.do({"type": "leave"}, table.seat(2)) == [{"type": "player_left", "seat": 2}]
     assert [p.name for p in table.game.team_players("white")] == ["Ann", "Amy"]
     # Gone: a repeat leaves nobody.
-    assert refused(table, {"type": "leave"}, Actor("seat", "white", 2)) == "players_only"
+    assert refused(table, {"type": "leave"}, Who("seat", "white", 2)) == "players_only"
     assert refused(table, {"type": "leave"}) == "players_only"
-    assert refused(table, {"type": "leave"}, Actor("join", "white")) == "players_only"
-    table.do({"type": "join", "name": "Abe"}, Actor("join", "white"))  # back after all: a new seat
+    assert refused(table, {"type": "leave"}, Who("join", "white")) == "players_only"
+    table.do({"type": "join", "name": "Abe"}, Who("join", "white"))  # back after all: a new seat
     assert table.game.team_players("white")[-1].seat == 6
     table.do({"type": "start", "words": WORDS}, HOST)
     assert refused(table, {"type": "leave"}, table.seat(1)) == "game_in_progress"
@@ -761,7 +760,7 @@ def test_a_shuffle_never_gives_back_the_same_two_teams_when_another_split_exists
 def test_shuffling_is_for_the_host_in_a_real_game_lobby_with_two_players_or_more():
     table = Table(white=("Ann",), black=(), start=False)
     assert refused(table, {"type": "shuffle_teams"}) == "too_few_to_shuffle"
-    table.do({"type": "join", "name": "Bea"}, Actor("join", "white"))
+    table.do({"type": "join", "name": "Bea"}, Who("join", "white"))
     assert refused(table, {"type": "shuffle_teams"}, table.seat(1)) == "host_only"
     table = Table()
     assert refused(table, {"type": "shuffle_teams"}) == "game_in_progress"
@@ -979,7 +978,7 @@ def test_a_try_out_seats_everyone_at_creation_and_never_takes_real_players():
     table = Table(white=(), black=(), start=False, try_out=True, players={"white": ["W1", "W2"], "black": ["B1", "B2"]})
     assert [(p.seat, p.team) for p in table.game.players] == [(1, "white"), (2, "white"), (3, "black"), (4, "black")]
     assert table.game.phase == LOBBY
-    assert refused(table, {"type": "join", "name": "Eve"}, Actor("join", "white")) == "try_out_fixed_seats"
+    assert refused(table, {"type": "join", "name": "Eve"}, Who("join", "white")) == "try_out_fixed_seats"
     assert refused(table, {"type": "move_player", "seat": 1}) == "try_out_fixed_seats"
     table.do({"type": "start", "words": WORDS}, HOST)
     assert table.game.settings.try_out

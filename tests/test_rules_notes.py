@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import HOST, Actor, RuleError
-from companion.rules.access import Who
+from companion.rules import HOST, Who, RuleError
 from companion.views import view_for
 
 from tools.driver import Table
@@ -106,7 +105,7 @@ def test_a_note_names_one_keyword_or_one_round_so_far_and_holds_short_text():
         table.do({"type": "write_note", "keyword": 1, "text": "z"}, HOST)
     assert error.value.code == "players_only"
     with pytest.raises(RuleError) as error:
-        table.do({"type": "write_note", "keyword": 1, "text": "z"}, Actor("join", "white"))
+        table.do({"type": "write_note", "keyword": 1, "text": "z"}, Who("join", "white"))
     assert error.value.code == "players_only"
 
 

@@ -58,7 +58,7 @@ from companion.rules import (
     OVER,
     PLAYING,
     TEAMS,
-    Actor,
+    Who,
     Game,
     RuleError,
     decide,
@@ -78,7 +78,7 @@ from companion.rules.fold import fold
 from companion.rules.state import Guess, Notes, Tokens, token_awards
 from companion.rules.event import Event
 from companion.rules.words import contains_word, same_word
-from companion.rules.access import SPECTATOR, Kind, Who
+from companion.rules.access import SPECTATOR, Kind
 from companion.views import version_for, view_for
 
 from tools.driver import Table, wrong
@@ -86,7 +86,7 @@ from tools.driver import Table, wrong
 from .tier import examples
 
 WORDS = [f"KW{i:02d}X" for i in range(40)]  # no word is part of another
-WATCHER = Actor("spectator")  # a spectator trying a command
+WATCHER = Who("spectator")  # a spectator trying a command
 NAMES = ["Ann", "Abe", "Amy", "Al", "Bea", "Bob", "Ben", "Bo", "Cy", "ann"]
 
 # Guesses as a phone could send them, with whether they are a guess at all (docs/rules.md "Readings we
@@ -175,7 +175,7 @@ STALE_BODIES = {
 }
 
 
-def seen_target(game: Game, command: dict, actor: Actor) -> dict:
+def seen_target(game: Game, command: dict, actor: Who) -> dict:
     """The target a page showing `game` would send with `command` (rules/commands.py `targets`)."""
     kind = command["type"]
     number = game.round.number if game.round else 0
@@ -285,7 +285,7 @@ class DecryptoTable(RuleBasedStateMachine):
 
     # --- sending commands --------------------------------------------------------------------
 
-    def send(self, command: dict, actor: Actor, must_succeed: bool = False):
+    def send(self, command: dict, actor: Who, must_succeed: bool = False):
         """decide + fold, checking every invariant; returns the events, or the RuleError's code."""
         game = self.game
         untouched = self.snapshot  # a separate object equal to `game` (checked after each command)
@@ -350,7 +350,7 @@ class DecryptoTable(RuleBasedStateMachine):
             if moved == 0:
                 assert view_for(after, viewer) == view_for(before, viewer), (viewer, [e.type for e in events])
 
-    def check_repeat(self, command: dict, actor: Actor, before: Game, after: Game) -> None:
+    def check_repeat(self, command: dict, actor: Who, before: Game, after: Game) -> None:
         """Issue 11: the same command sent again (a double tap, a retry), naming what its player saw before
         it took effect, is refused and changes nothing (unless repeating it is harmless: REPEATABLE)."""
         key = (command["type"], command.get("confirm") if command["type"] == "guess" else None)
@@ -367,30 +367,30 @@ class DecryptoTable(RuleBasedStateMachine):
 
     # --- who ---------------------------------------------------------------------------------
 
-    def seat(self, seat: int) -> Actor:
-        return Actor("seat", self.game.player(seat).team, seat)
+    def seat(self, seat: int) -> Who:
+        return Who("seat", self.game.player(seat).team, seat)
 
-    def actors(self) -> list[Actor]:
+    def actors(self) -> list[Who]:
         seats = [p.seat for p in self.game.players]
         found = [
             HOST,
             WATCHER,
-            Actor("join", "white"),
-            Actor("join", "black"),
-            Actor("seat", "white", 99),
-            Actor("handoff", seat=99),
+            Who("join", "white"),
+            Who("join", "black"),
+            Who("seat", "white", 99),
+            Who("handoff", seat=99),
         ]
         for s in seats:
             player = self.game.player(s)
             found += [
                 self.seat(s),
-                Actor("join", other(player.team), s),
-                Actor("join", player.team, s),
-                Actor("handoff", seat=s),
+                Who("join", other(player.team), s),
+                Who("join", player.team, s),
+                Who("handoff", seat=s),
             ]
         return found
 
-    def any_actor(self, data, prefer_seats: bool = True) -> Actor:
+    def any_actor(self, data, prefer_seats: bool = True) -> Who:
         seats = [self.seat(p.seat) for p in self.game.players]
         if prefer_seats and seats and data.draw(st.integers(0, 3), label="seat?") > 0:
             return data.draw(st.sampled_from(seats), label="actor")
@@ -429,7 +429,7 @@ class DecryptoTable(RuleBasedStateMachine):
         for team, size in sizes.items():
             names = NAMES[:4] if team == "white" else NAMES[4:8]
             for i in range(size):
-                self.send({"type": "join", "name": names[i % 4]}, Actor("join", team))
+                self.send({"type": "join", "name": names[i % 4]}, Who("join", team))
 
     # --- the lobby -----------------------------------------------------------------------------
 
@@ -457,11 +457,11 @@ class DecryptoTable(RuleBasedStateMachine):
         if kind == "join":
             team = data.draw(st.sampled_from(TEAMS), label="team")
             name = data.draw(st.sampled_from(NAMES + ["", "A", "x" * 21, 7]), label="name")
-            self.send({"type": "join", "name": name}, Actor("join", team) if data.draw(st.booleans()) else actor)
+            self.send({"type": "join", "name": name}, Who("join", team) if data.draw(st.booleans()) else actor)
         elif kind == "switch":
             if self.game.players:  # (nobody to switch yet: nothing to send)
                 player = data.draw(st.sampled_from(self.game.players), label="player")
-                self.send({"type": "join", "name": player.name}, Actor("join", other(player.team), player.seat))
+                self.send({"type": "join", "name": player.name}, Who("join", other(player.team), player.seat))
         elif kind in ("move_player", "remove_player"):
             self.send(
                 {"type": kind, "seat": data.draw(st.sampled_from(seats), label="seat")},
@@ -614,7 +614,7 @@ class DecryptoTable(RuleBasedStateMachine):
             return {"type": "lock_joining", "locked": False}, HOST
         team = next(t for t in TEAMS if sizes[t] < wanted[t])
         taken = {p.name.lower() for p in game.team_players(team)}
-        return {"type": "join", "name": next(n for n in NAMES if n.lower() not in taken)}, Actor("join", team)
+        return {"type": "join", "name": next(n for n in NAMES if n.lower() not in taken)}, Who("join", team)
 
     def play_on(self, data, most: int) -> None:
         """Play on by the right actors: up to `most` legal commands, each of which must be accepted."""
@@ -821,7 +821,7 @@ class DecryptoTable(RuleBasedStateMachine):
                 # docs/rules.md "Seats": the new phone claims the seat, or the table cancels the link.
                 in_use = data.draw(st.lists(st.sampled_from(seats), unique=True), label="phones in use")
                 command, actor = (
-                    ({"type": "claim_seat", "in_use": in_use}, Actor("handoff", seat=seat))
+                    ({"type": "claim_seat", "in_use": in_use}, Who("handoff", seat=seat))
                     if then == "claim"
                     else ({"type": "cancel_seat_link", "seat": seat}, HOST)
                 )
@@ -836,7 +836,7 @@ class DecryptoTable(RuleBasedStateMachine):
             self.send({"type": kind, "seat": seat}, HOST if data.draw(st.integers(0, 3)) else self.any_actor(data))
         else:
             seat = data.draw(st.sampled_from(sorted(game.seat_links) or seats + [99]), label="seat")
-            actor = Actor("handoff", seat=seat) if data.draw(st.integers(0, 3)) else self.any_actor(data)
+            actor = Who("handoff", seat=seat) if data.draw(st.integers(0, 3)) else self.any_actor(data)
             outcome = self.send({"type": kind}, actor)
             # docs/rules.md "Seats": only an issued, unclaimed seat link claims its seat (in any phase).
             assert isinstance(outcome, list) == (actor.kind == "handoff" and actor.seat in game.seat_links)
@@ -1009,7 +1009,7 @@ class DecryptoTable(RuleBasedStateMachine):
 
     # --- invariants ------------------------------------------------------------------------------
 
-    def check_command(self, command: dict, actor: Actor, before: Game, events: list[Event], after: Game) -> None:
+    def check_command(self, command: dict, actor: Who, before: Game, events: list[Event], after: Game) -> None:
         """What one accepted command may do, judged from the state before and after it."""
         kinds = [e.type for e in events]
         kind = command["type"]

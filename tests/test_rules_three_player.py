@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.rules import HOST, OVER, PLAYING, Actor, RuleError
+from companion.rules import HOST, OVER, PLAYING, Who, RuleError
 from companion.rules.three_player import INTERCEPTOR, INTERCEPTOR_TOKENS, TEAM, TEAM_SURVIVED
 
 from tools.driver import WORDS, Table, wrong
@@ -31,7 +31,7 @@ def test_a_third_team_member_or_a_second_interceptor_is_refused_at_the_door():
     table = Table(white=("Ann", "Abe"), black=("Ivy",), mode="three_player", start=False)
     for team in ("white", "black"):
         with pytest.raises(RuleError) as refused:
-            table.do({"type": "join", "name": "Zed"}, Actor("join", team))
+            table.do({"type": "join", "name": "Zed"}, Who("join", team))
         assert refused.value.code == "team_full"
 
 

@@ -15,7 +15,7 @@ import pytest
 import requests
 
 from companion import create_app
-from companion.rules import Actor
+from companion.rules import Who
 from tools.driver import ApiGame, wrong
 
 from .api import expected
@@ -249,7 +249,7 @@ def test_a_request_already_in_flight_when_its_seat_is_claimed_is_refused(app, cl
     service = app.extensions["games"]
     old_token = game.teammate("white")
     capability, _ = service.resolve(old_token)
-    in_flight = Actor(capability.kind, team=capability.team, seat=capability.seat)
+    in_flight = Who(capability.kind, team=capability.team, seat=capability.seat)
     link = game.post("seat-link", game.tokens["host"], seat=capability.seat).get_json()["seat_link"]["token"]
     assert game.post("claim-seat", link).status_code == 200
     assert game.post("let-in", game.encryptor("white"), seat=capability.seat).status_code == 200  # taken now

@@ -18,7 +18,7 @@ from functools import partial
 from sqlalchemy import func, select, text
 
 from companion import create_app
-from companion.rules import Actor
+from companion.rules import Who
 from companion.store import LATEST_SCHEMA, events as events_table
 from companion.store import schema_version
 from tools.driver import ApiGame, targets, wrong, wrong2
@@ -72,7 +72,7 @@ def test_one_player_drafting_again_and_again_neither_ends_nor_grows_the_game(tmp
     service = app.extensions["games"]
     drafter = game.guesser("white", "white")
     seat = next(s for s, t in game.seat_tokens.items() if t == drafter)
-    actor = Actor("seat", "white", seat)
+    actor = Who("seat", "white", seat)
     seen = targets("guess", game.view(drafter))
     code = game.code("white")
     public = game.view(game.host)["version"]  # the events everyone saw
@@ -252,7 +252,7 @@ def test_one_player_rewriting_notes_again_and_again_neither_ends_nor_grows_the_g
     service = app.extensions["games"]
     writer = game.guesser("white", "white")
     seat = next(s for s, t in game.seat_tokens.items() if t == writer)
-    actor = Actor("seat", "white", seat)
+    actor = Who("seat", "white", seat)
     public = game.view(game.host)["version"]
     other = game.view(game.guesser("black", "black"))["version"]
     service.max_events = public  # no room for one more event everyone sees... yet

@@ -15,11 +15,10 @@ import json
 
 import pytest
 
-from companion.rules import HOST, OVER, TEAMS, Actor, other
+from companion.rules import HOST, OVER, TEAMS, Who, other
 from companion.rules import replay
 from companion.rules.events import NOTICES
 from companion.rules.three_player import INTERCEPTOR, TEAM
-from companion.rules.access import Who
 from companion.views import view_for
 from tools.driver import WORDS, Table, wrong, wrong2
 
@@ -273,7 +272,7 @@ def eventful() -> Table:
     t.do({"type": "swap_keyword", "number": 2, "words": WORDS}, t.seat(4))
     t.do({"type": "skip_encryptor", "team": "white"}, HOST)
     t.do({"type": "issue_seat_link", "seat": 5}, HOST)
-    t.do({"type": "claim_seat"}, Actor("handoff", seat=5))  # waits for Black's other phone
+    t.do({"type": "claim_seat"}, Who("handoff", seat=5))  # waits for Black's other phone
     t.do({"type": "let_in", "seat": 5}, t.seat(4))
     t.announce("white")
     t.do({"type": "take_back"}, HOST)  # White's clues, taken back

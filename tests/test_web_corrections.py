@@ -11,7 +11,7 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from companion.rules import Actor, RuleError
+from companion.rules import Who, RuleError
 from companion.store import games as games_table
 
 from companion.rules.host import PHONE_IN_USE_SECONDS
@@ -722,7 +722,7 @@ def test_a_try_out_gives_one_browser_every_seat_and_no_join_links(app, mode, nam
     stranger = browser(app)
     sentence_in(stranger.post(f"/try/{game_id}/seat/1", data={"csrf_token": stranger.csrf}), 401)
     with pytest.raises(RuleError) as refused:
-        service.execute(game_id, Actor("join", "white"), {"type": "join", "name": "Eve"})
+        service.execute(game_id, Who("join", "white"), {"type": "join", "name": "Eve"})
     assert refused.value.code == "try_out_fixed_seats"
     answer = followed(me, me.post(f"/table/{game_id}/lock-joining", data={"locked": "1", "csrf_token": me.csrf}))
     assert answer.status_code == 403

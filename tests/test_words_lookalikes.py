@@ -4,7 +4,7 @@ confusable skeleton (UTS #39). What the player typed is still what every screen 
 
 import pytest
 
-from companion.rules import Actor, RuleError
+from companion.rules import Who, RuleError
 from companion.rules.skeleton import ignorable, skeleton, visible_only
 from companion.rules.words import contains_word, distinct_words, same_word
 
@@ -108,9 +108,9 @@ def test_a_team_never_seats_two_names_that_look_the_same():
     table = Table(white=("Ann", "Abe"), start=False)
     for name in (f"An{ZWJ}n", "Ann".translate(CYRILLIC), f"A{ZWJ}nn\u034f"):
         with pytest.raises(RuleError) as refused:
-            table.do({"type": "join", "name": name}, Actor("join", "white"))
+            table.do({"type": "join", "name": name}, Who("join", "white"))
         assert refused.value.code == "name_taken"
-    table.do({"type": "join", "name": "Ann".translate(CYRILLIC)}, Actor("join", "black"))  # the other team may
+    table.do({"type": "join", "name": "Ann".translate(CYRILLIC)}, Who("join", "black"))  # the other team may
 
 
 def test_through_the_api_look_alikes_are_refused_and_an_accepted_clue_is_shown_as_typed(client):

@@ -10,7 +10,7 @@ transports carry the commands:
 - `Table`: in-process, straight through the rules (`decide`, `replay`), as the service would; its log holds
   the events as the store keeps them (their JSON).
 
-A sender ("who") is whatever the transport addresses one by: a token for the API, an `Actor` in-process.
+A sender ("who") is whatever the transport addresses one by: a token for the API, a `Who` in-process.
 """
 
 from __future__ import annotations
@@ -25,13 +25,13 @@ from urllib.parse import urlsplit
 
 from companion.rules.command import Command
 from companion.rules.commands import targets_for
-from companion.rules import HOST, TEAMS, Actor, Game, Kind, decide, other, replay
+from companion.rules import HOST, TEAMS, Who, Game, Kind, decide, other, replay
 from companion.views import view_for
 from companion.web.commands import from_json
 
 WORDS = [f"KW{i:02d}X" for i in range(40)]  # no word is part of another
 
-Who = TypeVar("Who")  # whom a transport addresses a player by: a token (the API), an `Actor` (in-process)
+Addressee = TypeVar("Addressee")  # whom a transport addresses a player by: a token (the API), a `Who` (in-process)
 Sent = TypeVar("Sent")  # what it answers a command with: an HTTP answer, the command's events
 
 
@@ -56,27 +56,27 @@ def targets(command: str, view: Mapping[str, Any], body: dict[str, Any] | None =
 # --- the moves ---------------------------------------------------------------------------------------
 
 
-class Driver(Generic[Who, Sent]):
+class Driver(Generic[Addressee, Sent]):
     """The moves of a table, the same through every transport. A transport sets `host` and provides
     `view(who)`, `send(who, command, body)` and `who(seat)`."""
 
-    host: Who
+    host: Addressee
     clue_numbers = itertools.count(1)  # clues never repeat, across games too
 
-    def view(self, who: Who) -> Mapping[str, Any]:
+    def view(self, who: Addressee) -> Mapping[str, Any]:
         raise NotImplementedError
 
-    def send(self, who: Who, command: str, body: dict[str, Any]) -> Sent:
+    def send(self, who: Addressee, command: str, body: dict[str, Any]) -> Sent:
         raise NotImplementedError
 
-    def who(self, seat: int) -> Who:
+    def who(self, seat: int) -> Addressee:
         raise NotImplementedError
 
-    def command(self, who: Who, command: str, **body: Any) -> Sent:
+    def command(self, who: Addressee, command: str, **body: Any) -> Sent:
         """`command` from `who`, with the targets of the view `who` sees now."""
         return self.send(who, command, self.with_targets(who, command, body))
 
-    def with_targets(self, who: Who, command: str, body: dict[str, Any]) -> dict[str, Any]:
+    def with_targets(self, who: Addressee, command: str, body: dict[str, Any]) -> dict[str, Any]:
         """`body` and the targets of the view `who` sees now (the fields of `body` win)."""
         return {**targets(command, self.view(who), body), **body}
 
@@ -89,10 +89,10 @@ class Driver(Generic[Who, Sent]):
         transmissions: dict[str, Any] = self.view(self.host)["rounds"][-1]["transmissions"]
         return transmissions
 
-    def encryptor(self, team: str) -> Who:
+    def encryptor(self, team: str) -> Addressee:
         return self.who(self._transmissions()[team]["encryptor"])
 
-    def guesser(self, by: str, transmission: str) -> Who:
+    def guesser(self, by: str, transmission: str) -> Addressee:
         """A player of team `by` who may guess `transmission`'s code (never its own Encryptor)."""
         view = self.view(self.host)
         encryptor = view["rounds"][-1]["transmissions"][transmission]["encryptor"]
@@ -160,7 +160,7 @@ class Driver(Generic[Who, Sent]):
 # --- in-process, through the rules ------------------------------------------------------------------
 
 
-class Table(Driver[Actor, list[dict[str, Any]]]):
+class Table(Driver[Who, list[dict[str, Any]]]):
     """A game played through the pure rules, the way the service would: `do` is the raw rules command,
     the moves go through the same command mapping as the API (`from_json`)."""
 
@@ -193,11 +193,11 @@ class Table(Driver[Actor, list[dict[str, Any]]]):
         self.do({"type": "create", **settings}, HOST)
         for team, names in (("white", white), ("black", black)):
             for name in names:
-                self.do({"type": "join", "name": name}, Actor(Kind.JOIN, team))
+                self.do({"type": "join", "name": name}, Who(Kind.JOIN, team))
         if start:
             self.command(HOST, "start")
 
-    def do(self, command: Command | dict[str, Any], actor: Actor) -> list[dict[str, Any]]:
+    def do(self, command: Command | dict[str, Any], actor: Who) -> list[dict[str, Any]]:
         """The rules' command `command` (declared, or in the rules' form): its events, as the store keeps them
         (their JSON), also in `events`."""
         events = decide(self.game, command, actor, self.rng)
@@ -207,23 +207,23 @@ class Table(Driver[Actor, list[dict[str, Any]]]):
         return stored
 
     # --- the transport -------------------------------------------------------------------------
-    def view(self, who: Actor) -> Mapping[str, Any]:
+    def view(self, who: Who) -> Mapping[str, Any]:
         return view_for(self.game, who)
 
-    def send(self, who: Actor, command: str, body: dict[str, Any]) -> list[dict[str, Any]]:
+    def send(self, who: Who, command: str, body: dict[str, Any]) -> list[dict[str, Any]]:
         declared = from_json(command, body)  # what the service adds, as it adds it
         pack = self.words if declared.draws_words else None
         at = self.clock() if declared.timed and self.clock else None
         return self.do(declared.given(pack=pack, at=at), who)
 
-    def who(self, seat: int) -> Actor:
+    def who(self, seat: int) -> Who:
         return self.seat(seat)
 
     def outcomes(self, results: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
         return [event for events in results for event in events]
 
-    def seat(self, seat: int) -> Actor:
-        return Actor(Kind.SEAT, self.game.seated(seat).team, seat)
+    def seat(self, seat: int) -> Who:
+        return Who(Kind.SEAT, self.game.seated(seat).team, seat)
 
     def code(self, team: str) -> list[int]:
         """This round's code of `team` (in-process, also once it is revealed)."""

@@ -14,14 +14,12 @@ from .codes import ALL_CODES, draw_code, parse_guess
 from .decide import decide
 from .errors import RuleError
 from .access import HOST, SPECTATOR, Kind, Who
-from .guards import Actor
 from .queries import proposed_verdicts, start_problem
 from .fold import apply, replay
 from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, TEAMS, Game, other
 
 __all__ = [
     "ALL_CODES",
-    "Actor",
     "Game",
     "HOST",
     "Kind",

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast, overload
 
 from . import fields
-from .access import Kind
+from .access import Kind, Who
 from .errors import RuleError
 from .event import Event
-from .guards import PHASE_REFUSALS, SENDER_REFUSALS, Actor, require_real_game, seated_player
+from .guards import PHASE_REFUSALS, SENDER_REFUSALS, require_real_game, seated_player
 from .state import LOBBY, PHASES, Game, Player
 from .targets import stale
 
@@ -316,7 +316,7 @@ class Command:
 
     # --- what the rules run -------------------------------------------------------------------
 
-    def run(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def run(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         """The command's events, after the checks every command shares, in this order: who sends it, a pending
         correction, its stale targets, a seat's player, the phase, a real game."""
         if actor.kind != self.sender:
@@ -338,7 +338,7 @@ class Command:
             require_real_game(game)
         return self.decide(game, actor, rng)
 
-    def stale(self, game: Game, actor: Actor) -> RuleError | None:
+    def stale(self, game: Game, actor: Who) -> RuleError | None:
         """The refusal `stale` when the game moved on since the player's screen (rules.targets), else None."""
         return None
 
@@ -346,7 +346,7 @@ class Command:
         """The refusal of this command in a phase not its own."""
         return PHASE_REFUSALS[game.phase]
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         """The handler: the command's events, or the RuleError it breaks. It never changes `game`."""
         raise NotImplementedError
 
@@ -363,7 +363,7 @@ class SeatCommand(Command, abstract=True):
 
     sender = Kind.SEAT
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         return self.play(game, seated_player(game, actor), rng)
 
     def play(self, game: Game, player: Player, rng: random.Random) -> list[Event]:

@@ -16,10 +16,10 @@ from .command import Command
 from .commands import read
 from .event import Event
 from .fold import stamp
-from .guards import Actor
+from .access import Who
 from .state import Game
 
 
-def decide(game: Game, command: Command | Mapping[str, object], actor: Actor, rng: random.Random) -> list[Event]:
+def decide(game: Game, command: Command | Mapping[str, object], actor: Who, rng: random.Random) -> list[Event]:
     declared = command if isinstance(command, Command) else read(command)
     return stamp(game, declared.run(game, actor, rng))

@@ -7,8 +7,6 @@ from .errors import RuleError
 from .state import KEYWORD_GUESSING, KEYWORD_JUDGING, LOBBY, OVER, PLAYING, Game, Player
 
 
-Actor = Who  # who sends a command (rules.access)
-
 # The refusal for a command sent by the wrong kind of capability, by the kind it needs.
 SENDER_REFUSALS: dict[Kind, str] = {
     Kind.HOST: "host_only",
@@ -28,7 +26,7 @@ PHASE_REFUSALS = {
 }
 
 
-def seated_player(game: Game, actor: Actor) -> Player:
+def seated_player(game: Game, actor: Who) -> Player:
     player = game.player(actor.seat) if actor.kind == Kind.SEAT else None
     if player is None:
         raise RuleError("players_only")

@@ -24,9 +24,9 @@ from .command import (
     round_target,
     seat_field,
 )
-from .access import Kind
+from .access import Kind, Who
 from .errors import RuleError
-from .guards import Actor, player_at
+from .guards import player_at
 from .play import after_resolution
 from .queries import correctable, keywords_public, last_entry, sand_timer, skip_problem
 from .event import Event
@@ -85,14 +85,14 @@ class SkipEncryptor(HostCommand):
     refusals = (*phase_refusals(PLAYING), "no_such_team", "clues_already_announced", "nobody_to_skip_to")
     example = {"team": "white", "round": 2, "encryptor": 3}
 
-    def stale(self, game: Game, actor: Actor) -> RuleError | None:
+    def stale(self, game: Game, actor: Who) -> RuleError | None:
         team = SkipEncryptor.team.peek(self)
         transmission = game.latest_round.transmissions.get(team) if game.phase == PLAYING and team else None
         if transmission is not None and self.encryptor.differs(transmission.encryptor):
             return stale("encryptor_changed")
         return None
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         team = self.team
         problem = skip_problem(game, team)
         if problem is not None:
@@ -117,14 +117,14 @@ class TakeBack(HostCommand):
     refusals = (*phase_refusals(PLAYING), "nothing_to_take_back")
     example = {"round": 2, "entry": "clues", "transmission": "white"}
 
-    def stale(self, game: Game, actor: Actor) -> RuleError | None:
+    def stale(self, game: Game, actor: Who) -> RuleError | None:
         entry: Mapping[str, object] = last_entry(game) or {}
         seen = (self.entry, self.transmission, self.by)
         if any(s.differs(entry.get(f)) for s, f in zip(seen, ("entry", "transmission", "by"), strict=True)):
             return stale("entry_changed")
         return None
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         entry = last_entry(game)
         if entry is None:
             raise RuleError("nothing_to_take_back")
@@ -175,14 +175,14 @@ class ProposeCorrection(HostCommand):
     refusals = ("nothing_to_correct", "guess_malformed", "correction_changes_nothing", "correction_resumes_play")
     example = {"decryption": [3, 1, 4], "interception": [3, 1, 2], "round": 2, "transmission": "white"}
 
-    def stale(self, game: Game, actor: Actor) -> RuleError | None:
+    def stale(self, game: Game, actor: Who) -> RuleError | None:
         found = correctable(game)
         now = (found[0].number, found[1].team) if found else (None, None)
         if self.round.differs(now[0]) or self.transmission.differs(now[1]):
             return stale("reveal_changed")
         return None
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         found = correctable(game)
         if found is None:
             raise RuleError("nothing_to_correct")
@@ -211,7 +211,7 @@ class AnswerCorrection(SeatCommand):
     refusals = ("no_correction", "correction_already_confirmed", "accept_malformed", "correction_resumes_play")
     example = {"accept": True, "correction": 1}
 
-    def stale(self, game: Game, actor: Actor) -> RuleError | None:
+    def stale(self, game: Game, actor: Who) -> RuleError | None:
         problem = _correction_changed(game, self.correction)
         player = game.player(actor.seat)
         correction = game.correction  # None: nothing to answer, which the handler says (no_correction)
@@ -281,10 +281,10 @@ class WithdrawCorrection(HostCommand):
     refusals = ("no_correction",)
     example = {"correction": 1}
 
-    def stale(self, game: Game, actor: Actor) -> RuleError | None:
+    def stale(self, game: Game, actor: Who) -> RuleError | None:
         return _correction_changed(game, self.correction)
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         if game.correction is None:
             raise RuleError("no_correction")
         return [CorrectionWithdrawn()]
@@ -305,7 +305,7 @@ class _SandTimerCommand(HostCommand, abstract=True):
     example = {"match": 1, "round": 2, "team": "black"}
     pausing: bool  # a pause (else a resume)
 
-    def stale(self, game: Game, actor: Actor) -> RuleError | None:
+    def stale(self, game: Game, actor: Who) -> RuleError | None:
         """Running for a pause and paused for a resume: it stopped since (the late clues came, or the first were
         taken back), or a second tap finds it already paused, or already running again."""
         if not self.team.named:
@@ -333,7 +333,7 @@ class PauseTimer(_SandTimerCommand):
     refusals = (*phase_refusals(PLAYING), "timer_not_running")
     pausing = True
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         at, timer = self.at, sand_timer(game)  # without the service's clock there is no sand timer to run
         if timer is None or timer.paused or at is None or timer.left(at) <= 0:
             raise RuleError("timer_not_running")
@@ -352,7 +352,7 @@ class ResumeTimer(_SandTimerCommand):
     refusals = (*phase_refusals(PLAYING), "timer_not_paused")
     pausing = False
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         at, timer = self.at, sand_timer(game)
         if timer is None or not timer.paused or at is None:
             raise RuleError("timer_not_paused")
@@ -387,14 +387,14 @@ class IssueSeatLink(HostCommand):
     example = {"seat": 2, "name": "Ann"}
     answer = "SeatLinkResult"
 
-    def stale(self, game: Game, actor: Actor) -> RuleError | None:
+    def stale(self, game: Game, actor: Who) -> RuleError | None:
         seat = IssueSeatLink.seat.peek(self)
         player = game.player(seat) if seat is not None else None
         if player is not None and self.holder.differs(player.name):
             return stale("seat_holder_changed", seat=seat)
         return None
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         return [SeatLinkIssued(seat=player_at(game, self.seat).seat, at=self.at)]
 
 
@@ -413,7 +413,7 @@ class CancelSeatLink(HostCommand):
     refusals = ("no_such_player", "no_seat_link")
     example = {"seat": 2}
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         seat = player_at(game, self.seat).seat
         if seat not in game.seat_links:
             raise RuleError("no_seat_link")
@@ -452,7 +452,7 @@ class ClaimSeat(Command):
     example = NO_BODY
     answer = "ClaimResult"
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         seat = actor.seat
         if seat is None or seat not in game.seat_links:
             raise RuleError("seat_link_only")
@@ -583,7 +583,7 @@ class OfferTableMove(HostCommand):
     description = ""
     example = NO_BODY
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         return [TableMoveOffered(at=self.at)]
 
 
@@ -596,7 +596,7 @@ class CancelTableMove(HostCommand):
     refusals = ("no_table_move",)
     example = NO_BODY
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         if not game.move_offered:
             raise RuleError("no_table_move")
         return [TableMoveCancelled()]
@@ -615,7 +615,7 @@ class TakeTable(Command):
     refusals = ("no_table_move",)
     example = NO_BODY
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         if not game.move_offered:
             raise RuleError("no_table_move")
         return [TableMoved(at=self.at)]

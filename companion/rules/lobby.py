@@ -23,10 +23,10 @@ from .command import (
     phase_refusals,
     seat_field,
 )
-from .access import Kind
+from .access import Kind, Who
 from .errors import RuleError
 from .event import Event
-from .guards import Actor, player_at
+from .guards import player_at
 from .queries import spare_words, start_problem
 from .events import (
     GameCreated,
@@ -128,7 +128,7 @@ class Create(HostCommand):
         created.players = dict(players) if isinstance(players, dict) else {}
         return created
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         if game.players or game.phase != LOBBY:
             raise RuleError("game_exists")
         language, mode, timer, words = self.language, self.mode, self.timer, self.words
@@ -184,7 +184,7 @@ class Join(Command):
     def phase_problem(self, game: Game) -> str:
         return "game_over" if game.phase == OVER else "too_late_to_join"
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         if game.joining_locked:
             raise RuleError("joining_locked")
         name = clean_text(self.player_name, NAME_LENGTH[1], "name_required")
@@ -226,7 +226,7 @@ class LockJoining(HostCommand):
     refusals = (*LOBBY_ONLY, "locked_malformed", "already_locked", "already_open")
     example = {"locked": True}
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         locked = self.locked
         if locked == game.joining_locked:
             raise RuleError("already_locked" if locked else "already_open")
@@ -250,14 +250,14 @@ class MovePlayer(HostCommand):
     refusals = (*LOBBY_ONLY, "no_such_player", "team_full", "name_taken")
     example = {"seat": 3, "team": "white"}
 
-    def stale(self, game: Game, actor: Actor) -> RuleError | None:
+    def stale(self, game: Game, actor: Who) -> RuleError | None:
         seat = MovePlayer.seat.peek(self)
         player = game.player(seat) if seat is not None else None
         if player is not None and self.team.differs(player.team):
             return stale("player_moved", name=player.name)
         return None
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         player = player_at(game, self.seat)
         check_room(game, other(player.team), player.name)
         return [PlayerMoved(seat=player.seat, team=other(player.team))]
@@ -279,7 +279,7 @@ class SwitchTeam(SeatCommand):
     refusals = (*LOBBY_ONLY, "joining_locked", "team_full", "name_taken")
     example = {"team": "white"}
 
-    def stale(self, game: Game, actor: Actor) -> RuleError | None:
+    def stale(self, game: Game, actor: Who) -> RuleError | None:
         player = game.player(actor.seat)
         if player is not None and self.team.differs(player.team):
             return stale("you_switched")
@@ -332,7 +332,7 @@ class ShuffleTeams(HostCommand):
     refusals = (*LOBBY_ONLY, "too_few_to_shuffle")
     example = NO_BODY
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         if len(game.players) < 2:
             raise RuleError("too_few_to_shuffle")
         today = frozenset(frozenset(p.seat for p in game.team_players(team)) for team in TEAMS)
@@ -381,7 +381,7 @@ class SetTimer(HostCommand):
     refusals = (*phase_refusals(LOBBY), "timer_length")
     example = {"timer": 45}
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         return [TimerSet(timer=self.timer)]  # null turns the timer off; a missing field says nothing
 
 
@@ -398,7 +398,7 @@ class RemovePlayer(HostCommand):
     refusals = (*LOBBY_ONLY, "no_such_player")
     example = {"seat": 3}
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         return [PlayerRemoved(seat=player_at(game, self.seat).seat)]
 
 
@@ -416,7 +416,7 @@ class Start(HostCommand):
     example = {"match": 1}
     draws_words = True
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         problem = start_problem(game)
         if problem:
             raise problem
@@ -439,7 +439,7 @@ class Rematch(HostCommand):
     refusals = phase_refusals(OVER)
     example = {"match": 1}
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         return [RematchStarted()]
 
 

@@ -8,7 +8,7 @@ from . import fields, three_player
 from . import round_end as end
 from .command import TEXT_REFUSALS, Field, HostCommand, SeatCommand, Target, match_target, phase_refusals, round_target
 from .errors import RuleError
-from .guards import Actor
+from .access import Who
 from .lobby import round_started, words_to_deal
 from .queries import spare_words, swap_problem
 from .event import Event
@@ -54,7 +54,7 @@ class SwapKeyword(SeatCommand):
     example = {"number": 2, "match": 1, "round": 1}
     draws_words = True
 
-    def stale(self, game: Game, actor: Actor) -> RuleError | None:
+    def stale(self, game: Game, actor: Who) -> RuleError | None:
         player = game.player(actor.seat)
         if player is not None and player.team in game.swapped and (self.round.named or self.match.named):
             return stale("keyword_swapped")
@@ -104,7 +104,7 @@ class AnnounceClues(SeatCommand):
     example = {"clues": ["orbit", "pine", "fortress"], "match": 1, "round": 1}
     timed = True
 
-    def stale(self, game: Game, actor: Actor) -> RuleError | None:
+    def stale(self, game: Game, actor: Who) -> RuleError | None:
         player = game.player(actor.seat)  # its team now (a capability keeps the team it was issued for)
         own = game.latest_round.transmissions.get(player.team) if game.phase == PLAYING and player else None
         if own is not None and own.clues is not None and (self.round.named or self.match.named):
@@ -163,7 +163,7 @@ class Guess(SeatCommand):
     )
     example = {"code": [3, 1, 4], "confirm": True, "match": 1, "round": 2, "transmission": "white"}
 
-    def stale(self, game: Game, actor: Actor) -> RuleError | None:
+    def stale(self, game: Game, actor: Who) -> RuleError | None:
         seen = self.transmission
         player = game.player(actor.seat)
         if not seen.named or game.phase != PLAYING or player is None:
@@ -264,7 +264,7 @@ class KeywordGuesses(SeatCommand):
     )
     example = {"guesses": ["WHALE", "", "CASTLE", "MOON"], "match": 1}
 
-    def stale(self, game: Game, actor: Actor) -> RuleError | None:
+    def stale(self, game: Game, actor: Who) -> RuleError | None:
         player = game.player(actor.seat)
         if (
             player is not None
@@ -303,7 +303,7 @@ class JudgeKeywords(HostCommand):
         "match": 1,
     }
 
-    def decide(self, game: Game, actor: Actor, rng: random.Random) -> list[Event]:
+    def decide(self, game: Game, actor: Who, rng: random.Random) -> list[Event]:
         assert game.tiebreak is not None  # the phase a tiebreak leads to
         winners, reason = end.keyword_result(self.verdicts)
         return [

@@ -25,7 +25,7 @@ from .record import CORPUS, START, Recording, write
 # The moves of a table, as a script the old code runs: `do`, the seats, clues never given before.
 PLAYER = '''
 import json, random
-from companion.rules import HOST, Actor, Game, decide, replay
+from companion.rules import HOST, Who, Game, decide, replay
 rng, game, log, said = random.Random(SEED), Game(), [], [0]
 WORDS = [f"kw{i:02d}x" for i in range(40)]
 
@@ -37,7 +37,7 @@ def do(command, actor=HOST):
     return events
 
 def seat(number):
-    return Actor("seat", game.player(number).team, number)
+    return Who("seat", game.player(number).team, number)
 
 def encryptor(team):
     return seat(game.round.transmissions[team].encryptor)
@@ -76,8 +76,8 @@ BEFORE_SETTINGS = '''
 do({"type": "create", "language": "en"})
 for team, names in (("white", ("Ann", "Abe")), ("black", ("Bea", "Bob", "Cid"))):
     for name in names:
-        do({"type": "join", "name": name}, Actor("join", team))
-do({"type": "join", "name": "Cid"}, Actor("join", "white", 5))
+        do({"type": "join", "name": name}, Who("join", team))
+do({"type": "join", "name": "Cid"}, Who("join", "white", 5))
 do({"type": "start", "words": WORDS})
 play_round(draft=True)
 play_round(white=(True, True), black=(True, True), draft=True)
@@ -95,7 +95,7 @@ BEFORE_REMATCH_LOBBY = '''
 do({"type": "create", "language": "en", "mode": "standard", "timer": 30})
 for team, names in (("white", ("Ann", "Abe", "Al")), ("black", ("Bea", "Bob"))):
     for name in names:
-        do({"type": "join", "name": name}, Actor("join", team))
+        do({"type": "join", "name": name}, Who("join", team))
 do({"type": "lock_joining", "locked": True})
 do({"type": "start", "words": WORDS})
 do({"type": "swap_keyword", "number": 3, "words": WORDS}, seat(2))
@@ -104,7 +104,7 @@ play_round(at=START, draft=True)
 do({"type": "issue_seat_link", "seat": 2})
 do({"type": "cancel_seat_link", "seat": 2})
 do({"type": "issue_seat_link", "seat": 4})
-do({"type": "claim_seat"}, Actor("handoff", seat=4))
+do({"type": "claim_seat"}, Who("handoff", seat=4))
 announce("white", START + 60)
 do({"type": "take_back"})
 announce("white", START + 90)
