@@ -1,12 +1,14 @@
-"""Server-sent events: a page's stream says "your view changed" (its new ETag), never what changed.
+"""Server-sent events: a page's stream brings its page's changes; an API client's, its view's new ETag.
 
-The page then fetches itself with its ETag, as its poll does, so `view_for` stays the only way game state
-leaves the server. A stream is authorised like its page, and again on every change: once its token is
-withdrawn (a seat taken over by a new phone, a removed player) it says `gone` and ends.
+A stream is authorised like its page, and again on every change: once its token is withdrawn (a seat taken
+over by a new phone, a removed player) it says `gone` and ends. What it sends is what a fetch by the same
+viewer would answer (`view_for` stays the only way game state leaves the server).
 
 Messages (text/event-stream):
-- `event: view`, `id` and `data`: the page's current ETag. Sent at once on connecting (so a page that missed
-  a change while reconnecting catches up), then each time the ETag changes.
+- `event: view`, `id` and `data`: the ETag. Sent at once on connecting (a page then fetches itself, so one
+  that missed a change while reconnecting catches up); for an API stream, again each time the ETag changes.
+- `event: page`, `id` the ETag, `data` JSON {etag, body}: a live page's regions whose key changed, as its
+  fetch naming the regions it shows would answer them (web/pages/rendering.py).
 - `event: gone`: the token no longer works; the page reloads to say why. The stream ends.
 - a comment line every `STREAM_HEARTBEAT_SECONDS`, so proxies and NATs keep an idle stream open: on a fixed
   schedule, which no change moves (a heartbeat that came a beat after each wake would tell when the other
