@@ -1,8 +1,8 @@
-"""Push a signal, pull the view: which open streams to wake when a game may have changed.
+"""Which open streams to wake when a game may have changed.
 
-Each worker process has one `Hub`: the streams open on it, by game. A stream never carries game state: woken,
-it works out its viewer's ETag through the same per-viewer view as a page poll and tells its page only when
-that changed (web/stream.py). What wakes the hub:
+Each worker process has one `Hub`: the streams open on it, by game. Woken, a stream works out its viewer's
+ETag through the same per-viewer view as a page's fetch and, only when that changed, sends its page the
+regions that changed (web/stream.py). What wakes the hub:
 
 - this process's own commands, at once (`GameService.changed`);
 - PostgreSQL: a `NOTIFY` sent in the same transaction as the events (delivered on commit), which one

@@ -572,17 +572,17 @@
       var deadline = Date.now() + Number(el.dataset.countdown) * 1000;
       var running = Number(el.dataset.countdown) > 0;
       var row = el.closest(".timer-row");
-      var control = row && row.querySelector(".timer-control");
+      var controls = row ? row.querySelectorAll(".timer-control") : [];
       function tick() {
         if (!el.isConnected) return;
         var left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
         if (left === 0) {
           el.classList.add("up");
           el.textContent = el.dataset.upText;
-          if (control) {
+          controls.forEach(function (control) {  // every control of the timer: none acts once it is up
             control.classList.add("spent");
             control.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
-          }
+          });
           if (running && el.dataset.cue && !timersCued[el.dataset.cue]) {
             timersCued[el.dataset.cue] = true;
             cue();

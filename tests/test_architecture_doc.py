@@ -64,7 +64,9 @@ MACROS = {
 def test_every_name_in_the_architecture_exists(named):
     if named in NOT_OURS:
         return
-    if named.startswith("/"):  # a page's address: a route of the app
+    if named.startswith("python -m "):  # a module run as a command
+        assert resolve(named.removeprefix("python -m ").replace(".", "/") + ".py"), f"no module for {named}"
+    elif named.startswith("/"):  # a page's address: a route of the app
         from werkzeug.exceptions import NotFound
 
         from companion.app import create_app

@@ -8,19 +8,14 @@ to change a shape)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from companion.rules.event import UPCASTERS
 from companion.rules.events import EVENTS, RETIRED, read
 
-ROWS = [
-    row["data"]
-    for path in sorted((Path(__file__).parent / "corpus").glob("*.json"))
-    for row in json.loads(path.read_text())["rows"]
-]
+from .corpus import stored_events
+
+ROWS = stored_events()
 
 
 def stored(kind: str, version: int) -> list[dict]:
@@ -31,9 +26,7 @@ def stored(kind: str, version: int) -> list[dict]:
 @pytest.mark.parametrize("event", EVENTS, ids=[e.TYPE for e in EVENTS])
 def test_an_event_reads_and_writes_the_shape_stored_at_its_version(event):
     rows = stored(event.TYPE, event.VERSION)
-    assert rows, (
-        f"no {event.TYPE} v{event.VERSION} in tests/corpus: record a game at this version (tests/corpus/record.py)"
-    )
+    assert rows, f"no {event.TYPE} v{event.VERSION} in tests/corpus: record its example (python -m tests.corpus.record)"
     for data in rows:
         assert read(data).to_json() == data, (
             f"{event.TYPE} v{event.VERSION} changed shape: give it a new VERSION "

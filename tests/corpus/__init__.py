@@ -1,4 +1,5 @@
-"""The corpus of stored games (record.py writes them, tests/test_corpus.py replays them).
+"""The corpus of stored games (record.py writes them, tests/test_corpus.py replays them), and of stored event
+examples (`EXAMPLES`: a line for each event type and version no game holds).
 
 A file's expected views are stored as the spectator's view and, for every other viewer, what differs from it
 (`difference`), which `patched` puts back: a list as `{"#index": difference}` of the items that differ."""
@@ -7,11 +8,27 @@ from __future__ import annotations
 
 import json
 import uuid
+from pathlib import Path
 from datetime import datetime, UTC
 
 from sqlalchemy import insert
 
 from companion.store import events, games
+
+CORPUS = Path(__file__).resolve().parent
+GAMES = sorted(CORPUS.glob("*.json"))
+EXAMPLES = CORPUS / "examples.jsonl"
+
+
+def examples() -> list[dict]:
+    """Each recorded example: its event's `event` type and `v`ersion, and the `rows` of its game (stored data)."""
+    return [json.loads(line) for line in EXAMPLES.read_text().splitlines()] if EXAMPLES.exists() else []
+
+
+def stored_events() -> list[dict]:
+    """Every stored event of the corpus (its data), games and examples alike."""
+    games_rows = [row["data"] for path in GAMES for row in json.loads(path.read_text())["rows"]]
+    return games_rows + [data for example in examples() for data in example["rows"]]
 
 
 def difference(base, other):

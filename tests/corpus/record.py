@@ -10,6 +10,10 @@ latest) and what they fold into: each viewer's view at the end and the summary o
 A file in the repository is a record of the code that wrote it: never record it again. A change that stores
 events differently records a new game beside the old ones (a new name below), and the old files keep proving
 that games stored before it still replay. `record_legacy.py` recorded the games of older code.
+
+An event type, or a version of one, that no game holds gets its example (tests/examples.py) recorded instead:
+a line of `examples.jsonl`, the events of the example's game as the rules stored them, added by the same
+command. So a new event needs no game written here.
 """
 
 from __future__ import annotations
@@ -30,10 +34,12 @@ from companion.rules.access import SPECTATOR, Who
 from companion.views import summary_for, view_for
 from tools.driver import ApiGame, wrong, wrong2
 
-from ..api import browser, csrf_of, table_path
-from . import difference, patched
+from companion.rules.events import EVENTS
 
-CORPUS = Path(__file__).resolve().parent
+from ..api import browser, csrf_of, table_path
+from ..examples import play
+from . import CORPUS, EXAMPLES, difference, patched, stored_events
+
 START = 1_800_000_000.0  # the clock at each game's start (seconds)
 PHONE_IN_USE_SECONDS = 120  # rules.host.PHONE_IN_USE_SECONDS when these games were recorded
 
@@ -375,6 +381,25 @@ def record(name: str, seed: int) -> Path:
         )
 
 
+def stored_shapes() -> set[tuple[str, int]]:
+    """Each event type and version the corpus holds, in its games or its examples."""
+    return {(data["type"], data.get("v", 1)) for data in stored_events()}
+
+
+def record_examples() -> list[str]:
+    """A line of `EXAMPLES` for each event type and version the corpus doesn't hold yet: its example's events."""
+    recorded = stored_shapes()
+    lines = [
+        {"event": event.TYPE, "v": event.VERSION, "recorded_with": code_version(), "rows": play(event).events}
+        for event in EVENTS
+        if (event.TYPE, event.VERSION) not in recorded
+    ]
+    if lines:
+        with EXAMPLES.open("a") as file:
+            file.writelines(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    return [f"{line['event']} v{line['v']}" for line in lines]
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="*", help="the games to record (default: those without a file)")
@@ -383,6 +408,9 @@ def main(argv=None) -> None:
         if name in (options.games or [n for n in GAMES if not (CORPUS / f"{n}.json").exists()]):
             path = record(name, seed)
             print(f"{path.relative_to(CORPUS.parent.parent)}: {path.stat().st_size} bytes", file=sys.stderr)
+    if not options.games:
+        for recorded in record_examples():
+            print(f"{EXAMPLES.relative_to(CORPUS.parent.parent)}: {recorded}", file=sys.stderr)
 
 
 if __name__ == "__main__":
