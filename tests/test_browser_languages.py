@@ -77,7 +77,7 @@ class Words:
         seeing one of them on a page means something was left in English."""
         if self.language == "en":
             return []
-        with open(ROOT / "translations" / "en" / "LC_MESSAGES" / "messages.po", "rb") as po:
+        with open(ROOT / "translations" / "messages.pot", "rb") as po:
             ids = [m.id for m in read_po(po) if m.id]
         phrases = set()
         for msgid in ids:
@@ -103,7 +103,7 @@ class Words:
         translates differently: an element showing exactly one of them was left in English."""
         if self.language == "en":
             return set()
-        with open(ROOT / "translations" / "en" / "LC_MESSAGES" / "messages.po", "rb") as po:
+        with open(ROOT / "translations" / "messages.pot", "rb") as po:
             ids = [m.id for m in read_po(po) if isinstance(m.id, str) and m.id and "%(" not in m.id]
         return {msgid for msgid in ids if self(msgid) != msgid}
 

@@ -78,12 +78,13 @@ def test_a_number_of_things_is_worded_in_each_languages_plural_forms():
     assert COUNTED.search("at most %(max)s words") and not COUNTED.search("%(name)s reads the clues")
 
 
-def test_the_english_catalogue_holds_every_message():
-    """Run scripts/update-catalogues after changing any user-facing text."""
-    with open(ROOT / "translations" / "en" / "LC_MESSAGES" / "messages.po", "rb") as po:
+def test_the_message_template_holds_every_message():
+    """Run scripts/update-catalogues after changing any user-facing text. (English is the messages themselves:
+    it has no catalogue.)"""
+    with open(ROOT / "translations" / "messages.pot", "rb") as po:
         catalogue = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(po) if m.id}
     assert extracted_messages() - catalogue == set(), (
-        "messages missing from the catalogue: run scripts/update-catalogues"
+        "messages missing from translations/messages.pot: run scripts/update-catalogues"
     )
 
 

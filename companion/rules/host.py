@@ -291,7 +291,7 @@ class WithdrawCorrection(HostCommand):
 
 
 class _SandTimerCommand(HostCommand, abstract=True):
-    """Pausing or resuming the sand timer the table screen showed (`team`: the Encryptor it ran for)."""
+    """A command on the sand timer the table screen showed (`team`: the Encryptor it ran for)."""
 
     phases = (PLAYING,)
     timed = True
@@ -303,7 +303,7 @@ class _SandTimerCommand(HostCommand, abstract=True):
         "timer.late_team",
     )
     example = {"match": 1, "round": 2, "team": "black"}
-    pausing: bool  # a pause (else a resume)
+    pausing: bool | None = None  # a pause, a resume, or (None) a command the timer's pause doesn't stop
 
     def stale(self, game: Game, actor: Who) -> RuleError | None:
         """Running for a pause and paused for a resume: it stopped since (the late clues came, or the first were
@@ -313,7 +313,7 @@ class _SandTimerCommand(HostCommand, abstract=True):
         timer = sand_timer(game)
         if timer is None or self.team.differs(timer.late.team):
             return stale("timer_stopped")
-        if timer.paused == self.pausing:
+        if self.pausing is not None and timer.paused == self.pausing:
             return stale("timer_paused" if timer.paused else "timer_running")
         return None
 
