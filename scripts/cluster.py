@@ -33,11 +33,13 @@ BACKEND = haproxy.BACKEND
 WAIT = 60  # seconds a server or HAProxy may take to come up (a busy two-core machine)
 
 
-def haproxy_config(bind: str, servers: dict[str, str], admin_socket: Path, request_log: bool = False) -> str:
+def haproxy_config(
+    bind: str, servers: dict[str, str], admin_socket: Path, request_log: bool = False, maxconn: int | None = None
+) -> str:
     """docs/haproxy.cfg with the frontend bound to `bind`, `servers` (name -> host:port) in place of its
     example servers, and its admin socket at `admin_socket`; with `request_log`, every request is logged on
-    HAProxy's stderr too (its server, timings and how it ended: what a proxy's own 502 says); nothing else
-    changes."""
+    HAProxy's stderr too (its server, timings and how it ended: what a proxy's own 502 says); `maxconn`, if
+    more than its own, in its place (the tables it is for); nothing else changes."""
     lines, found = [], set()
     for line in CONFIG.read_text().splitlines():
         words = line.split()
@@ -51,6 +53,8 @@ def haproxy_config(bind: str, servers: dict[str, str], admin_socket: Path, reque
             if "server" not in found:
                 lines += [f"    server {name} {address}" for name, address in servers.items()]
                 found.add("server")
+        elif words[:1] == ["maxconn"] and maxconn:
+            lines.append(line.replace(words[1], str(max(int(words[1]), maxconn))))
         elif words[:1] == ["bind"]:
             lines.append(line.replace(words[1], bind))
             found.add("bind")
@@ -232,7 +236,7 @@ class Cluster:
     `proxy_port` and `server_ports`: HAProxy listens on `bind_host`:proxy_port (every interface by default),
     the servers on their own ports (proxy_port+1 ... by default); `env`: the servers' settings (docs/operating.md,
     "Running it"); `folder`: HAProxy's configuration and admin socket, and the logs when `logs` (else errors
-    go to stderr)."""
+    go to stderr); `maxconn`: HAProxy's, if more than docs/haproxy.cfg's."""
 
     def __init__(
         self,
@@ -244,6 +248,7 @@ class Cluster:
         env: dict[str, str] | None = None,
         bind_host: str = "",
         logs: bool = False,
+        maxconn: int | None = None,
     ):
         self.folder, self.proxy_port = folder, proxy_port
         self.url = f"http://127.0.0.1:{proxy_port}"
@@ -265,7 +270,11 @@ class Cluster:
         ]
         admin_socket = folder / "haproxy.sock"
         config = haproxy_config(
-            f"{bind_host}:{proxy_port}", {s.name: f"127.0.0.1:{s.port}" for s in self.servers}, admin_socket, logs
+            f"{bind_host}:{proxy_port}",
+            {s.name: f"127.0.0.1:{s.port}" for s in self.servers},
+            admin_socket,
+            logs,
+            maxconn,
         )
         self.proxy = HAProxy(config, folder, admin_socket, folder / "haproxy.log" if logs else None)
 

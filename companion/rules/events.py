@@ -363,7 +363,7 @@ class EntryTakenBack(Event):
         else:
             transmission.taken_back = transmission.clues
             transmission.clues, transmission.announced_at = None, None
-            transmission.paused_at, transmission.paused_for = None, 0.0  # its sand timer goes with it
+            transmission.paused_at, transmission.added_seconds = None, 0.0  # its sand timer goes with it
             transmission.decryption, transmission.interception = Guess(), Guess()
             game.latest_round.announced.remove(transmission.team)
         self.add_notice(game, team=self.transmission)
@@ -440,7 +440,7 @@ class TimerResumed(Event):
         timer = _timer(game)
         started = timer.started
         assert started.paused_at is not None  # resumed while paused (rules/host.py)
-        started.paused_for += max(0.0, self.at - started.paused_at)  # (a clock set back counts no pause)
+        started.added_seconds += max(0.0, self.at - started.paused_at)  # (a clock set back counts no pause)
         started.paused_at = None
         self.add_notice(game, remaining=round(timer.left(self.at), 1))
 

@@ -133,12 +133,12 @@ class SandTimer:
         if self.paused:
             return None
         assert self.started.announced_at is not None  # `sand_timer` only times an announcement with a time
-        return self.started.announced_at + self.seconds + self.started.paused_for
+        return self.started.announced_at + self.seconds + self.started.added_seconds
 
     def left(self, now: float) -> float:
         """Seconds left at `now` (the service's clock): frozen while paused, never below 0 nor above the setting."""
         assert self.started.announced_at is not None
-        ends_at = self.started.announced_at + self.seconds + self.started.paused_for
+        ends_at = self.started.announced_at + self.seconds + self.started.added_seconds
         until = self.started.paused_at if self.started.paused_at is not None else now
         return min(float(self.seconds), max(0.0, ends_at - until))
 

@@ -23,7 +23,7 @@ from ..messages import (
     worded_notice,
 )
 from ..rules import TEAMS, three_player
-from ..rules.commands import targets_for
+from ..rules.commands import COMMANDS, targets_for
 from ..rules.events import NOTICES
 from ..rules.host import PHONE_IN_USE_SECONDS
 from ..rules.notes import KEYWORD_NOTE_MAX_LENGTH
@@ -86,6 +86,7 @@ RULES_FOR_TEMPLATES = {
         "TOKENS_TO_WIN": three_player.TOKENS_TO_WIN,
     },
     "targets_for": targets_for,  # a command form's target fields (game.html `targets`)
+    "COMMANDS": COMMANDS,  # each command's class: what it declares (a button's label may read its facts)
     # each notice's sentence, by its kind: a macro of partials/notices.html unless `worded_notice` words it
     # (game.html `notice_text`)
     "NOTICE_SENTENCES": {kind: notice.sentence for kind, notice in NOTICES.items()},
