@@ -556,7 +556,7 @@
   // The sand timer: each [data-countdown] counts down from the seconds left when its HTML was made (a paused
   // one has none: the server sends it again, with its time left, once the table resumes it).
   // One marked data-cue="<its round and team>" calls this screen's player when it runs out here, once.
-  // At zero the table screen's Pause beside it goes (its slot stays): there is nothing left to pause.
+  // At zero the table screen's controls beside it go (their slots stay): there is nothing left to act on.
   // One marked data-ask (a waiting new phone's, pages/seat.html) has the page ask for itself when it runs out:
   // the server, by its own clock, lets the phone in then (or answers a later time), and asks again a while
   // after, until the page changes. The time comes from the server only; this counts the seconds it gave.

@@ -79,7 +79,7 @@ class Transmission:
     clues: tuple[str, ...] | None = None
     announced_at: float | None = None  # announced first, this starts the sand timer (rules.queries.sand_timer)
     paused_at: float | None = None  # the sand timer it started is paused since then (the table's `pause-timer`)
-    added_seconds: float = 0.0  # added to the sand timer's end: the time it spent paused before (seconds)
+    added_seconds: float = 0.0  # everything that moved the sand timer's end since it started (seconds)
     taken_back: tuple[str, ...] | None = None  # the clues the host took back: for their Encryptor to edit
     decryption: Guess = field(default_factory=Guess)
     interception: Guess = field(default_factory=Guess)
