@@ -95,6 +95,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # A phone's update after a move, shared by its teammates showing the same regions (0: off). Each is
         # needed for the moment a table's phones fetch at once: a few hundred tables' moves fit.
         SHARED_ANSWER_CHARS=200_000,
+        # Live screens as their streams send them, each worked out once for the viewers who see the same (0:
+        # off): each is needed while a change's streams are told, a few milliseconds (a screen and its view).
+        SHARED_SCREENS=128,
         POLL_INTERVAL_MS=1500,  # pages without a stream (no EventSource, a buffering proxy)
         STREAM_POLL_MS=30_000,  # pages with a stream still poll this often, in case a signal was lost
         # a comment on an idle stream, so proxies and NATs keep it open

@@ -110,6 +110,31 @@ def view_for(
     }
 
 
+def view_key(game: Game, viewer: Who) -> tuple[Any, ...]:
+    """All that `viewer`'s view of `game` reads of its viewer but its own seat and name: viewers with equal keys
+    (a team's guessers, the spectators) see the same view but for those two fields (`as_seen_by`), so a page's
+    stream works it out once for them all (web/pages/rendering.py). The rules' state machine checks the claim
+    after every step of its random games (tests/test_rules_state_machine.py)."""
+    me = game.player(viewer.player_seat)
+    if me is None:
+        return (viewer.kind, viewer.team if viewer.kind == Kind.JOIN else None, version_for(game, viewer))
+    # The transmissions it encrypts this round: it sees their clues, and its code, before anyone else.
+    latest = game.rounds[-1].transmissions.values() if game.rounds else ()
+    encrypts = tuple(t.team for t in latest if t.encryptor == me.seat)
+    return (viewer.kind, me.team, version_for(game, viewer), task(game, me), encrypts)
+
+
+def as_seen_by(view: view_types.View, game: Game, viewer: Who) -> view_types.View:
+    """`view`, worked out for a viewer with the same `view_key`, as `viewer`'s own."""
+    me = game.player(viewer.player_seat)
+    return {**view, "viewer": {**view["viewer"], "seat": me.seat if me else None, "name": me.name if me else None}}
+
+
+def without_own(view: view_types.View) -> dict[str, Any]:
+    """`view` less its viewer's own seat and name: the same for all viewers with the same `view_key`."""
+    return {**view, "viewer": {**view["viewer"], "seat": None, "name": None}}
+
+
 def _per_team(value: Callable[[str], T]) -> view_types.PerTeam[T]:
     """Each team's value (in the order of TEAMS, which PerTeam names)."""
     return {"white": value("white"), "black": value("black")}

@@ -48,8 +48,10 @@ def regions(html: str) -> dict[str, tuple[str | None, str]]:
 
 def two_apps(tmp_path):
     settings = {"TESTING": True, "SECRET_KEY": "test-" + uuid.uuid4().hex, "DATABASE_URL": database_url(tmp_path)}
-    reusing = create_app({**settings, "FRAGMENT_CACHE_CHARS": 4_000_000, "SHARED_ANSWER_CHARS": 200_000})
-    fresh = create_app({**settings, "FRAGMENT_CACHE_CHARS": 0, "SHARED_ANSWER_CHARS": 0})
+    reusing = create_app(
+        {**settings, "FRAGMENT_CACHE_CHARS": 4_000_000, "SHARED_ANSWER_CHARS": 200_000, "SHARED_SCREENS": 128}
+    )
+    fresh = create_app({**settings, "FRAGMENT_CACHE_CHARS": 0, "SHARED_ANSWER_CHARS": 0, "SHARED_SCREENS": 0})
     for app in (reusing, fresh):
         app.extensions["games"].clock = lambda: 1_000_000.0  # the sand timer reads the same on both
     return reusing, fresh
@@ -168,6 +170,9 @@ class ComparedGame(ApiGame):
     def shared(self) -> int:
         return self.apps[0].extensions["shared_answers"].hits
 
+    def shared_screens(self) -> int:
+        return self.apps[0].extensions["shared_screens"].hits
+
 
 @pytest.mark.slow  # eight rounds, every page rendered twice: the full run, not --fast
 @pytest.mark.parametrize("language", ["en", "ko"])
@@ -187,8 +192,10 @@ def test_every_page_of_a_whole_game_is_the_same_with_reused_pieces(tmp_path, lan
     assert game.reused() > game.compared  # pieces were shared, or this compared nothing
     assert game.left_out > game.compared  # and regions left out
     assert sum(pushed.pushes for pushed in game.pushed) > game.compared  # and the streams sent regions
-    # and updates: White's two phones in English share theirs whenever neither is the Encryptor
+    # and updates: White's two phones in English share theirs whenever neither is the Encryptor, fetched or
+    # pushed (their streams' regions are worked out once for both)
     assert game.shared() > 10
+    assert game.shared_screens() > 10
 
 
 def test_every_page_of_a_three_player_game_is_the_same_with_reused_pieces(tmp_path):

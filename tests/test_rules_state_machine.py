@@ -79,7 +79,7 @@ from companion.rules.state import Guess, Notes, Tokens, token_awards
 from companion.rules.event import Event
 from companion.rules.words import contains_word, same_word
 from companion.rules.access import SPECTATOR, Kind
-from companion.views import version_for, view_for
+from companion.views import as_seen_by, version_for, view_for, view_key
 
 from tools.driver import Table, wrong
 
@@ -1264,6 +1264,18 @@ class DecryptoTable(RuleBasedStateMachine):
             else:
                 assert (result.winners, result.reason) == ((max(right, key=right.get),), end.KEYWORDS)
             assert result.cause == cause
+
+    @invariant()
+    def viewers_with_one_view_key_see_one_view(self):
+        # A page's stream works a view out once for all the viewers with its `view_key` (a team's guessers, the
+        # spectators...), and gives each its own seat and name: they must see nothing else apart.
+        groups: dict[tuple, list[Who]] = {}
+        for viewer in [HOST, WATCHER, Who("join", "white"), *(self.seat(p.seat) for p in self.game.players)]:
+            groups.setdefault(view_key(self.game, viewer), []).append(viewer)
+        for first, *others in (group for group in groups.values() if len(group) > 1):
+            seen = view_for(self.game, first)
+            for viewer in others:
+                assert as_seen_by(seen, self.game, viewer) == view_for(self.game, viewer), (first, viewer)
 
     @invariant()
     def replays(self):

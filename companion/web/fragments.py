@@ -272,6 +272,11 @@ def init_fragments(app: Flask, words: Callable[[str], Gettext], shared_globals: 
         app.extensions["shared_answers"] = rendered_cache(
             app.config["SHARED_ANSWER_CHARS"], "a phone's update: its screen's regions, language and root"
         )
+    if app.config["SHARED_SCREENS"]:  # web/pages/rendering.py `Pusher`
+        app.extensions["shared_screens"] = Cache(
+            "a page, its game, version, language, mode and root, and its viewer's view_key",
+            app.config["SHARED_SCREENS"],
+        )
     filters: dict[str, Callable[..., Any]] = {
         "other": other,
         "sheet_rows": sheet_rows,

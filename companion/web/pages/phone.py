@@ -14,6 +14,7 @@ from ..errors import Refused
 from . import pages
 from .after_form import as_typed, back_to
 from .rendering import done, first_tap, page_stream, phone, render_view, run, unchanged
+from .screens import phone_own
 
 
 @pages.get("/join/<token>")
@@ -89,7 +90,7 @@ def play(game_id: str) -> Response:
 @pages.get("/play/<game_id>/stream")
 def play_stream(game_id: str) -> Response:
     caller = _phone(game_id)
-    return page_stream(caller, build=phone if caller.capability.kind == Kind.SEAT else None)
+    return page_stream(caller, build=phone if caller.capability.kind == Kind.SEAT else None, own=phone_own)
 
 
 def _phone(game_id: str) -> Caller:

@@ -4,7 +4,7 @@ command run and answered, and the careful buttons' first tap."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import Response, current_app, jsonify, make_response, redirect, render_template, request, session, url_for
 from markupsafe import escape
@@ -14,13 +14,16 @@ from ...messages import refusal
 from ...games import Outcome
 from ...rules import RuleError, Who
 from ...rules.command import Command
-from ...views import view_for
+from ...cache import Cache
+from ...rules.queries import sand_timer
+from ...views import as_seen_by, view_for, view_key
 from ..answers import command_answer
 from ..auth import Caller, seated_caller, service
 from ..commands import COMMANDS, from_form
 from ..errors import Refused, status_of, wants_json
 from ..fragments import (
     KEYS_HEADER,
+    Region,
     Speech,
     fill_csrf,
     live,
@@ -50,44 +53,98 @@ def page_etag(caller: Caller, version: int, chosen: str | None = None) -> str:
     return f"{caller.etag(version)}-{chosen}" if chosen else caller.etag(version)
 
 
-def page_stream(caller: Caller, build: Build | None = None) -> Response:
+def page_stream(caller: Caller, build: Build | None = None, own: Own | None = None, shared: bool = True) -> Response:
     """The page's stream (web/stream.py): its ETag as the page holds it, worked out again on every change; for
-    a live page (`build`), the regions of its screen that changed, as its fetch would answer them."""
+    a live page (`build`), the regions of its screen that changed, as its fetch would answer them. `own`: the
+    regions that read the viewer's own seat or name; the rest of the screen is worked out once for all viewers
+    with the same `views.view_key`, unless it reads more than the view (`shared` False: the table screen's
+    links)."""
     chosen = session.get("language")
-    pusher = Pusher(build, chosen, csrf_token()) if build is not None else None
+    pusher = Pusher(build, own, shared, chosen, csrf_token()) if build is not None else None
     return event_stream(caller, lambda c: f'W/"{page_etag(c, c.state()[0], chosen)}"', pusher)
+
+
+# A screen's regions that read its viewer's own seat or name (screens.py `phone_own`), from its view and game id.
+Own = Callable[[Any, str], list[Region]]
+
+
+class Seen(NamedTuple):
+    """A live screen as its stream sends it, worked out once for the viewers with the same `views.view_key`:
+    their view (as the first of them saw it), the body's classes, the regions' ids in the page's order, and
+    each region with its key, but those that read the viewer's own seat (`Own`)."""
+
+    view: Any
+    body_class: str
+    order: tuple[str, ...]
+    shared: dict[str, tuple[Region, bytes]]
 
 
 class Pusher:
     """A live page's regions, worked out for its stream (in a request context of its own, with the page's
     address but not its cookies: the page's language and CSRF token are kept from when it opened). The same
     screen and the same `live` as the page's fetch, from the same view: a stream sends nothing its viewer's
-    fetch would not answer (tests/test_fragments.py compares them)."""
+    fetch would not answer (tests/test_fragments.py compares them, the leak audit reads them). After a change,
+    the first stream of the viewers with the same `views.view_key` (a team's guessers, the spectators) works out
+    their view and screen (`Seen`); the others take them, with their own seat and name and the regions that
+    read them."""
 
-    __slots__ = ("build", "chosen", "csrf")
+    __slots__ = ("build", "own", "shared", "chosen", "csrf")
 
-    def __init__(self, build: Build, chosen: str | None, csrf: str):
-        self.build, self.chosen, self.csrf = build, chosen, csrf
+    def __init__(self, build: Build, own: Own | None, shared: bool, chosen: str | None, csrf: str):
+        self.build, self.own, self.shared, self.chosen, self.csrf = build, own, shared, chosen, csrf
 
-    def _screen(self, caller: Caller) -> tuple[Screen, Speech]:
+    def _seen(self, caller: Caller) -> tuple[Seen, dict[str, tuple[Region, bytes]], Speech]:
+        """The screen as its viewers see it, this viewer's own regions with their keys, and its speech."""
         if self.chosen:
             session["language"] = self.chosen  # (this context's session is never saved)
-        view = view_for(caller.state()[1], caller.viewer, now=service().clock(), waiting=caller.waiting)
-        speech = speech_of(speak(view["mode"], view["language"]), view["mode"])
-        return self.build(caller, view, None, {}), speech
+        version, game = caller.state()
+        now, waiting = service().clock(), caller.waiting
+        speech = speech_of(speak(game.settings.mode, game.language), game.settings.mode)
+
+        def seen(view: Any, own: frozenset[str]) -> Seen:
+            screen = self.build(caller, view, None, {})
+            shared = {
+                id_: (region, region_key(speech, region)) for id_, region in screen.regions.items() if id_ not in own
+            }
+            return Seen(view, screen.body_class, tuple(screen.regions), shared)
+
+        def own_regions(view: Any) -> dict[str, tuple[Region, bytes]]:
+            regions = self.own(view, caller.game_id) if self.own else []
+            return {region.id: (region, region_key(speech, region)) for region in regions}
+
+        screens: Cache[tuple[Any, ...], Seen] | None = current_app.extensions.get("shared_screens")
+        if not self.shared or screens is None:
+            view = view_for(game, caller.viewer, now=now, waiting=waiting)
+            return seen(view, frozenset()), {}, speech
+        key = (
+            self.build.__qualname__,
+            caller.game_id,
+            version,
+            view_key(game, caller.viewer),
+            round(now, 1) if sand_timer(game) else None,  # the sand timer's time left
+            tuple(waiting.items()),
+            speech,
+        )
+
+        def first() -> Seen:
+            view = view_for(game, caller.viewer, now=now, waiting=waiting)
+            return seen(view, frozenset(own_regions(view)))
+
+        shared = screens.made(key, first)
+        return shared, own_regions(as_seen_by(shared.view, game, caller.viewer)), speech
 
     def keys(self, caller: Caller) -> frozenset[str]:
-        """The keys of the regions the caller's page shows now (nothing rendered)."""
-        screen, speech = self._screen(caller)
-        return frozenset(short_key(region_key(speech, region)) for region in screen.regions.values())
+        """The keys of the regions the caller's page shows now."""
+        shared, own, _ = self._seen(caller)
+        return frozenset(short_key(key) for _, key in (*shared.shared.values(), *own.values()))
 
     def update(self, caller: Caller, shown: frozenset[str]) -> tuple[str, frozenset[str]]:
         """What the page's fetch would answer it, showing the regions `shown`: its body with the regions that
         changed; and the keys of all its regions now."""
-        screen, speech = self._screen(caller)
-        keyed = [(region, region_key(speech, region)) for region in screen.regions.values()]
+        shared, own, speech = self._seen(caller)
+        keyed = [own[id_] if id_ in own else shared.shared[id_] for id_ in shared.order]
         regions = "".join(live(speech, shown, region, key) for region, key in keyed)
-        body = f'<body class="{escape(screen.body_class)}">{regions}</body>'
+        body = f'<body class="{escape(shared.body_class)}">{regions}</body>'
         return fill_csrf(body, self.csrf), frozenset(short_key(key) for _, key in keyed)
 
 

@@ -20,7 +20,7 @@ import orjson
 
 from ...rules import KEYWORD_JUDGING, LOBBY, OVER, PLAYING, other
 from ...rules.text import DEFAULT_TIMER
-from ...views import TURN_TASKS
+from ...views import TURN_TASKS, without_own
 from ..fragments import (
     Pieces,
     Region,
@@ -78,6 +78,44 @@ def _classes(screen: str, view: Any, game_over: bool = True, also: str = "") -> 
     )
 
 
+def phone_own(view: Any, game_id: str) -> list[Region]:
+    """A phone's regions that read its player's own seat or name (`views.view_key` leaves them out): its
+    teammates who see the same get the same other regions."""
+    me, you = view["viewer"], view["you"]
+    team = me["team"]
+    return [
+        Region(
+            "div",
+            "topbar",
+            {"class": "topbar-line"},
+            PHONE.topbar,
+            (me["name"], team, view["round"], view["max_rounds"]),
+        ),
+        Region(
+            "div",
+            "timer",
+            {},
+            PHONE.timer,
+            (view["timer"], me["seat"], team, view["round"], you["task"] == "write_clues", timer_slot(view)),
+        ),
+        Region(
+            "div",
+            "seat-alerts",
+            {},
+            PHONE.seat_alerts,
+            (
+                game_id,
+                me["seat"],
+                team,
+                you["seat_links"],
+                [w for w in view["waiting"] if w["team"] == team],
+                view["unattended"],
+                names(view),
+            ),
+        ),
+    ]
+
+
 def phone_screen(
     view: Any, game_id: str, armed: tuple[str, ...] | None = None, typed: dict[str, Any] | None = None
 ) -> Screen:
@@ -106,40 +144,13 @@ def phone_screen(
         transmission = transmissions[view["transmission"]]
         panel = (PHONE.transmission_panel, game_id, view["match"], view["round"], task, team, transmission)
     else:
-        panel = (PHONE.other_task_panel, game_id, view, armed)
+        seat = me["seat"] if task == "wait_for_start" else None
+        panel = (PHONE.other_task_panel, game_id, without_own(view), seat, armed)
     # While intercepting, the other team's sheet comes first (app.css puts it right after the task): its
     # columns are what the team decodes with.
     first = them if view["transmission"] == them else team
     regions = [
-        Region(
-            "div",
-            "topbar",
-            {"class": "topbar-line"},
-            PHONE.topbar,
-            (me["name"], team, view["round"], view["max_rounds"]),
-        ),
-        Region(
-            "div",
-            "timer",
-            {},
-            PHONE.timer,
-            (view["timer"], me["seat"], team, view["round"], task == "write_clues", timer_slot(view)),
-        ),
-        Region(
-            "div",
-            "seat-alerts",
-            {},
-            PHONE.seat_alerts,
-            (
-                game_id,
-                me["seat"],
-                team,
-                you["seat_links"],
-                [w for w in view["waiting"] if w["team"] == team],
-                view["unattended"],
-                seated,
-            ),
-        ),
+        *phone_own(view, game_id),
         Region("p", "task-line", {"class": "task-text", "aria-live": "polite"}, PHONE.task_line, (task,)),
         Region("div", "task", {"data-task": task, "data-cue": task in TURN_TASKS}, panel[0], panel[1:]),
         Region("div", "reveal", {}, PHONE.reveal_card, (last_reveal(view),)),

@@ -77,7 +77,7 @@ def table(game_id: str) -> WerkzeugResponse:
 
 @pages.get("/table/<game_id>/stream")
 def table_stream(game_id: str) -> Response:
-    return page_stream(table_caller(game_id), build=_table)
+    return page_stream(table_caller(game_id), build=_table, shared=False)  # its links are its own
 
 
 def _old_table_address(token: str) -> WerkzeugResponse:
