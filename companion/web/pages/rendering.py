@@ -117,7 +117,7 @@ class Pusher:
             view = view_for(game, caller.viewer, now=now, waiting=waiting)
             return seen(view, frozenset()), {}, speech
         key = (
-            self.build.__qualname__,
+            self.build,
             caller.game_id,
             version,
             view_key(game, caller.viewer),
