@@ -149,8 +149,9 @@
         if (body.hasAttribute("data-reload")) { location.reload(); return; }   // a waiting page: now let in
         var fresh = r.headers.get("ETag");
         if (upgraded(fresh)) { location.reload(); return; }
-        if (older(fresh)) return;           // the stream brought a later version while this one came
         return r.text().then(function (html) {
+          // The stream brought a later version while this answer came (its body too): its regions stay.
+          if (older(fresh)) return;
           apply(html);
           if (fresh) etag = fresh;
         });

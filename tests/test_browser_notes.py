@@ -1,7 +1,8 @@
 """The team's notes in real Chromium (rules/notes.py): typed on one phone, shown live on every phone of that
-team and nowhere else; a teammate's note never wipes what this player is typing; kept across a reload;
-without JavaScript, a Save button; the tiebreak's keyword guesses start from them. Time moves on Playwright's
-clock where the test needs a note not saved yet, never by sleeping."""
+team and nowhere else; a teammate's note never wipes what this player is typing, nor does the page's own
+fetch answered before that note came by its stream; kept across a reload; without JavaScript, a Save button;
+the tiebreak's keyword guesses start from them. Time moves on Playwright's clock where the test needs a note
+not saved yet, never by sleeping."""
 
 from __future__ import annotations
 
@@ -70,6 +71,60 @@ def test_a_note_reaches_every_teammate_live_and_never_wipes_what_another_is_typi
         expect(grace.locator('form.note[data-note="keyword-4"]')).to_have_class("note saved")
         note(grace, "keyword-4").blur()
         shots(grace, "notes-sheet", locator=grace.locator(".sheet.team-edge-white"))
+    finally:
+        game.close()
+
+
+# Orderings a test forces on a page (`window.held`, once it sets it): while `held.messages` is a list, its
+# stream's messages wait in it (the test hands them over); with `held.fetch`, its next fetch of itself
+# answered with a change comes, but its body (`held.body`) reaches the page only at `held.release()`.
+HELD = """(() => {
+    const listen = EventSource.prototype.addEventListener;
+    EventSource.prototype.addEventListener = function (type, listener, options) {
+      return listen.call(this, type, function (event) {
+        const held = window.held;
+        if (held && held.messages) held.messages.push(() => listener.call(this, event));
+        else listener.call(this, event);
+      }, options);
+    };
+    const real = window.fetch;
+    window.fetch = function (url, init) {
+      const answer = real.call(window, url, init), held = window.held;
+      if (!held || !held.fetch || !(init && init.headers && "X-Live-Keys" in init.headers)) return answer;
+      held.fetch = false;
+      const released = new Promise((done) => { held.release = done; });
+      return answer.then((r) => r.text().then((body) => {
+        held.body = body;
+        return new Proxy(r, {get: (target, name) => name === "text" ? () => released.then(() => body)
+                                                   : typeof target[name] === "function" ? target[name].bind(target)
+                                                   : target[name]});
+      }));
+    };
+})()"""
+
+
+def test_a_fetch_answered_before_a_teammates_note_never_puts_back_the_sheet_without_it(browser, live_server):
+    """Linus's note saved, his page fetches itself (static/live.js `saveNote`); Grace's note comes by his stream
+    before that fetch's body does: the sheet it brings, older, does not replace the one with her note (else it
+    stayed gone until the next safety poll, 30 s on)."""
+    game = Tabletop(browser, live_server, init_script=HELD)
+    try:
+        game.round()
+        grace, linus = game.phones["Grace"].page, game.phones["Linus"].page
+        linus.evaluate("window.held = {messages: [], fetch: true}")  # his stream slow: the fetch answers first
+        note(linus, "keyword-3").press_sequentially("castle")
+        linus.wait_for_function("() => window.held.body !== undefined")
+        assert "castle" in linus.evaluate("window.held.body")  # the sheet with his note
+        linus.evaluate("window.held.messages.splice(0).forEach((deliver) => deliver()); window.held.messages = null")
+        note(grace, "keyword-2").press_sequentially("whale")
+        expect(note(linus, "keyword-2")).to_have_value("whale")  # by the stream
+        # The fetch's body handed over: the page does all it will with it before this next task runs.
+        shown = linus.evaluate(
+            """() => { window.held.release();
+                       return new Promise((done) => setTimeout(() => done([...document.querySelectorAll(
+                         'form.note input[name=text]')].map((input) => input.value)), 0)); }"""
+        )
+        assert "whale" in shown and "castle" in shown
     finally:
         game.close()
 
