@@ -312,3 +312,20 @@ def test_teammates_share_an_update_only_when_it_is_the_same_for_both(tmp_path):
     first, second, black = updates_after(lambda: None)
     assert "data-live" not in first + second + black and shared.hits == before
     assert len({first, second, black}) == 3
+
+
+def test_a_phone_in_the_lobby_marks_its_own_seat_in_its_teams_roster_pushed_or_fetched(app):
+    """The lobby's task panel is rendered from the view less the player's own seat, plus that seat: each phone
+    of a team marks its own name, whether its page is fetched or its stream pushes it after a change."""
+    game = ApiGame(app.test_client(use_cookies=False), white=("Ann", "Abe"), black=("Bea", "Bob"), start=False)
+    path = f"/play/{game.id}"
+    phones = {name: browser(app, game.id, game.seats[name]) for name in ("Ann", "Abe")}
+    streams = {name: Stream(phone, f"{path}/stream") for name, phone in phones.items()}
+    for stream in streams.values():
+        stream.next()  # the page's ETag: it has fetched itself
+    game.join("white", "Ada")  # a change: the roster grows, and each stream pushes it
+    for name, phone in phones.items():
+        pushed = streams[name].next()["body"]
+        for html in (pushed, phone.get(path).get_data(as_text=True)):
+            assert re.findall(r'<li class="me">([^<]*)</li>', html) == [name], name
+        streams[name].close()

@@ -80,7 +80,15 @@ def _classes(screen: str, view: Any, game_over: bool = True, also: str = "") -> 
 
 def phone_own(view: Any, game_id: str) -> list[Region]:
     """A phone's regions that read its player's own seat or name (`views.view_key` leaves them out): its
-    teammates who see the same get the same other regions."""
+    teammates who see the same get the same other regions. In the lobby, every region (its roster marks the
+    player's own seat)."""
+    if view["phase"] == LOBBY:
+        return list(phone_screen(view, game_id).regions.values())
+    return _own_regions(view, game_id)
+
+
+def _own_regions(view: Any, game_id: str) -> list[Region]:
+    """The top bar (the player's name), the sand timer and the seat alerts (the player's seat)."""
     me, you = view["viewer"], view["you"]
     team = me["team"]
     return [
@@ -150,7 +158,7 @@ def phone_screen(
     # columns are what the team decodes with.
     first = them if view["transmission"] == them else team
     regions = [
-        *phone_own(view, game_id),
+        *_own_regions(view, game_id),
         Region("p", "task-line", {"class": "task-text", "aria-live": "polite"}, PHONE.task_line, (task,)),
         Region("div", "task", {"data-task": task, "data-cue": task in TURN_TASKS}, panel[0], panel[1:]),
         Region("div", "reveal", {}, PHONE.reveal_card, (last_reveal(view),)),
