@@ -22,7 +22,7 @@ import logging
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Protocol
 
@@ -53,6 +53,8 @@ class Hub:
         self._rung: dict[str, int] = {}
         self._watcher: threading.Thread | None = None
         self.closing = False  # the worker is stopping: streams end (gunicorn.conf.py)
+        # Called with a game's id once its last stream here ended (web/stream.py `Looks` forgets its look).
+        self.quiet: Callable[[str], None] = lambda game_id: None
 
     def subscribe(self, game_id: str, listener: Listener) -> None:
         with self._lock:
@@ -66,11 +68,14 @@ class Hub:
     def unsubscribe(self, game_id: str, listener: Listener) -> None:
         with self._lock:
             listeners = self._listeners.get(game_id)
-            if listeners is not None:
-                listeners.discard(listener)
-                if not listeners:
-                    del self._listeners[game_id]
-                    del self._rung[game_id]
+            if listeners is None:
+                return
+            listeners.discard(listener)
+            if listeners:
+                return
+            del self._listeners[game_id]
+            del self._rung[game_id]
+        self.quiet(game_id)
 
     @contextmanager
     def listening(self, game_id: str) -> Iterator[threading.Event]:

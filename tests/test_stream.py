@@ -447,6 +447,29 @@ def test_a_change_costs_one_look_at_the_game_for_all_of_its_streams(app, client)
     app.extensions["push"].unsubscribe(game.id, rings)
 
 
+def test_a_games_look_is_forgotten_once_its_last_stream_here_ends(app, client):
+    """A look holds its game's state: a worker that served many tables keeps none of those nobody watches."""
+    game = ApiGame(client)
+    looks, hub = app.extensions["stream_looks"], app.extensions["push"]
+    streams = [
+        Stream(client, f"/api/games/{game.id}/stream", bearer(token)) for token in (game.host, game.seats["Abe"])
+    ]
+    for stream in streams:
+        stream.next()
+    left, unsubscribe = threading.Event(), hub.unsubscribe
+
+    def unsubscribed(game_id, listener):
+        unsubscribe(game_id, listener)
+        left.set()
+
+    hub.unsubscribe = unsubscribed  # (this app's hub only)
+    streams[0].close()
+    assert left.wait(WAIT) and looks._games.get(game.id) is not None  # one stream still watches it
+    left.clear()
+    streams[1].close()
+    assert left.wait(WAIT) and looks._games.get(game.id) is None
+
+
 def test_a_process_holds_one_state_of_a_game_for_its_pages_and_its_streams(app, client):
     """The streams' look at a game and the pages' fetches share this process's state of it, whichever folds a
     move first: they held a copy each, two states a table in every worker (issue 23, item 5)."""

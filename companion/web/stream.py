@@ -93,19 +93,19 @@ class Sight(NamedTuple):
 
 class Looks:
     """The latest look at each game with streams in this process, shared by its streams: taken again only
-    after the game rang (its hub's ring number moved) or when a stream knows of a later version. A look
-    forgotten (the least recently used past `size`) costs its streams one token lookup each."""
+    after the game rang (its hub's ring number moved) or when a stream knows of a later version. A look is
+    forgotten (it holds its game's state) once the game's last stream here ends, or when it is the least
+    recently used past `size`; a look forgotten costs its streams one token lookup each."""
 
     def __init__(self, service: GameService, hub: Hub, size: int = 10_000):
         self.service, self.hub = service, hub
         # game id -> [its lock, its Sight or None]
         self._games: Cache[str, list[Any]] = Cache("a game's id: its latest look", size)
+        hub.quiet = lambda game_id: self._games.forget([game_id])
 
     def latest(self, game_id: str, at_least: int) -> Sight:
         entry = self._games.get(game_id)
         if entry is None:
-            # Games no stream watches any more are forgotten first (a look holds its game's state).
-            self._games.forget([other for other in self._games if self.hub.rung(other) is None])
             entry = self._games.update(game_id, lambda kept: kept or [threading.Lock(), None])
         with entry[0]:  # one look at a time per game: the others then share it
             sight: Sight | None
