@@ -43,7 +43,8 @@ def post_worker_init(worker):
     A worker told to stop ends its streams at once (web/stream.py): a graceful restart then waits for no
     page, and each page reconnects to a worker that stays.
 
-    The worker gives the memory it freed back to the system now and then (companion/heap.py)."""
+    The worker gives the memory it freed back to the system now and then (companion/heap.py), and writes the
+    phones' marks it kept (companion/housekeeping.py)."""
     import threading
     import time
 
@@ -61,12 +62,18 @@ def post_worker_init(worker):
     if "games" in getattr(
         app, "extensions", {}
     ):  # idle games go as the worker starts, then now and then (companion/housekeeping.py)
-        from companion.housekeeping import expire_while
+        from companion.housekeeping import expire_while, write_seen_while
 
         threading.Thread(
             target=expire_while,
             args=(app.extensions["games"], app.config["EXPIRY_CHECK_SECONDS"], lambda: worker.alive),
             name="housekeeping",
+            daemon=True,
+        ).start()
+        threading.Thread(
+            target=write_seen_while,
+            args=(app.extensions["games"], lambda: worker.alive),
+            name="seen-marks",
             daemon=True,
         ).start()
     hub = getattr(worker.wsgi, "extensions", {}).get("push")
@@ -79,6 +86,13 @@ def post_worker_init(worker):
         hub.close()
 
     threading.Thread(target=close_when_stopping, name="streams-closer", daemon=True).start()
+
+
+def worker_exit(server, worker):
+    """The phones' marks the worker kept are written before it goes (companion/seen.py)."""
+    games = getattr(worker.wsgi, "extensions", {}).get("games")
+    if games is not None:
+        games.write_seen()
 
 
 def post_fork(server, worker):

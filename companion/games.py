@@ -28,8 +28,15 @@ from .rules.commands import read as read_command
 from .rules.lobby import Create
 from .rules.event import Event
 from .rules.events import GameCreated, RematchStarted, read
-from .rules.host import PHONE_IN_USE_SECONDS, SEEN_WRITE_SECONDS, take_seat_by_itself, waiting_until
+from .rules.host import (
+    PHONE_IN_USE_SECONDS,
+    SEEN_BATCH_SECONDS,
+    SEEN_WRITE_SECONDS,
+    take_seat_by_itself,
+    waiting_until,
+)
 from .rules.targets import stale
+from .seen import UnwrittenSeen
 from .store import Capability, Conflict, Marks, NewEvent, Store, Withdrawn
 
 TOKEN_BYTES = 24  # 192 bits: capabilities are unguessable
@@ -135,6 +142,7 @@ class GameService:
         self.code_rng = code_rng or random.SystemRandom()  # join codes (tests pass a seeded one)
         self.clock = clock  # seconds; the sand timer reads it (tests pass their own)
         self.cache: Cache[str, tuple[int, Game]] = Cache("a game's id: its version and its state then", 512)
+        self.unwritten_seen = UnwrittenSeen()  # phones' marks written together (`saw`, `write_seen`)
         self.expiry = timedelta(hours=expiry_hours)
         # Called with a game's id once it changed here (the app wakes this process's streams: push.py).
         self.changed: Callable[[str], None] = lambda game_id: None
@@ -316,22 +324,49 @@ class GameService:
         )
 
     # --- phones in use: when each seat's phone last asked for its view, kept in the database (every worker and
-    # server agrees), written at most once a SEEN_WRITE_SECONDS per token: not on every poll
+    # server agrees), written at most once a SEEN_WRITE_SECONDS per token: not on every poll; and a routine
+    # mark with the others of this process (seen.py), not in a transaction of its own
 
     def saw(self, capability: Capability) -> None:
         """The holder of `capability` asked for its view (a page, a poll, a stream, a command)."""
         now = self.clock()
-        if capability.seen_at is None or now - capability.seen_at >= SEEN_WRITE_SECONDS:
-            # A seat's phone used while a new phone waits for a seat of its team moves the time that phone takes
-            # the seat by itself (`waiting_until`): every screen showing it is woken, as by an event.
-            signal = capability.game_id if self._moves_a_wait(capability) else None
-            try:
-                self.store.seen(capability.token, now, signal)
-            except DBAPIError as error:  # a page still shows when the database takes no writes (healthz says)
-                log.warning("could not record that a phone is in use: %s", type(error).__name__)
-                return
-            if signal is not None:
-                self.changed(signal)
+        written = capability.seen_at
+        if written is not None and now - written < SEEN_WRITE_SECONDS:
+            return
+        # A seat's phone used while a new phone waits for a seat of its team moves the time that phone takes
+        # the seat by itself (`waiting_until`): every screen showing it is woken, as by an event.
+        signal = capability.game_id if self._moves_a_wait(capability) else None
+        # Its written mark still says "in use" to every worker while a new one waits for the others (seen.py).
+        routine = written is not None and now - written < PHONE_IN_USE_SECONDS - SEEN_BATCH_SECONDS
+        if routine and capability.kind == Kind.SEAT and signal is None:
+            self.unwritten_seen.keep(capability.game_id, capability.token, capability.seat, now)
+            if self.unwritten_seen.due(now, SEEN_BATCH_SECONDS):
+                self.write_seen()
+            return
+        self.unwritten_seen.forget(capability.game_id, capability.token)
+        try:
+            self.store.seen(capability.token, now, signal)
+        except DBAPIError as error:  # a page still shows when the database takes no writes (healthz says)
+            log.warning("could not record that a phone is in use: %s", type(error).__name__)
+            return
+        if signal is not None:
+            self.changed(signal)
+
+    def write_seen(self) -> None:
+        """Write the phones' marks kept since the last time (`saw`; the worker does it every SEEN_BATCH_SECONDS,
+        and as it stops: gunicorn.conf.py)."""
+        marks = self.unwritten_seen.take()
+        try:
+            self.store.seen_together([(mark.token, mark.at) for mark in marks])
+        except DBAPIError as error:  # dropped: each phone's next asking is written again
+            log.warning("could not record that %d phones are in use: %s", len(marks), type(error).__name__)
+
+    def _seats_last_seen(self, game_id: str) -> dict[int, float]:
+        """When each seat's phone last asked for its view: as written, or as kept here since."""
+        seen = self.store.seats_last_seen(game_id)
+        for seat, at in self.unwritten_seen.of_game(game_id).items():
+            seen[seat] = max(at, seen.get(seat, at))
+        return seen
 
     def _moves_a_wait(self, capability: Capability) -> bool:
         """Whether a new phone waits for a seat of this seat's team, as far as this process's cache knows (a
@@ -349,7 +384,7 @@ class GameService:
         then (rules/host.py `waiting_until`): seat -> seconds on this service's clock. No query without one."""
         if not game.waiting_phones:
             return {}
-        seen = self.store.seats_last_seen(game_id)
+        seen = self._seats_last_seen(game_id)
         return {seat: waiting_until(game, seat, seen) for seat in sorted(game.waiting_phones)}
 
     def take_seat_by_itself(self, capability: Capability) -> bool:
@@ -367,7 +402,7 @@ class GameService:
         def decided(game: Game, now: float) -> list[Event]:
             nonlocal over
             over = seat not in game.waiting_phones  # (and no query then)
-            return [] if over else take_seat_by_itself(game, seat, self.store.seats_last_seen(capability.game_id), now)
+            return [] if over else take_seat_by_itself(game, seat, self._seats_last_seen(capability.game_id), now)
 
         try:
             return bool(self._append(capability.game_id, decided, capability.token, None, Kind.WAITING).events) or over
@@ -376,8 +411,9 @@ class GameService:
 
     def phones_in_use(self, game_id: str, now: float | None = None) -> set[int]:
         """The seats whose phone asked for its view in the last PHONE_IN_USE_SECONDS."""
-        now = self.clock() if now is None else now
-        return self.store.seats_seen_since(game_id, now - PHONE_IN_USE_SECONDS)
+        since = (self.clock() if now is None else now) - PHONE_IN_USE_SECONDS
+        kept = {seat for seat, at in self.unwritten_seen.of_game(game_id).items() if at >= since}
+        return self.store.seats_seen_since(game_id, since) | kept
 
     def check(self, game_id: str, actor: Who, command: Command) -> None:
         """Raise the RuleError `command` would meet now, writing nothing (a careful button's first tap)."""

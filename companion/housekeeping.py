@@ -1,6 +1,7 @@
-"""Housekeeping on its own: each worker deletes the games nobody has played for GAME_EXPIRY_HOURS as it
-starts, then every EXPIRY_CHECK_SECONDS, whether or not anyone uses the server (gunicorn.conf.py starts it).
-Workers and servers doing it at once take turns on the database's lock (store.py `delete_idle_games`)."""
+"""Housekeeping on its own, whether or not anyone uses the server (gunicorn.conf.py starts it): each worker
+deletes the games nobody has played for GAME_EXPIRY_HOURS as it starts, then every EXPIRY_CHECK_SECONDS
+(workers and servers doing it at once take turns on the database's lock: store.py `delete_idle_games`); and
+writes the phones' marks it kept (companion/seen.py) every SEEN_BATCH_SECONDS."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import threading
 from collections.abc import Callable
 
 from .games import GameService
+from .rules.host import SEEN_BATCH_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -29,3 +31,14 @@ def expire_while(
             if deleted:
                 log.info("deleted %d idle game(s)", len(deleted))
         wait(interval * random.uniform(0.9, 1.1))
+
+
+def write_seen_while(
+    service: GameService, alive: Callable[[], bool], wait: Callable[[float], object] | None = None
+) -> None:
+    """Write the phones' kept marks every SEEN_BATCH_SECONDS while `alive()` (and the worker, as it stops:
+    gunicorn.conf.py `worker_exit`)."""
+    wait = wait or threading.Event().wait
+    while alive():
+        wait(SEEN_BATCH_SECONDS)
+        service.write_seen()

@@ -43,6 +43,7 @@ from sqlalchemy import (
     insert,
     inspect,
     literal_column,
+    or_,
     Select,
     select,
     text,
@@ -228,7 +229,15 @@ _JOIN_CODE = (
 _TOKEN_EXISTS = select(capabilities.c.token).where(
     capabilities.c.token == bindparam("token"), capabilities.c.kind.not_in(TOMBSTONES)
 )
-_SEEN = update(capabilities).where(capabilities.c.token == bindparam("seen_token")).values(seen_at=bindparam("now"))
+# Never back in time: a process's kept marks (seen.py) may be written after a later one of the same phone.
+_SEEN = (
+    update(capabilities)
+    .where(
+        capabilities.c.token == bindparam("seen_token"),
+        or_(capabilities.c.seen_at.is_(None), capabilities.c.seen_at < bindparam("now")),
+    )
+    .values(seen_at=bindparam("now"))
+)
 _SEEN_SEATS = select(capabilities.c.seat).where(
     capabilities.c.game_id == bindparam("game_id"),
     capabilities.c.kind == Kind.SEAT,
@@ -623,6 +632,12 @@ class Store:
             conn.execute(_SEEN, {"seen_token": token, "now": now})
             if signal is not None:
                 self._signal(conn, signal)
+
+    def seen_together(self, marks: Sequence[tuple[str, float]]) -> None:
+        """Their holders asked for their views: (token, when), in one transaction."""
+        if marks:
+            with self.engine.begin() as conn:
+                conn.execute(_SEEN, [{"seen_token": token, "now": at} for token, at in marks])
 
     def seats_last_seen(self, game_id: str) -> dict[int, float]:
         """When each of the game's seats' phone last asked for its view, as written (seat -> seconds)."""

@@ -120,6 +120,24 @@ def test_after_a_clean_stop_the_file_alone_serves_every_game(tmp_path, how, grou
             assert game.view(game.host) == views[game.id]
 
 
+def test_a_clean_stop_writes_the_phones_marks_the_workers_kept(tmp_path):
+    """A phone's routine "in use" mark waits to be written with others (companion/seen.py); a stop writes it."""
+    database = tmp_path / "decrypto.sqlite3"
+    with Served(database) as server:
+        game = ApiGame(UrlClient(server.url))
+        token = game.seats["Abe"]
+        with sqlite3.connect(database) as conn:  # Abe's phone last written 70 s ago: its next mark is kept
+            conn.execute("UPDATE capabilities SET seen_at = seen_at - 70 WHERE token = ?", (token,))
+        conn.close()
+        asked = time.time()
+        game.view(token)
+        server.stop()
+    with sqlite3.connect(database) as conn:
+        [(seen_at,)] = conn.execute("SELECT seen_at FROM capabilities WHERE token = ?", (token,)).fetchall()
+    conn.close()
+    assert seen_at >= asked
+
+
 def test_a_backup_taken_while_phones_play_keeps_every_acknowledged_action_and_restores(tmp_path):
     database = tmp_path / "live" / "decrypto.sqlite3"
     database.parent.mkdir()

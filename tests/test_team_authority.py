@@ -14,7 +14,8 @@ import pytest
 from sqlalchemy import event
 
 from companion.messages import clock_time
-from companion.rules.host import PHONE_IN_USE_SECONDS
+from companion import create_app
+from companion.rules.host import PHONE_IN_USE_SECONDS, SEEN_BATCH_SECONDS
 from tools.driver import ApiGame
 
 from .api import browser, csrf_of, expected, table_path
@@ -318,11 +319,85 @@ def test_a_phone_is_in_use_while_it_polls_and_its_last_poll_is_written_at_most_o
         assert seen() == NOW
     clock[0] = NOW + 60
     abe.get(f"/play/{game.id}")
+    service.write_seen()  # (the worker's housekeeping: below)
     assert seen() == NOW + 60
     clock[0] = NOW + 60 + PHONE_IN_USE_SECONDS
     assert service.phones_in_use(game.id) >= {game.seat_of("Abe")}
     clock[0] += 1
     assert game.seat_of("Abe") not in service.phones_in_use(game.id)
+
+
+def test_a_phones_routine_mark_is_written_with_the_others_and_every_worker_counts_it_meanwhile(
+    app, client, clock, migrated_database_url
+):
+    """A phone whose written mark still says "in use" has its new one kept, and written with the others of its
+    process in one transaction once the oldest is SEEN_BATCH_SECONDS old: meanwhile this process counts the kept
+    one, and another worker the written one."""
+    service = app.extensions["games"]
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    names = ("Abe", "Bea", "Ann")
+    phones = {name: browser(app, game.id, game.seats[name]) for name in names}
+    seats = {game.seat_of(name) for name in names}
+    seen = lambda name: service.store.capability(game.seats[name])[0].seen_at  # noqa: E731
+    other_worker = create_app(
+        {"TESTING": True, "SECRET_KEY": app.config["SECRET_KEY"], "DATABASE_URL": migrated_database_url}
+    ).extensions["games"]
+    commits = []
+    count = commits.append
+    event.listen(service.store.engine, "commit", count)
+    try:
+        clock[0] = NOW + 60
+        for phone in phones.values():
+            assert phone.get(f"/play/{game.id}").status_code == 200
+        assert commits == [] and {seen(name) for name in names} == {NOW}
+        clock[0] = NOW + PHONE_IN_USE_SECONDS + SEEN_BATCH_SECONDS - 1  # the written marks are about to age out
+        assert seats <= service.phones_in_use(game.id)  # this process: its kept marks
+        assert seats <= other_worker.phones_in_use(game.id, now=NOW + PHONE_IN_USE_SECONDS)  # another: the written
+        clock[0] = NOW + 60 + SEEN_BATCH_SECONDS  # the oldest kept mark is due: the next asking writes them all
+        phones["Abe"].get(f"/play/{game.id}")
+        assert len(commits) == 1
+        written = {name: seen(name) for name in names}
+        assert written == {"Abe": NOW + 60 + SEEN_BATCH_SECONDS, "Bea": NOW + 60, "Ann": NOW + 60}
+        assert seats <= other_worker.phones_in_use(game.id, now=NOW + 60 + PHONE_IN_USE_SECONDS)
+    finally:
+        event.remove(service.store.engine, "commit", count)
+
+
+def test_a_phone_whose_written_mark_is_about_to_age_out_is_written_at_once(app, client, clock):
+    """Kept for SEEN_BATCH_SECONDS, its old mark would stop saying "in use" to the other workers meanwhile."""
+    service = app.extensions["games"]
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    abe = browser(app, game.id, game.seats["Abe"])
+    clock[0] = NOW + PHONE_IN_USE_SECONDS - SEEN_BATCH_SECONDS
+    abe.get(f"/play/{game.id}")
+    assert service.store.capability(game.seats["Abe"])[0].seen_at == clock[0]
+
+
+def test_a_phones_mark_is_never_written_back_in_time(app, client, clock):
+    """A worker's kept marks may be written after a later mark of the same phone (another worker's)."""
+    store = app.extensions["games"].store
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    token = game.seats["Abe"]
+    store.seen(token, NOW + 200)
+    store.seen_together([(token, NOW + 100)])
+    assert store.capability(token)[0].seen_at == NOW + 200
+    store.seen_together([(token, NOW + 300)])
+    assert store.capability(token)[0].seen_at == NOW + 300
+
+
+def test_the_workers_housekeeping_writes_the_kept_marks_every_batch(app, client, clock):
+    """Nobody else asking, a kept mark is still written within SEEN_BATCH_SECONDS (gunicorn.conf.py runs this)."""
+    from companion.housekeeping import write_seen_while
+
+    service = app.extensions["games"]
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    clock[0] = NOW + 60
+    browser(app, game.id, game.seats["Abe"]).get(f"/play/{game.id}")
+    assert service.store.capability(game.seats["Abe"])[0].seen_at == NOW
+    turns, waited = iter([True, False]), []
+    write_seen_while(service, lambda: next(turns), wait=waited.append)
+    assert waited == [SEEN_BATCH_SECONDS]
+    assert service.store.capability(game.seats["Abe"])[0].seen_at == NOW + 60
 
 
 def test_a_phones_page_still_shows_when_the_database_takes_no_writes(app, client, clock):
@@ -341,7 +416,10 @@ def test_a_phones_page_still_shows_when_the_database_takes_no_writes(app, client
 
     event.listen(engine, "connect", _read_only)
     engine.dispose()
-    clock[0] += 61  # the phone's last poll is old enough to be written again
+    clock[0] += 61  # the phone's last poll is old enough to be written again: kept, then written with others
+    assert abe.get(f"/play/{game.id}").status_code == 200
+    app.extensions["games"].write_seen()  # dropped, said in the log
+    clock[0] += PHONE_IN_USE_SECONDS  # old enough to be written at once
     assert abe.get(f"/play/{game.id}").status_code == 200
     assert app.extensions["games"].store.capability(game.seats["Abe"])[0].seen_at == NOW
     event.remove(engine, "connect", _read_only)
