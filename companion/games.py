@@ -30,7 +30,7 @@ from .rules.event import Event
 from .rules.events import GameCreated, RematchStarted, read
 from .rules.host import (
     PHONE_IN_USE_SECONDS,
-    SEEN_BATCH_SECONDS,
+    SEEN_KEPT_SECONDS,
     SEEN_WRITE_SECONDS,
     take_seat_by_itself,
     waiting_until,
@@ -337,10 +337,10 @@ class GameService:
         # the seat by itself (`waiting_until`): every screen showing it is woken, as by an event.
         signal = capability.game_id if self._moves_a_wait(capability) else None
         # Its written mark still says "in use" to every worker while a new one waits for the others (seen.py).
-        routine = written is not None and now - written < PHONE_IN_USE_SECONDS - SEEN_BATCH_SECONDS
+        routine = written is not None and now - written < PHONE_IN_USE_SECONDS - SEEN_KEPT_SECONDS
         if routine and capability.kind == Kind.SEAT and signal is None:
             self.unwritten_seen.keep(capability.game_id, capability.token, capability.seat, now)
-            if self.unwritten_seen.due(now, SEEN_BATCH_SECONDS):
+            if self.unwritten_seen.due(now, SEEN_KEPT_SECONDS):  # no housekeeping wrote them (not gunicorn)
                 self.write_seen()
             return
         self.unwritten_seen.forget(capability.game_id, capability.token)
@@ -353,7 +353,7 @@ class GameService:
             self.changed(signal)
 
     def write_seen(self) -> None:
-        """Write the phones' marks kept since the last time (`saw`; the worker does it every SEEN_BATCH_SECONDS,
+        """Write the phones' marks kept since the last time (`saw`; the worker does it twice every SEEN_KEPT_SECONDS,
         and as it stops: gunicorn.conf.py)."""
         marks = self.unwritten_seen.take()
         try:

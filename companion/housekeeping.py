@@ -1,7 +1,7 @@
 """Housekeeping on its own, whether or not anyone uses the server (gunicorn.conf.py starts it): each worker
 deletes the games nobody has played for GAME_EXPIRY_HOURS as it starts, then every EXPIRY_CHECK_SECONDS
 (workers and servers doing it at once take turns on the database's lock: store.py `delete_idle_games`); and
-writes the phones' marks it kept (companion/seen.py) every SEEN_BATCH_SECONDS."""
+writes the phones' marks it kept (companion/seen.py) twice every SEEN_KEPT_SECONDS."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable
 
 from .games import GameService
-from .rules.host import SEEN_BATCH_SECONDS
+from .rules.host import SEEN_KEPT_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -36,9 +36,9 @@ def expire_while(
 def write_seen_while(
     service: GameService, alive: Callable[[], bool], wait: Callable[[float], object] | None = None
 ) -> None:
-    """Write the phones' kept marks every SEEN_BATCH_SECONDS while `alive()` (and the worker, as it stops:
-    gunicorn.conf.py `worker_exit`)."""
+    """Write the phones' kept marks twice every SEEN_KEPT_SECONDS while `alive()`, so that no request has to
+    (the worker writes them once more as it stops: gunicorn.conf.py `worker_exit`)."""
     wait = wait or threading.Event().wait
     while alive():
-        wait(SEEN_BATCH_SECONDS)
+        wait(SEEN_KEPT_SECONDS / 2)
         service.write_seen()

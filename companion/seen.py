@@ -2,7 +2,7 @@
 others of its process in one transaction (games.py `saw`), instead of one transaction, one log flush, each.
 
 Only marks that no decision is waiting for are kept here: a phone whose written mark is still younger than
-PHONE_IN_USE_SECONDS - SEEN_BATCH_SECONDS (rules/host.py). Until its new mark is written, the old one already
+PHONE_IN_USE_SECONDS - SEEN_KEPT_SECONDS (rules/host.py). Until its new mark is written, the old one already
 says it is in use to every worker and server; this process's own decisions read the kept marks too. A mark
 lost with its process (a crash) is a phone's next asking written again, so none of this is a player's action.
 """

@@ -15,7 +15,7 @@ from sqlalchemy import event
 
 from companion.messages import clock_time
 from companion import create_app
-from companion.rules.host import PHONE_IN_USE_SECONDS, SEEN_BATCH_SECONDS
+from companion.rules.host import PHONE_IN_USE_SECONDS, SEEN_KEPT_SECONDS
 from tools.driver import ApiGame
 
 from .api import browser, csrf_of, expected, table_path
@@ -331,7 +331,7 @@ def test_a_phones_routine_mark_is_written_with_the_others_and_every_worker_count
     app, client, clock, migrated_database_url
 ):
     """A phone whose written mark still says "in use" has its new one kept, and written with the others of its
-    process in one transaction once the oldest is SEEN_BATCH_SECONDS old: meanwhile this process counts the kept
+    process in one transaction once the oldest is SEEN_KEPT_SECONDS old: meanwhile this process counts the kept
     one, and another worker the written one."""
     service = app.extensions["games"]
     game = ApiGame(client, settings=NO_PAGE_WORDS)
@@ -350,25 +350,25 @@ def test_a_phones_routine_mark_is_written_with_the_others_and_every_worker_count
         for phone in phones.values():
             assert phone.get(f"/play/{game.id}").status_code == 200
         assert commits == [] and {seen(name) for name in names} == {NOW}
-        clock[0] = NOW + PHONE_IN_USE_SECONDS + SEEN_BATCH_SECONDS - 1  # the written marks are about to age out
+        clock[0] = NOW + PHONE_IN_USE_SECONDS + SEEN_KEPT_SECONDS - 1  # the written marks are about to age out
         assert seats <= service.phones_in_use(game.id)  # this process: its kept marks
         assert seats <= other_worker.phones_in_use(game.id, now=NOW + PHONE_IN_USE_SECONDS)  # another: the written
-        clock[0] = NOW + 60 + SEEN_BATCH_SECONDS  # the oldest kept mark is due: the next asking writes them all
+        clock[0] = NOW + 60 + SEEN_KEPT_SECONDS  # the oldest kept mark is due: the next asking writes them all
         phones["Abe"].get(f"/play/{game.id}")
         assert len(commits) == 1
         written = {name: seen(name) for name in names}
-        assert written == {"Abe": NOW + 60 + SEEN_BATCH_SECONDS, "Bea": NOW + 60, "Ann": NOW + 60}
+        assert written == {"Abe": NOW + 60 + SEEN_KEPT_SECONDS, "Bea": NOW + 60, "Ann": NOW + 60}
         assert seats <= other_worker.phones_in_use(game.id, now=NOW + 60 + PHONE_IN_USE_SECONDS)
     finally:
         event.remove(service.store.engine, "commit", count)
 
 
 def test_a_phone_whose_written_mark_is_about_to_age_out_is_written_at_once(app, client, clock):
-    """Kept for SEEN_BATCH_SECONDS, its old mark would stop saying "in use" to the other workers meanwhile."""
+    """Kept for SEEN_KEPT_SECONDS, its old mark would stop saying "in use" to the other workers meanwhile."""
     service = app.extensions["games"]
     game = ApiGame(client, settings=NO_PAGE_WORDS)
     abe = browser(app, game.id, game.seats["Abe"])
-    clock[0] = NOW + PHONE_IN_USE_SECONDS - SEEN_BATCH_SECONDS
+    clock[0] = NOW + PHONE_IN_USE_SECONDS - SEEN_KEPT_SECONDS
     abe.get(f"/play/{game.id}")
     assert service.store.capability(game.seats["Abe"])[0].seen_at == clock[0]
 
@@ -386,7 +386,7 @@ def test_a_phones_mark_is_never_written_back_in_time(app, client, clock):
 
 
 def test_the_workers_housekeeping_writes_the_kept_marks_every_batch(app, client, clock):
-    """Nobody else asking, a kept mark is still written within SEEN_BATCH_SECONDS (gunicorn.conf.py runs this)."""
+    """Nobody else asking, a kept mark is written within half of SEEN_KEPT_SECONDS (gunicorn.conf.py runs this)."""
     from companion.housekeeping import write_seen_while
 
     service = app.extensions["games"]
@@ -396,7 +396,7 @@ def test_the_workers_housekeeping_writes_the_kept_marks_every_batch(app, client,
     assert service.store.capability(game.seats["Abe"])[0].seen_at == NOW
     turns, waited = iter([True, False]), []
     write_seen_while(service, lambda: next(turns), wait=waited.append)
-    assert waited == [SEEN_BATCH_SECONDS]
+    assert waited == [SEEN_KEPT_SECONDS / 2]
     assert service.store.capability(game.seats["Abe"])[0].seen_at == NOW + 60
 
 

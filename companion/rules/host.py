@@ -61,9 +61,9 @@ PHONE_IN_USE_SECONDS = 120
 # The service writes when a phone asked at most once this often (games.py `saw`): a phone written at T may have
 # asked again until just before T + SEEN_WRITE_SECONDS without it being written; any asking later is written.
 SEEN_WRITE_SECONDS = 60
-# A phone whose written time is still younger than PHONE_IN_USE_SECONDS - SEEN_BATCH_SECONDS has its new one
+# A phone whose written time is still younger than PHONE_IN_USE_SECONDS - SEEN_KEPT_SECONDS has its new one
 # written with the other phones' within this long (companion/seen.py): until then, the old one says it is in use.
-SEEN_BATCH_SECONDS = 10
+SEEN_KEPT_SECONDS = 20
 
 
 class SkipEncryptor(HostCommand):
