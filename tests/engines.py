@@ -532,7 +532,11 @@ class Phone:
         self.go(url)
         self.fill("#name", name)
         self.click("button.primary[type=submit]")
-        self.see(name, ".topbar .who", timeout=PAGE_LOAD)  # the game's page, loaded in place of the join page
+        try:
+            self.see(name, ".topbar .who", timeout=PAGE_LOAD)  # the game's page, loaded in place of the join page
+        except AssertionError as error:  # say where the phone is instead (a flake seen twice in WebKit, cause unknown)
+            shown = self.js("return [location.href, document.readyState, document.body.innerText.slice(0, 300)]")
+            raise AssertionError(f"{error}; the phone shows {shown!r}") from None
         self.loaded()
 
     def is_encryptor(self) -> bool:
