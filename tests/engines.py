@@ -532,12 +532,31 @@ class Phone:
         self.go(url)
         self.fill("#name", name)
         self.click("button.primary[type=submit]")
+        # In WebKit the first join after `fresh()` was refused now and then as a form from another session (the
+        # CSRF refusal: the session cookie the join page set was gone or replaced when it posted; cause not
+        # found, never seen in the other engines). A player told so reloads and sends it again: so does this.
+        if (
+            self.engine == "webkit"
+            and wait_until(lambda: self._joined_or_refused(name), PAGE_LOAD, "the join") == "refused"
+        ):
+            self.go(url)
+            self.fill("#name", name)
+            self.click("button.primary[type=submit]")
         try:
             self.see(name, ".topbar .who", timeout=PAGE_LOAD)  # the game's page, loaded in place of the join page
         except AssertionError as error:  # say where the phone is instead (a flake seen twice in WebKit, cause unknown)
             shown = self.js("return [location.href, document.readyState, document.body.innerText.slice(0, 300)]")
             raise AssertionError(f"{error}; the phone shows {shown!r}") from None
         self.loaded()
+
+    def _joined_or_refused(self, name: str) -> str | None:
+        return self.js(
+            "const who = document.querySelector('.topbar .who');"
+            "return who && who.innerText.includes(arguments[0]) ? 'joined'"
+            " : document.body.innerText.includes(arguments[1]) ? 'refused' : null",
+            name,
+            "open too long",
+        )
 
     def is_encryptor(self) -> bool:
         return self.js("return !!document.querySelector('details.secret')")
