@@ -61,4 +61,8 @@ class UnwrittenSeen:
         """The game's kept marks: seat -> when its phone asked."""
         with self._lock:
             marks = list(self._by_game.get(game_id, {}).values())
-        return {mark.seat: mark.at for mark in marks if mark.seat is not None}
+        latest: dict[int, float] = {}
+        for mark in marks:  # a seat's old and new phone may both have asked: the later says when it was in use
+            if mark.seat is not None and mark.at > latest.get(mark.seat, float("-inf")):
+                latest[mark.seat] = mark.at
+        return latest

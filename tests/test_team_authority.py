@@ -385,6 +385,16 @@ def test_a_phones_mark_is_never_written_back_in_time(app, client, clock):
     assert store.capability(token)[0].seen_at == NOW + 300
 
 
+def test_a_seat_with_two_phones_counts_its_later_kept_mark():
+    """An old and a new phone of one seat both asking within a batch: the seat was in use at the later."""
+    from companion.seen import UnwrittenSeen
+
+    kept = UnwrittenSeen()
+    kept.keep("g", "new-phone", 3, NOW + 50)
+    kept.keep("g", "old-phone", 3, NOW + 10)
+    assert kept.of_game("g") == {3: NOW + 50}
+
+
 def test_the_workers_housekeeping_writes_the_kept_marks_every_batch(app, client, clock):
     """Nobody else asking, a kept mark is written within half of SEEN_KEPT_SECONDS (gunicorn.conf.py runs this)."""
     from companion.housekeeping import write_seen_while
