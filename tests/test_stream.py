@@ -447,6 +447,38 @@ def test_a_change_costs_one_look_at_the_game_for_all_of_its_streams(app, client)
     app.extensions["push"].unsubscribe(game.id, rings)
 
 
+def test_the_table_screens_stream_reads_the_games_tokens_again_only_after_an_event_changed_them(app, client):
+    """The table screen shows the seat links it issued: its stream reads the game's tokens with its first look,
+    then again only after an event granted, withdrew or changed one (it read them at every move)."""
+    game = ApiGame(client)
+    table = browser(app)
+    path = table_path(table, game.host)
+    stream = Stream(table, f"{path}/stream")
+    stream.next()
+    reads = []
+
+    def count(conn, cursor, statement, *args):
+        if threading.current_thread().name == READER and "FROM capabilities" in statement:
+            reads.append(statement)
+
+    engine = app.extensions["games"].store.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        game.announce("white")
+        assert "/seat/" not in stream.next()["body"]
+        assert reads == []
+        game.ok(game.post("seat-link", game.host, seat=game.seat_of("Abe")))
+        pushed = re.findall(r"/seat/[\w-]+", stream.next()["body"])
+        assert pushed and set(pushed) == set(re.findall(r"/seat/[\w-]+", table.get(path).get_data(as_text=True)))
+        assert len(reads) == 1
+        game.announce("black")
+        stream.next()
+        assert len(reads) == 1
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    stream.close()
+
+
 def test_a_games_look_is_forgotten_once_its_last_stream_here_ends(app, client):
     """A look holds its game's state: a worker that served many tables keeps none of those nobody watches."""
     game = ApiGame(client)

@@ -50,7 +50,7 @@ from werkzeug.http import http_date
 from werkzeug.test import create_environ
 
 from ..cache import Cache
-from ..games import GameService
+from ..games import GameService, TableLinks
 from ..push import Hub
 from ..rules import Game
 from ..rules.access import TOMBSTONES, Kind
@@ -89,36 +89,56 @@ class Sight(NamedTuple):
     since: int
     changes: tuple[TokenChange, ...]
     rung: int | None  # the hub's ring number the look was taken after
+    # The latest event known to have granted, withdrawn or changed a token (the first look's version: the
+    # events before it are not known here). A game's tokens change with its events alone (store.py `append`).
+    tokens_at: int
 
 
 class Looks:
     """The latest look at each game with streams in this process, shared by its streams: taken again only
     after the game rang (its hub's ring number moved) or when a stream knows of a later version. A look is
     forgotten (it holds its game's state) once the game's last stream here ends, or when it is the least
-    recently used past `size`; a look forgotten costs its streams one token lookup each."""
+    recently used past `size`; a look forgotten costs its streams one token lookup each. The table screen's
+    tokens are kept with it (`table_links`)."""
 
     def __init__(self, service: GameService, hub: Hub, size: int = 10_000):
         self.service, self.hub = service, hub
-        # game id -> [its lock, its Sight or None]
+        # game id -> [its lock, its Sight or None, its table screen's tokens (read at version, TableLinks) or None]
         self._games: Cache[str, list[Any]] = Cache("a game's id: its latest look", size)
         hub.quiet = lambda game_id: self._games.forget([game_id])
 
     def latest(self, game_id: str, at_least: int) -> Sight:
         entry = self._games.get(game_id)
         if entry is None:
-            entry = self._games.update(game_id, lambda kept: kept or [threading.Lock(), None])
+            entry = self._games.update(game_id, lambda kept: kept or [threading.Lock(), None, None])
         with entry[0]:  # one look at a time per game: the others then share it
             sight: Sight | None
             sight, rung = entry[1], self.hub.rung(game_id)  # the ring number first: a ring during the look
             if sight is None:  # leaves it out of date
                 version, game = self.service.load(game_id)
-                sight = Sight(version, game, version, (), rung)
+                sight = Sight(version, game, version, (), rung, version)
             elif rung is None or rung != sight.rung or sight.version < at_least:
                 version, game, changes = self.service.catch_up(game_id, sight.version, sight.game)
                 changed = tuple((seq, c.revoked, c.promoted) for seq, c in changes if c.revoked or c.promoted)
-                sight = Sight(version, game, sight.since, sight.changes + changed, rung)
+                tokens_at = max((seq for seq, c in changes if c.grants or c.revoked or c.promoted), default=0)
+                sight = Sight(
+                    version, game, sight.since, sight.changes + changed, rung, max(sight.tokens_at, tokens_at)
+                )
             entry[1] = sight
         return sight
+
+    def table_links(self, game_id: str) -> TableLinks:
+        """The game's tokens as its table screen shows them: read once for its streams here, and again only
+        after an event changed them (not at every move)."""
+        entry = self._games.get(game_id)
+        sight = entry[1] if entry is not None else None
+        if entry is None or sight is None:
+            return self.service.table_links(game_id)
+        read = entry[2]
+        if read is None or read[0] < sight.tokens_at:
+            read = entry[2] = (sight.version, self.service.table_links(game_id))  # (as of this version or later)
+        links: TableLinks = read[1]
+        return links
 
 
 class Pusher(Protocol):

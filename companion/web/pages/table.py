@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, current_app, redirect, render_template, request, url_for
@@ -9,6 +10,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...games import GAME_ID_LENGTH
+from ...games import TableLinks as GameTokens
 from ...messages import refusal
 from ...qr import qr_svg
 from ...rules import LOBBY, TEAMS
@@ -20,7 +22,7 @@ from ..commands import commands_for, from_form
 from ..errors import Refused, status_of
 from . import pages
 from .after_form import as_typed, back_to, outcome
-from .rendering import done, first_tap, page_stream, render_view, run, unchanged
+from .rendering import Build, done, first_tap, page_stream, render_view, run, unchanged
 from .screens import Screen, TableLinks, table_screen, watch_screen
 
 
@@ -29,13 +31,33 @@ def _table_page(caller: Caller) -> Response:
     return render_view("pages/table.html", caller, build=_table, trust=_trust())
 
 
-def _table(caller: Caller, view: Any, armed: tuple[str, ...] | None, kept: dict[str, Any]) -> Screen:
-    return table_screen(view, caller.game_id, _links(caller.game_id, view["phase"] == LOBBY), armed)
+def _table_of(tokens: Callable[[str], GameTokens]) -> Build:
+    """The table screen's model, with the game's tokens as `tokens(game_id)` gives them."""
+
+    def build(caller: Caller, view: Any, armed: tuple[str, ...] | None, kept: dict[str, Any]) -> Screen:
+        links = _links(caller.game_id, tokens(caller.game_id), view["phase"] == LOBBY)
+        return table_screen(view, caller.game_id, links, armed)
+
+    return build
 
 
-def _links(game_id: str, in_lobby: bool) -> TableLinks:
-    """What the table screen shows of the game's tokens: the join links and codes only in the lobby."""
-    links = service().table_links(game_id)
+def _read_tokens(game_id: str) -> GameTokens:
+    return service().table_links(game_id)
+
+
+def _kept_tokens(game_id: str) -> GameTokens:
+    """Those its worker keeps with its look at the game, read again only after an event changed them
+    (web/stream.py `Looks.table_links`), not at every move."""
+    links: GameTokens = current_app.extensions["stream_looks"].table_links(game_id)
+    return links
+
+
+_table = _table_of(_read_tokens)  # a fetch
+_streamed_table = _table_of(_kept_tokens)  # its stream
+
+
+def _links(game_id: str, links: GameTokens, in_lobby: bool) -> TableLinks:
+    """What the table screen shows of the game's tokens (`links`): the join links and codes only in the lobby."""
     urls = addresses(links.shared)
     join = {team: urls[team] for team in TEAMS if team in urls} if in_lobby else {}
     seat_links = {seat: seat_link_url(token) for seat, token in links.seat_links.items()}
@@ -77,7 +99,7 @@ def table(game_id: str) -> WerkzeugResponse:
 
 @pages.get("/table/<game_id>/stream")
 def table_stream(game_id: str) -> Response:
-    return page_stream(table_caller(game_id), build=_table, shared=False)  # its links are its own
+    return page_stream(table_caller(game_id), build=_streamed_table, shared=False)  # its links are its own
 
 
 def _old_table_address(token: str) -> WerkzeugResponse:
