@@ -89,6 +89,7 @@ def measure(app: Any, args: argparse.Namespace) -> None:
     streams.append(opened(table, table_path(table, game.host), table_stream))
     pieces = PieceTimes(app)
     profile, spent, messages, counting = cProfile.Profile(), [0.0], [0], [False]
+    table_spent = [0.0]  # the table screen's own (the last stream)
     sent = game.send
 
     def send(who: Any, command: str, body: dict[str, Any]) -> Any:
@@ -97,10 +98,13 @@ def measure(app: Any, args: argparse.Namespace) -> None:
         if counting[0] and args.profile:
             profile.enable()
         for stream in streams:
+            table_start = time.thread_time()
             stream.news()
         if counting[0]:
             profile.disable()
-            spent[0] += time.thread_time() - start
+            now = time.thread_time()
+            spent[0] += now - start
+            table_spent[0] += now - table_start
             messages[0] += len(streams)
         return answer
 
@@ -114,6 +118,9 @@ def measure(app: Any, args: argparse.Namespace) -> None:
             for _ in range(args.rounds):
                 game.round()
     print(f"{messages[0]} stream messages, {1000 * spent[0] / messages[0]:.3f} ms of CPU each")
+    moves = messages[0] // len(streams)
+    phones = 1000 * (spent[0] - table_spent[0]) / (messages[0] - moves)
+    print(f"  a phone's {phones:.3f} ms, the table screen's {1000 * table_spent[0] / moves:.3f} ms")
     pieces.report(messages[0])
     if args.profile:
         pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
