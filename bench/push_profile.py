@@ -1,11 +1,12 @@
-"""Where one pushed change's CPU goes: `.venv/bin/python -m bench.push_profile [--rounds N] [--profile]`.
+"""Where one pushed change's CPU goes: `.venv/bin/python -m bench.push_profile [--rounds N] [--profile] [--cold]`.
 
 In-process, on a SQLite file: an 8-player game's nine screens (eight phones, the table screen) each hold
 their page's stream (`web/stream.py: ViewStream`, as the courier runs it). After each command of N rounds
 played through the API, every stream works out its message (`news`: the look at the game, the viewer's
 ETag, the screen model, its changed regions). Prints the CPU per stream message, the rendering of new pieces
-by region, and with `--profile` cProfile's cumulative table. The first round warms the templates and is
-not counted. (The benchmark's scenario 5 measures the same cost under load, as a ratio to a bare request.)
+by region, and with `--profile` cProfile's cumulative table; `--cold` empties the process's rendered pieces
+before each command's messages, as a worker serving hundreds of tables does between a table's two moves. The
+first round warms the templates and is not counted. (The benchmark's scenario 5 measures the same cost under load, as a ratio to a bare request.)
 """
 
 from __future__ import annotations
@@ -68,6 +69,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--profile", action="store_true", help="print cProfile's cumulative table")
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="no rendered piece kept from one command to the next, as in a worker serving hundreds of tables",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         database = f"sqlite:///{folder}/bench.db"
@@ -94,6 +100,9 @@ def measure(app: Any, args: argparse.Namespace) -> None:
 
     def send(who: Any, command: str, body: dict[str, Any]) -> Any:
         answer = sent(who, command, body)
+        if args.cold:  # other tables' moves have pushed this one's pieces out of the process's cache
+            fragments = app.extensions["fragments"]
+            fragments.forget(list(fragments))
         start = time.thread_time()
         if counting[0] and args.profile:
             profile.enable()

@@ -479,6 +479,26 @@ def test_the_table_screens_stream_reads_the_games_tokens_again_only_after_an_eve
     stream.close()
 
 
+def test_a_guess_before_its_reveal_sends_the_table_screen_its_board_but_not_its_note_sheets(app, client):
+    """The note sheets are a region of their own: the board changes with every move, the sheets only when clues
+    are filed, so most moves neither render them nor send them again (they were part of the board)."""
+    game = ApiGame(client)
+    game.round()
+    game.announce("white")
+    game.announce("black")
+    table = browser(app)
+    path = table_path(table, game.host)
+    stream = Stream(table, f"{path}/stream")
+    stream.next()
+    code = game.code("white")
+    game.guess("black", "white", wrong(code))  # sealed: the board says so, the sheets wait for the reveal
+    sealed = stream.next()["body"]
+    assert 'id="board"' in sealed and 'id="sheets"' not in sealed
+    game.guess("white", "white", code)  # the reveal files White's clues
+    assert 'id="sheets"' in stream.next()["body"]
+    stream.close()
+
+
 def test_a_games_look_is_forgotten_once_its_last_stream_here_ends(app, client):
     """A look holds its game's state: a worker that served many tables keeps none of those nobody watches."""
     game = ApiGame(client)

@@ -39,6 +39,7 @@ from ..fragments import (
 PHONE = Pieces("partials/phone.html")
 TABLE = Pieces("partials/table.html")
 BOARD = Pieces("partials/board.html")
+GAME = Pieces("partials/game.html")
 INTERCEPTING = ("intercept", "intercept_alone")
 
 
@@ -189,7 +190,7 @@ def phone_screen(
             ),
         ),
         Region("div", "sheets", {}, PHONE.sheets, (sheets_of(view, first, other(first), game_id=game_id),)),
-        Region("div", "notices", {}, PHONE.table_log, (view["notices"], seated)),
+        Region("div", "notices", {}, GAME.table_log, (view["notices"], seated)),
     ]
     intercepting = " intercepting" if task in INTERCEPTING else ""
     return Screen(_classes(f"phone team-{team}", view, False, intercepting), {region.id: region for region in regions})
@@ -233,6 +234,7 @@ def table_screen(view: Any, game_id: str, links: TableLinks, armed: tuple[str, .
             (game_id, view["unattended"], view["waiting"], links.seat_links, names(view), armed),
         ),
         board,
+        *_under_the_board(view, phase != LOBBY),
         Region(
             "div",
             "lobby-settings",
@@ -253,8 +255,19 @@ def watch_screen(view: Any) -> Screen:
     regions = [
         Region("p", "news", {"class": "visually-hidden", "aria-live": "polite"}, BOARD.news, (news_of(view),)),
         Region("div", "board", {}, BOARD.watching, (view,)),
+        *_under_the_board(view, True),
     ]
     return Screen(_classes("watch table-screen", view), {region.id: region for region in regions})
+
+
+def _under_the_board(view: Any, log: bool) -> list[Region]:
+    """The note sheets and the table log under the table screen's board (a spectator's too), each a region of
+    its own: most moves change neither, which then stay on the screen as they are (the board itself changes with
+    every move). `log`: whether the table log shows (not in the table screen's lobby)."""
+    return [
+        Region("div", "sheets", {}, BOARD.sheets, (sheets_of(view, *view["transmitting"]),)),
+        Region("div", "notices", {}, GAME.table_log, (view["notices"] if log else [], names(view))),
+    ]
 
 
 def answer_key(template: str, screen: Screen, speech: Speech, shown: frozenset[str]) -> bytes:
