@@ -121,6 +121,11 @@ def capability_changes(game_id: str, events: list[Event], game: Game, now: float
     return Changes(grants, revoked, promoted)
 
 
+def _cause(error: DBAPIError) -> str:
+    """What the database said, by name only (a statement's parameters hold tokens): "DeadlockDetected"."""
+    return f"{type(error).__name__} ({type(error.orig).__name__})"
+
+
 def _granted(caps: list[Capability], kind: Kind) -> str | None:
     """The token of the first of `caps` of `kind`, if any."""
     return next((c.token for c in caps if c.kind == kind), None)
@@ -347,7 +352,7 @@ class GameService:
         try:
             self.store.seen(capability.token, now, signal)
         except DBAPIError as error:  # a page still shows when the database takes no writes (healthz says)
-            log.warning("could not record that a phone is in use: %s", type(error).__name__)
+            log.warning("could not record that a phone is in use: %s", _cause(error))
             return
         if signal is not None:
             self.changed(signal)
@@ -359,7 +364,7 @@ class GameService:
         try:
             self.store.seen_together([(mark.token, mark.at) for mark in marks])
         except DBAPIError as error:  # dropped: each phone's next asking is written again
-            log.warning("could not record that %d phones are in use: %s", len(marks), type(error).__name__)
+            log.warning("could not record that %d phones are in use: %s", len(marks), _cause(error))
 
     def _seats_last_seen(self, game_id: str) -> dict[int, float]:
         """When each seat's phone last asked for its view: as written, or as kept here since."""

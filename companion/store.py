@@ -634,10 +634,12 @@ class Store:
                 self._signal(conn, signal)
 
     def seen_together(self, marks: Sequence[tuple[str, float]]) -> None:
-        """Their holders asked for their views: (token, when), in one transaction."""
+        """Their holders asked for their views: (token, when), in one transaction. In the tokens' order: two
+        workers' batches share phones (a phone's requests go to either), and rows locked in two orders were a
+        deadlock on PostgreSQL (its detection takes a second, in which every write of those phones waited)."""
         if marks:
             with self.engine.begin() as conn:
-                conn.execute(_SEEN, [{"seen_token": token, "now": at} for token, at in marks])
+                conn.execute(_SEEN, [{"seen_token": token, "now": at} for token, at in sorted(marks)])
 
     def seats_last_seen(self, game_id: str) -> dict[int, float]:
         """When each of the game's seats' phone last asked for its view, as written (seat -> seconds)."""

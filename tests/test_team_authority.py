@@ -395,6 +395,27 @@ def test_a_seat_with_two_phones_counts_its_later_kept_mark():
     assert kept.of_game("g") == {3: NOW + 50}
 
 
+def test_a_batch_of_marks_is_written_in_the_tokens_order(app, client):
+    """Two workers' batches share phones: each locks their rows in the same order, or PostgreSQL finds a
+    deadlock (a second in which every write of those phones waits, and one batch lost)."""
+    store = app.extensions["games"].store
+    game = ApiGame(client, settings=NO_PAGE_WORDS)
+    tokens = sorted(game.seats.values())
+    written = []
+
+    def count(conn, cursor, statement, parameters, *args):
+        if statement.startswith("UPDATE capabilities"):
+            written.extend(parameters if isinstance(parameters, list) else [parameters])
+
+    event.listen(store.engine, "before_cursor_execute", count)
+    try:
+        store.seen_together([(token, NOW + 100) for token in reversed(tokens)])
+    finally:
+        event.remove(store.engine, "before_cursor_execute", count)
+    values = [row.values() if isinstance(row, dict) else row for row in written]  # (PostgreSQL's, SQLite's)
+    assert [next(value for value in row if value in tokens) for row in values] == tokens, written
+
+
 def test_the_workers_housekeeping_writes_the_kept_marks_every_batch(app, client, clock):
     """Nobody else asking, a kept mark is written within half of SEEN_KEPT_SECONDS (gunicorn.conf.py runs this)."""
     from companion.housekeeping import write_seen_while
