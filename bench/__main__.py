@@ -555,6 +555,7 @@ def main(argv=None) -> int:
     parser.add_argument("--smoke", action="store_true", help="every part very briefly, SQLite only, no thresholds")
     parser.add_argument("--sqlite-only", action="store_true", help="skip PostgreSQL")
     parser.add_argument("--postgresql-only", action="store_true", help="PostgreSQL's scenarios 1-7 alone")
+    parser.add_argument("--cluster-only", action="store_true", help="scenario 11 alone (1 and 2 servers)")
     parser.add_argument("--duration", type=float, help="seconds per throughput run (default 10)")
     parser.add_argument("--rounds", type=int, help="interleaved rounds of throughput runs (default 3)")
     parser.add_argument("--measure", type=float, help="seconds measured per capacity step (default 20)")
@@ -578,7 +579,7 @@ def main(argv=None) -> int:
             4,
             4,  # one capacity step per design
             4,
-            ("sqlite",),
+            () if args.cluster_only else ("sqlite",),
             args.profile,
             3,
             0,
@@ -598,7 +599,13 @@ def main(argv=None) -> int:
             50,
             2400,
             5,
-            ("sqlite",) if args.sqlite_only else ("postgresql",) if args.postgresql_only else ("sqlite", "postgresql"),
+            ()
+            if args.cluster_only
+            else ("sqlite",)
+            if args.sqlite_only
+            else ("postgresql",)
+            if args.postgresql_only
+            else ("sqlite", "postgresql"),
             args.profile,
             60,
             60,
@@ -649,7 +656,7 @@ def main(argv=None) -> int:
             extra["streams"] = ST.measure(settings.streams, settings.taps)
             say("[SQLite] one client at its share of streams, drafting (scenario 10)")
             extra["crowd"] = C.measure(settings.rounds, settings.duration, bare)
-        if settings.smoke or settings.databases == ("sqlite", "postgresql"):
+        if settings.smoke or settings.databases in (("sqlite", "postgresql"), ()):
             say("[PostgreSQL] tables held by 1 and by 2 app servers behind HAProxy (scenario 11)")
             extra["cluster"] = CL.run(CL.SMOKE if settings.smoke else CL.FULL, workdir, rng)
     finally:

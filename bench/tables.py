@@ -42,6 +42,7 @@ DESIGNS = ("poll", "stream")
 TIMEOUT = 10.0  # seconds; a request slower than this counts as an error
 KEEP_ALIVE = 5.0  # seconds: the server closes a connection idle this long (gunicorn --keep-alive 5)
 SETTLE_LIMIT = 60.0  # seconds: a step whose screens are not all following by then is measured anyway
+# (and fails if some never follow)
 GRACE = 3.0  # seconds screens and bots carry on past the measured window
 
 
@@ -194,6 +195,7 @@ async def streaming_phone(port: int, screen: Screen, stats: Stats, delay: float)
             chunk = None
         if chunk == b"":
             stats.error("stream", loop.time(), "the stream ended")
+            stats.following -= following  # it sees its game no more (HAProxy cut it, or the server went)
             break
         wanted = None
         if chunk:
@@ -349,6 +351,7 @@ class StepResult:
     other_cpu: float = 0.0  # cores used by other processes on the machine meanwhile
     rates: dict[str, float] = field(default_factory=dict)  # each probe's growth per second in the window
     settled: float = 0.0  # seconds from the start until every screen was following its game
+    unfollowed: int = 0  # screens not following their game when the step ended: never, or their stream ended
 
     @property
     def total(self) -> int:
@@ -359,9 +362,15 @@ class StepResult:
         return self.p99_ms["all"]
 
     def passed(self, limit_ms: float) -> bool:
-        """Every request's p99 under the limit, and each kind's on its own: the few moves must not hide in
-        the many fetches (idle streams must never delay an action)."""
-        return self.p99_all_ms < limit_ms and all(p99 < limit_ms for p99 in self.p99_ms.values()) and not self.errors
+        """Every screen following its game, every request's p99 under the limit, and each kind's on its own:
+        the few moves must not hide in the many fetches (idle streams must never delay an action). A screen
+        whose stream never answered makes no request to count, so its silence is a failure of its own."""
+        return (
+            not self.unfollowed
+            and self.p99_all_ms < limit_ms
+            and all(p99 < limit_ms for p99 in self.p99_ms.values())
+            and not self.errors
+        )
 
     def brief(self) -> str:
         kinds = ", ".join(
@@ -370,11 +379,16 @@ class StepResult:
             if k in self.counts
         )
         errors = f"; ERRORS {self.errors} {self.first_errors[:2]}" if self.errors else ""
+        following = (
+            f"{self.unfollowed} screens never following their game"
+            if self.unfollowed
+            else f"all following after {self.settled:.1f} s"
+        )
         return (
             f"{self.tables:4d} tables: p99 {self.p99_all_ms:6.1f} ms (p50 {self.p50_ms['all']:.1f} ms), "
             f"{self.total / self.seconds:.0f} req/s [{kinds}]; loop lag p99 {self.loop_lag_p99_ms:.0f} ms, "
             f"generator {self.generator_cpu:.0%} of a core, workers {self.server_cpu:.2f} cores, "
-            f"other processes {self.other_cpu:.2f} cores; all following after {self.settled:.1f} s{errors}"
+            f"other processes {self.other_cpu:.2f} cores; {following}{errors}"
         )
 
 
@@ -455,6 +469,7 @@ async def _step(
         machine.other_cores(m0, m1),
         {name: (probed1[name] - probed0[name]) / (wall1 - wall0) for name in probes},
         settled,
+        len(screens) - stats.following,
     )
 
 
